@@ -1,0 +1,29 @@
+package tools
+
+// Category groups tools for listing, filtering and export.
+type Category string
+
+// The categories of seed 000 (FR-2.1.6).
+const (
+	CategoryFile      Category = "file"
+	CategoryExecution Category = "execution"
+	CategoryWeb       Category = "web"
+	CategoryTask      Category = "task"
+	CategoryNotebook  Category = "notebook"
+	CategoryMCP       Category = "mcp"
+	CategoryOther     Category = "other"
+)
+
+// Categories lists every category in display order (the order of the wireframes).
+func Categories() []Category {
+	return []Category{CategoryFile, CategoryExecution, CategoryWeb, CategoryTask, CategoryNotebook, CategoryMCP, CategoryOther}
+}
+
+// Valid reports whether c is one of the known categories.
+func (c Category) Valid() bool {
+	switch c {
+	case CategoryFile, CategoryExecution, CategoryWeb, CategoryTask, CategoryNotebook, CategoryMCP, CategoryOther:
+		return true
+	}
+	return false
+}

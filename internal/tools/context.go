@@ -1,0 +1,54 @@
+package tools
+
+import (
+	"context"
+	"time"
+)
+
+// Defaults of an ExecutionContext (seed 003, "Create default execution context").
+const (
+	DefaultTimeout       = 120 * time.Second
+	DefaultMaxOutputSize = 100000
+)
+
+// Asker puts a question to the person driving forge and returns the answer.
+// The shell provides one that reads through its line editor; without one,
+// tools that need a person fail with a clear message.
+type Asker interface {
+	Ask(ctx context.Context, question string) (string, error)
+}
+
+// ExecutionContext is what a tool call runs in (FR-2.1.7). It is a value:
+// each call gets its own copy.
+type ExecutionContext struct {
+	WorkingDir    string         `json:"working_dir"`
+	SessionID     string         `json:"session_id,omitempty"`
+	AgentID       string         `json:"agent_id,omitempty"`
+	DryRun        bool           `json:"dry_run"`
+	Timeout       time.Duration  `json:"timeout"`
+	MaxOutputSize int            `json:"max_output_size"`
+	Metadata      map[string]any `json:"metadata,omitempty"`
+	// AllowedRoots are directories besides WorkingDir that tools may write in
+	// (the permission context prepared for later phases).
+	AllowedRoots []string `json:"allowed_roots,omitempty"`
+	// Asker, when set, lets a tool ask the person a question.
+	Asker Asker `json:"-"`
+}
+
+// NewExecutionContext returns a context for workingDir with the defaults:
+// timeout 120 s, output capped at 100000 bytes.
+func NewExecutionContext(workingDir string) ExecutionContext {
+	return ExecutionContext{WorkingDir: workingDir, Timeout: DefaultTimeout, MaxOutputSize: DefaultMaxOutputSize}
+}
+
+// withDefaults fills zero fields with the defaults, so a zero ExecutionContext
+// behaves like NewExecutionContext("").
+func (ec ExecutionContext) withDefaults() ExecutionContext {
+	if ec.Timeout <= 0 {
+		ec.Timeout = DefaultTimeout
+	}
+	if ec.MaxOutputSize <= 0 {
+		ec.MaxOutputSize = DefaultMaxOutputSize
+	}
+	return ec
+}

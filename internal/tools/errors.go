@@ -1,0 +1,23 @@
+package tools
+
+import "fmt"
+
+// ToolError is an error about one tool: registration refused, tool not found.
+// Its text is the seed's: Tool 'Read' error: File not found.
+type ToolError struct {
+	ToolName string
+	Message  string
+	Err      error // the cause, if any, for errors.Is/As
+}
+
+func (e *ToolError) Error() string {
+	return fmt.Sprintf("Tool '%s' error: %s", e.ToolName, e.Message)
+}
+
+// Unwrap returns the cause.
+func (e *ToolError) Unwrap() error { return e.Err }
+
+// NewToolError returns a *ToolError for the named tool.
+func NewToolError(tool, message string) *ToolError {
+	return &ToolError{ToolName: tool, Message: message}
+}

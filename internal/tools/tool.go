@@ -1,0 +1,49 @@
+package tools
+
+import (
+	"context"
+	"time"
+)
+
+// Tool is anything an agent can call. Execute receives arguments that have
+// already been validated against Parameters, with defaults applied; it
+// reports failure as a Result (Fail), never by panicking.
+type Tool interface {
+	Name() string
+	Description() string
+	Category() Category
+	Parameters() []Parameter
+	Execute(ctx context.Context, ec ExecutionContext, args Args) Result
+}
+
+// LoopBreaker is implemented by tools after which an agent loop stops
+// (seed 004: task_completion, ask_question, converse).
+type LoopBreaker interface {
+	IsLoopBreaking() bool
+}
+
+// DryRunner is implemented by tools that can say what they would do. The
+// executor calls it instead of Execute when the context is a dry run and
+// prefixes the answer with "[Dry Run] ".
+type DryRunner interface {
+	DryRun(ec ExecutionContext, args Args) string
+}
+
+// Deadliner is implemented by tools that choose their own deadline for a call
+// (Bash's timeout argument). raw are the caller's arguments, validated, before
+// defaults were applied. A result <= 0 means "use the context's timeout".
+type Deadliner interface {
+	CallTimeout(ec ExecutionContext, raw Args) time.Duration
+}
+
+// Initializer is implemented by tools that need set-up after construction.
+// The registry calls Init once, before first use.
+type Initializer interface {
+	Init(ctx context.Context) error
+}
+
+// IsLoopBreaking reports whether t ends an agent loop.
+func IsLoopBreaking(t Tool) bool {
+	lb, ok := t.(LoopBreaker)
+	return ok && lb.IsLoopBreaking()
+}
