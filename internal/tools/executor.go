@@ -34,6 +34,8 @@ type Executor struct {
 	history []Execution
 	total   int64
 	metrics map[string]*Metrics
+
+	exports exportCache // schema exports, keyed by registry version (schema.go)
 }
 
 // NewExecutor returns an executor over reg.

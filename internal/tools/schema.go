@@ -136,3 +136,7 @@ func writeJSON(b *bytes.Buffer, v any) {
 	_ = enc.Encode(v)
 	b.Truncate(b.Len() - 1) // Encode adds a newline
 }
+
+// exportCache keeps exported schemas until the registry changes.
+// TODO(core): fill and use it in Schemas and SchemasByCategory.
+type exportCache struct{}

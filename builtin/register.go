@@ -1,0 +1,27 @@
+// Package builtin holds forge's built-in tools, one file per tool.
+package builtin
+
+import (
+	"errors"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// spec is a built-in tool as the registry sees it before it is built.
+type spec struct {
+	desc    tools.Descriptor
+	factory tools.Factory
+	how     tools.Instancing
+}
+
+// Register registers every built-in tool in r, lazily: each is built on first
+// use by its factory, which receives its tools.<Name> configuration section.
+func Register(r *tools.Registry) error {
+	var errs []error
+	for _, group := range [][]spec{fileSpecs(), execSpecs(), webSpecs(), otherSpecs()} {
+		for _, s := range group {
+			errs = append(errs, r.RegisterLazy(s.desc, s.factory, s.how))
+		}
+	}
+	return errors.Join(errs...)
+}
