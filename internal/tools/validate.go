@@ -1,8 +1,10 @@
 package tools
 
 import (
-	"encoding/json"
-	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // ValidationError says which argument is wrong and how. Message is exactly
@@ -18,33 +20,287 @@ func (e *ValidationError) Error() string { return e.Message }
 
 // Validate checks args against params and returns a new Args with defaults
 // applied and numbers normalised (integer parameters as int, number
-// parameters as float64). args is not modified.
+// parameters as float64, also inside declared items and properties). args is
+// never modified.
+//
+// The rules, chosen for the mistakes models make:
+//   - an integer is any mathematically integral number (42, 42.0, 4.2e1, as
+//     JSON Schema defines it) that fits in an int; 3.14, "42" and true are not;
+//   - a number is any int, uint, float or json.Number; a boolean never is;
+//   - lengths count characters (runes), not bytes; for arrays they count items;
+//   - an argument the tool does not declare is refused, naming the declared ones;
+//   - null for a parameter means "not given": the default applies, and a
+//     required parameter is missing (models send null for optional fields);
+//   - checks run in the order of the seed's flowchart: presence, type, enum,
+//     range, length; the first failure is reported, with its path
+//     (edits[1].old_string) in place of the name.
 func Validate(params []Parameter, args Args) (Args, *ValidationError) {
-	// TODO(core): full validation per seed 003 and issue 2 item 3.
-	out := make(Args, len(params))
-	for k, v := range args {
-		out[k] = v
+	out, err := checkObject(params, nil, args, len(params))
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range params {
-		v, ok := args[p.Name]
-		if !ok {
+	return Args(out), nil
+}
+
+// path locates a value inside the arguments without building a string: the
+// string is made only when a message needs it, so that validation of a good
+// call does not allocate for it.
+type path struct {
+	parent *path
+	name   string // the property name; "" for an array element
+	index  int    // the element's index when name is ""
+}
+
+func (p *path) String() string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	p.write(&b)
+	return b.String()
+}
+
+func (p *path) write(b *strings.Builder) {
+	if p.parent != nil {
+		p.parent.write(b)
+	}
+	if p.name == "" {
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(p.index))
+		b.WriteByte(']')
+		return
+	}
+	if p.parent != nil {
+		b.WriteByte('.')
+	}
+	b.WriteString(p.name)
+}
+
+// checkObject validates the properties of one object (the arguments
+// themselves when at is nil) and returns the normalised copy.
+func checkObject(params []Parameter, at *path, m map[string]any, size int) (map[string]any, *ValidationError) {
+	out := make(map[string]any, size)
+	found := 0 // declared names present in m, to detect undeclared ones without ranging over m
+	for i := range params {
+		p := &params[i]
+		v, ok := m[p.Name]
+		if ok {
+			found++
+		}
+		if !ok || v == nil {
 			if p.Required {
-				return nil, &ValidationError{Path: p.Name, Message: "Missing required parameter: " + p.Name}
+				here := path{parent: at, name: p.Name}
+				return nil, preferUnknown(params, at, m, &ValidationError{Path: here.String(), Message: "Missing required parameter: " + here.String()})
 			}
 			if p.Default != nil {
-				out[p.Name] = p.Default
+				out[p.Name] = defaultValue(p)
 			}
 			continue
 		}
-		if p.Type == TypeInteger {
-			if n, ok := v.(json.Number); ok {
-				if i, err := n.Int64(); err == nil {
-					out[p.Name] = int(i)
-					continue
-				}
-				return nil, &ValidationError{Path: p.Name, Message: fmt.Sprintf("Invalid type for %s: expected integer", p.Name), Received: v}
-			}
+		nv, err := checkValue(p, path{parent: at, name: p.Name}, v)
+		if err != nil {
+			return nil, preferUnknown(params, at, m, err)
 		}
+		out[p.Name] = nv
+	}
+	if found != len(m) {
+		return nil, unknownError(params, at, m)
 	}
 	return out, nil
+}
+
+// checkValue validates one present, non-null value against p. The path is
+// passed by value and copied to the heap only where nested values need a
+// parent, so that a flat call allocates nothing for it; values already in
+// their final representation are returned as the interface they came in,
+// without boxing them again.
+func checkValue(p *Parameter, here path, v any) (any, *ValidationError) {
+	at := &here
+	switch p.Type {
+	case TypeString:
+		s, ok := v.(string)
+		if !ok {
+			return nil, typeError(p, at, v)
+		}
+		if p.Enum != nil && !enumHasString(p.Enum, s) {
+			return nil, enumError(p, at, v)
+		}
+		if p.MinLength != nil || p.MaxLength != nil {
+			if err := checkLength(p, at, utf8.RuneCountInString(s), v); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	case TypeInteger:
+		n, ok := asInt(v)
+		if !ok {
+			return nil, typeError(p, at, v)
+		}
+		if p.Enum != nil && !enumHasNumber(p.Enum, float64(n)) {
+			return nil, enumError(p, at, v)
+		}
+		if err := checkRange(p, at, float64(n), v); err != nil {
+			return nil, err
+		}
+		if _, ok := v.(int); ok {
+			return v, nil
+		}
+		return n, nil
+	case TypeNumber:
+		f, ok := asFloat(v)
+		if !ok {
+			return nil, typeError(p, at, v)
+		}
+		if p.Enum != nil && !enumHasNumber(p.Enum, f) {
+			return nil, enumError(p, at, v)
+		}
+		if err := checkRange(p, at, f, v); err != nil {
+			return nil, err
+		}
+		if _, ok := v.(float64); ok {
+			return v, nil
+		}
+		return f, nil
+	case TypeBoolean:
+		b, ok := v.(bool)
+		if !ok {
+			return nil, typeError(p, at, v)
+		}
+		if p.Enum != nil && !enumHasValue(p.Enum, b) {
+			return nil, enumError(p, at, v)
+		}
+		return v, nil
+	case TypeArray:
+		return checkArray(p, here, v)
+	case TypeObject:
+		m, ok := asMap(v)
+		if !ok {
+			return nil, typeError(p, at, v)
+		}
+		if p.Enum != nil && !enumHasValue(p.Enum, m) {
+			return nil, enumError(p, at, v)
+		}
+		if len(p.Properties) == 0 {
+			return m, nil // free-form object: any keys, any values
+		}
+		parent := here // escapes: the properties' paths point to it
+		return checkObject(p.Properties, &parent, m, len(p.Properties))
+	default:
+		// Registration refuses unknown types (CheckTool); a tool built
+		// without it gets its value unchecked, as the Python reference does.
+		return v, nil
+	}
+}
+
+func checkArray(p *Parameter, here path, v any) (any, *ValidationError) {
+	at := &here
+	items, ok := asSlice(v)
+	if !ok {
+		return nil, typeError(p, at, v)
+	}
+	if p.Enum != nil && !enumHasValue(p.Enum, items) {
+		return nil, enumError(p, at, v)
+	}
+	if p.MinLength != nil || p.MaxLength != nil {
+		if err := checkLength(p, at, len(items), v); err != nil {
+			return nil, err
+		}
+	}
+	if p.Items == nil {
+		return items, nil
+	}
+	parent := here // escapes: the elements' paths point to it
+	out := make([]any, len(items))
+	for i, it := range items {
+		elem := path{parent: &parent, index: i}
+		if it == nil {
+			return nil, typeError(p.Items, &elem, it)
+		}
+		nv, err := checkValue(p.Items, elem, it)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = nv
+	}
+	return out, nil
+}
+
+func checkRange(p *Parameter, at *path, f float64, v any) *ValidationError {
+	if p.Minimum != nil && f < *p.Minimum {
+		return &ValidationError{Path: at.String(), Received: v,
+			Message: "Value for " + at.String() + " is below minimum: " + formatFloat(*p.Minimum)}
+	}
+	if p.Maximum != nil && f > *p.Maximum {
+		return &ValidationError{Path: at.String(), Received: v,
+			Message: "Value for " + at.String() + " exceeds maximum: " + formatFloat(*p.Maximum)}
+	}
+	return nil
+}
+
+func checkLength(p *Parameter, at *path, n int, v any) *ValidationError {
+	if p.MinLength != nil && n < *p.MinLength {
+		return &ValidationError{Path: at.String(), Received: v,
+			Message: "Value for " + at.String() + " is shorter than minimum length: " + strconv.Itoa(*p.MinLength)}
+	}
+	if p.MaxLength != nil && n > *p.MaxLength {
+		return &ValidationError{Path: at.String(), Received: v,
+			Message: "Value for " + at.String() + " exceeds maximum length: " + strconv.Itoa(*p.MaxLength)}
+	}
+	return nil
+}
+
+func typeError(p *Parameter, at *path, v any) *ValidationError {
+	return &ValidationError{Path: at.String(), Received: v,
+		Message: "Invalid type for " + at.String() + ": expected " + p.Type}
+}
+
+func enumError(p *Parameter, at *path, v any) *ValidationError {
+	return &ValidationError{Path: at.String(), Received: v,
+		Message: "Invalid value for " + at.String() + ": must be one of " + pyList(p.Enum)}
+}
+
+// preferUnknown returns the error about undeclared arguments when there is
+// one, else err: a misspelt name ("filepath") is better reported as unknown
+// than as the required "file_path" missing.
+func preferUnknown(params []Parameter, at *path, m map[string]any, err *ValidationError) *ValidationError {
+	if u := unknownError(params, at, m); u != nil {
+		return u
+	}
+	return err
+}
+
+// unknownError reports the arguments in m that params do not declare, sorted
+// so that the message does not depend on map order, or nil.
+func unknownError(params []Parameter, at *path, m map[string]any) *ValidationError {
+	var unknown []string
+	for k := range m {
+		if !slices.ContainsFunc(params, func(p Parameter) bool { return p.Name == k }) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	names := make([]string, len(unknown))
+	for i, k := range unknown {
+		names[i] = (&path{parent: at, name: k}).String()
+	}
+	var b strings.Builder
+	if len(names) == 1 {
+		b.WriteString("Unknown parameter: ")
+	} else {
+		b.WriteString("Unknown parameters: ")
+	}
+	b.WriteString(strings.Join(names, ", "))
+	if len(params) == 0 {
+		b.WriteString(" (this tool takes no parameters)")
+	} else {
+		declared := make([]string, len(params))
+		for i, p := range params {
+			declared[i] = p.Name
+		}
+		b.WriteString(" (valid parameters: " + strings.Join(declared, ", ") + ")")
+	}
+	return &ValidationError{Path: names[0], Message: b.String(), Received: m[unknown[0]]}
 }
