@@ -1,10 +1,12 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -17,22 +19,31 @@ const DefaultHistoryCapacity = 1000
 // ExecutorOption configures an Executor.
 type ExecutorOption func(*Executor)
 
-// WithLogger sets the logger; the default discards.
-func WithLogger(l zerolog.Logger) ExecutorOption { return func(e *Executor) { e.log = l } }
+// WithLogger sets the logger; the default discards. Every event carries
+// "component":"tools", which the shell prints as [tools] (seed 002 §10).
+func WithLogger(l zerolog.Logger) ExecutorOption {
+	return func(e *Executor) { e.log = l.With().Str("component", "tools").Logger() }
+}
 
-// WithHistoryCapacity bounds the execution history; 0 turns it off.
-func WithHistoryCapacity(n int) ExecutorOption { return func(e *Executor) { e.capacity = n } }
+// WithHistoryCapacity bounds the execution history: the oldest executions
+// are dropped beyond n. 0 turns the history off (the running total and the
+// metrics are still kept).
+func WithHistoryCapacity(n int) ExecutorOption {
+	return func(e *Executor) { e.hist.capacity = max(n, 0) }
+}
 
 // Executor runs tools by name (FR-2.1.4): lookup, validation, dry run,
 // timeout, cancellation, panic recovery, output cap, history, metrics, logs.
+// It is safe for concurrent use.
 type Executor struct {
-	reg      *Registry
-	log      zerolog.Logger
-	capacity int
+	reg         *Registry
+	log         zerolog.Logger
+	concurrency int // bound of ExecuteCalls; see WithConcurrency
 
-	mu      sync.Mutex
-	history []Execution
+	mu      sync.Mutex // guards hist, total, seq, metrics
+	hist    ring
 	total   int64
+	seq     int64
 	metrics map[string]*Metrics
 
 	exports exportCache // schema exports, keyed by registry version (schema.go)
@@ -40,7 +51,8 @@ type Executor struct {
 
 // NewExecutor returns an executor over reg.
 func NewExecutor(reg *Registry, opts ...ExecutorOption) *Executor {
-	e := &Executor{reg: reg, log: zerolog.Nop(), capacity: DefaultHistoryCapacity, metrics: map[string]*Metrics{}}
+	e := &Executor{reg: reg, log: zerolog.Nop(), metrics: map[string]*Metrics{}}
+	e.hist.capacity = DefaultHistoryCapacity
 	for _, o := range opts {
 		o(e)
 	}
@@ -50,198 +62,204 @@ func NewExecutor(reg *Registry, opts ...ExecutorOption) *Executor {
 // Registry returns the registry the executor runs tools from.
 func (e *Executor) Registry() *Registry { return e.reg }
 
-// ExecuteJSON decodes raw (a JSON object, numbers kept exact) and executes.
-// Malformed JSON is a failed result of kind validation, not an error.
+// ExecuteJSON decodes raw (a JSON object, numbers kept exact; see DecodeArgs)
+// and executes. Malformed JSON is a failed result of kind validation, not an
+// error; it is recorded and logged like any other failure.
 func (e *Executor) ExecuteJSON(ctx context.Context, name string, ec ExecutionContext, raw json.RawMessage) Result {
 	args, err := DecodeArgs(raw)
 	if err != nil {
-		r := Fail(err.Error())
-		r.ErrorKind = KindValidation
-		return r
+		if _, ok := e.reg.Get(name); !ok {
+			return e.Execute(ctx, name, ec, nil) // the unknown tool is the first problem
+		}
+		return e.reject(name, ec, nil, Result{Status: StatusFailed, Error: err.Error(), ErrorKind: KindValidation})
 	}
 	return e.Execute(ctx, name, ec, args)
 }
 
-// DecodeArgs decodes a JSON object into Args, keeping numbers as json.Number.
-// Empty input is an empty object.
+// reject records and logs a call refused before its tool was looked up.
+func (e *Executor) reject(name string, ec ExecutionContext, args Args, r Result) Result {
+	ec = ec.withDefaults()
+	_, known := e.reg.Get(name)
+	return e.finish(name, known, ec, args, time.Now(), r)
+}
+
+// DecodeArgs decodes the arguments of a call: a JSON object, numbers kept as
+// json.Number so that 42 and 42.0 stay apart. Empty input and null mean no
+// arguments. Anything else (an array, a string, trailing data, malformed
+// JSON) is an error whose text starts "Invalid JSON arguments: ".
 func DecodeArgs(raw []byte) (Args, error) {
-	// TODO(core): reject trailing data, non-objects, duplicate keys? with clear messages.
-	if len(raw) == 0 {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return Args{}, nil
 	}
-	var args Args
-	dec := json.NewDecoder(bytesReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&args); err != nil {
-		return nil, fmt.Errorf("Invalid JSON arguments: %v", err)
+	if what := jsonKind(trimmed[0]); what != "" {
+		return nil, fmt.Errorf("Invalid JSON arguments: expected an object, got %s", what)
 	}
-	if args == nil {
-		args = Args{}
+	dec := json.NewDecoder(bytesReader(trimmed))
+	dec.UseNumber()
+	var args Args
+	if err := dec.Decode(&args); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("Invalid JSON arguments: %w (at byte %d)", err, se.Offset)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("Invalid JSON arguments: unexpected end of input: %w", io.ErrUnexpectedEOF)
+		}
+		return nil, fmt.Errorf("Invalid JSON arguments: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("Invalid JSON arguments: unexpected data after the object (at byte %d)", dec.InputOffset())
 	}
 	return args, nil
 }
 
-// Execute runs the named tool.
+// jsonKind names the JSON value that starts with c, when it is valid JSON
+// but not an object; "" otherwise (an object, or malformed input for the
+// decoder to describe).
+func jsonKind(c byte) string {
+	switch {
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == '-' || (c >= '0' && c <= '9'):
+		return "a number"
+	}
+	return ""
+}
+
+// Execute runs the named tool and returns its result, which is always
+// complete: Status set, DurationMS measured, the execution recorded and
+// logged. A failure of any kind (unknown tool, invalid arguments, the tool's
+// own error, a panic, the deadline) is a failed Result, never a panic.
 func (e *Executor) Execute(ctx context.Context, name string, ec ExecutionContext, args Args) Result {
 	ec = ec.withDefaults()
 	start := time.Now()
-	res := e.run(ctx, name, ec, args)
-	end := time.Now()
-	res.DurationMS = float64(end.Sub(start).Microseconds()) / 1000
-	e.record(Execution{ToolName: name, Parameters: args, Context: ec, Result: res, StartedAt: start, CompletedAt: end, DurationMS: res.DurationMS})
-	return res
+	t, ok := e.reg.Get(name)
+	var r Result
+	if ok {
+		r = e.run(ctx, t, name, ec, args)
+	} else {
+		r = Result{Status: StatusFailed, Error: "Unknown tool: " + name, ErrorKind: KindUnknownTool}
+	}
+	return e.finish(name, ok, ec, args, start, r)
 }
 
-func (e *Executor) run(ctx context.Context, name string, ec ExecutionContext, args Args) Result {
-	t, ok := e.reg.Get(name)
-	if !ok {
-		r := Fail("Unknown tool: " + name)
-		r.ErrorKind = KindUnknownTool
-		return r
-	}
-	e.log.Info().Str("component", "tools").Msg("Executing tool: " + name)
-	valid, verr := Validate(t.Parameters(), args)
-	if verr != nil {
-		verr.Tool = name
-		r := Fail(verr.Message, "parameter", verr.Path, "received", verr.Received)
-		r.ErrorKind = KindValidation
-		e.logResult(name, r)
-		return r
-	}
-	if ec.DryRun {
-		var text string
-		if dr, ok := t.(DryRunner); ok {
-			text = "[Dry Run] " + dr.DryRun(ec, valid)
-		} else {
-			b, _ := json.Marshal(valid)
-			text = fmt.Sprintf("[Dry Run] Would execute %s with %s", name, b)
-		}
-		r := OK(text)
-		r.Status = StatusDryRun
-		return r
-	}
-	timeout := ec.Timeout
-	if d, ok := t.(Deadliner); ok {
-		if own := d.CallTimeout(ec, args); own > 0 {
-			timeout = own
-		}
-	}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	done := make(chan Result, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				r := Fail(fmt.Sprintf("Execution error: %v", p))
-				r.ErrorKind = KindPanic
-				done <- r
-			}
-		}()
-		done <- t.Execute(cctx, ec, valid)
-	}()
-	var r Result
-	select {
-	case r = <-done:
-	case <-cctx.Done():
-		r = e.deadlineResult(ctx, timeout)
-	}
+// finish measures, completes, records and logs a result.
+func (e *Executor) finish(name string, known bool, ec ExecutionContext, args Args, start time.Time, r Result) Result {
+	end := time.Now()
+	d := end.Sub(start)
+	r.DurationMS = float64(d) / float64(time.Millisecond)
+	r = settle(r)
+	e.record(known, Execution{ToolName: name, Parameters: args, Context: ec, Result: r, StartedAt: start, CompletedAt: end, DurationMS: r.DurationMS}, d)
+	e.logDone(name, r)
+	return r
+}
+
+// settle fills in what a tool may leave out: the status and, for a
+// failure, its kind.
+func settle(r Result) Result {
 	if r.Status == "" {
 		r.Status = StatusSuccess
 		if !r.Success {
 			r.Status = StatusFailed
 		}
 	}
-	e.logResult(name, r)
-	return r
-}
-
-func (e *Executor) deadlineResult(parent context.Context, timeout time.Duration) Result {
-	if parent.Err() != nil && !errors.Is(parent.Err(), context.DeadlineExceeded) {
-		r := Fail("Tool execution cancelled")
-		r.Status, r.ErrorKind = StatusCancelled, KindCancelled
-		return r
+	if !r.Success && r.ErrorKind == KindNone {
+		r.ErrorKind = KindExecution
 	}
-	r := Fail(fmt.Sprintf("Tool timed out after %s", formatSeconds(timeout)))
-	r.Status, r.ErrorKind = StatusTimedOut, KindTimeout
 	return r
 }
 
+// run is the pipeline after lookup: validation, building a lazy tool, dry
+// run, deadline, the call itself, the output cap.
+func (e *Executor) run(ctx context.Context, t Tool, name string, ec ExecutionContext, args Args) Result {
+	e.logStart(name, ec, args)
+	if ctx.Err() != nil {
+		return deadlineResult(ctx, ec.Timeout)
+	}
+	valid, verr := Validate(t.Parameters(), args)
+	if verr != nil {
+		verr.Tool = name
+		return Result{Status: StatusFailed, Error: verr.Message, ErrorKind: KindValidation,
+			Metadata: map[string]any{"parameter": verr.Path, "received": verr.Received}}
+	}
+	inst := t
+	lz, lazy := t.(*lazyTool)
+	if lazy {
+		// The build gets the context's whole timeout of its own: a tool's
+		// CallTimeout is only known once it is built.
+		bctx, cancel := context.WithTimeout(ctx, ec.Timeout)
+		built, err := lz.get(bctx)
+		cancel()
+		if err != nil {
+			if bctx.Err() != nil {
+				return deadlineResult(ctx, ec.Timeout)
+			}
+			return factoryResult(name, err)
+		}
+		inst = built
+	} else {
+		lz = nil
+	}
+	timeout := ec.Timeout
+	if !ec.DryRun {
+		if d, ok := inst.(Deadliner); ok {
+			own, perr := callTimeout(d, ec, args)
+			if perr != nil {
+				e.releaseInstance(name, lz, inst)
+				return e.panicResult(name, perr.value, perr.stack)
+			}
+			if own > 0 {
+				timeout = own
+			}
+		}
+	}
+	r := e.call(ctx, &job{e: e, name: name, t: inst, lz: lz, ec: ec, args: valid, dry: ec.DryRun}, timeout)
+	if r.Success {
+		r = capOutput(r, ec.MaxOutputSize)
+	}
+	return r
+}
+
+// releaseInstance hands a per-call instance back (closing it), logging a
+// failure to close.
+func (e *Executor) releaseInstance(name string, lz *lazyTool, t Tool) {
+	if lz == nil {
+		return
+	}
+	if err := lz.put(t); err != nil {
+		if ev := e.log.Warn(); ev != nil {
+			ev.Msg("Tool " + name + " could not be closed: " + err.Error())
+		}
+	}
+}
+
+// genericDryRun describes a call for tools that cannot describe their own.
+func genericDryRun(name string, args Args) string {
+	b, err := json.Marshal(args)
+	if err != nil {
+		b = fmt.Appendf(nil, "%v", map[string]any(args))
+	}
+	return "Would run " + name + " with " + string(b)
+}
+
+// deadlineResult is the result of a call whose context ended: cancelled when
+// the caller cancelled, timed out otherwise.
+func deadlineResult(parent context.Context, timeout time.Duration) Result {
+	if err := parent.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return Result{Status: StatusCancelled, Error: "Tool execution cancelled", ErrorKind: KindCancelled}
+	}
+	return Result{Status: StatusTimedOut, Error: "Tool timed out after " + formatSeconds(timeout), ErrorKind: KindTimeout}
+}
+
+// formatSeconds writes a timeout as the seed does: 120s, 1.5s.
 func formatSeconds(d time.Duration) string {
 	if d%time.Second == 0 {
 		return fmt.Sprintf("%ds", int64(d/time.Second))
 	}
 	return fmt.Sprintf("%gs", d.Seconds())
-}
-
-func (e *Executor) logResult(name string, r Result) {
-	if r.Success {
-		e.log.Info().Str("component", "tools").Msg("Tool " + name + " succeeded")
-		return
-	}
-	e.log.Warn().Str("component", "tools").Msg("Tool " + name + " failed: " + r.Error)
-}
-
-func (e *Executor) record(x Execution) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.total++
-	x.Seq = e.total
-	m := e.metrics[x.ToolName]
-	if m == nil {
-		m = &Metrics{}
-		e.metrics[x.ToolName] = m
-	}
-	m.Calls++
-	if !x.Result.Success {
-		m.Failures++
-	}
-	if x.Result.Status == StatusTimedOut {
-		m.Timeouts++
-	}
-	d := x.CompletedAt.Sub(x.StartedAt)
-	m.Total += d
-	if d > m.Max {
-		m.Max = d
-	}
-	if e.capacity <= 0 {
-		return
-	}
-	if len(e.history) >= e.capacity {
-		copy(e.history, e.history[1:])
-		e.history = e.history[:len(e.history)-1]
-	}
-	e.history = append(e.history, x)
-}
-
-// Executions returns the recorded executions, oldest first.
-func (e *Executor) Executions() []Execution {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return append([]Execution(nil), e.history...)
-}
-
-// TotalExecutions counts every execution since the executor was made or
-// last cleared, including those the bounded history has dropped.
-func (e *Executor) TotalExecutions() int64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.total
-}
-
-// ClearExecutions forgets the history and the running total.
-func (e *Executor) ClearExecutions() {
-	e.mu.Lock()
-	e.history, e.total = nil, 0
-	e.mu.Unlock()
-}
-
-// Metrics returns a copy of the per-tool metrics.
-func (e *Executor) Metrics() map[string]Metrics {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	out := make(map[string]Metrics, len(e.metrics))
-	for k, v := range e.metrics {
-		out[k] = *v
-	}
-	return out
 }

@@ -2,8 +2,10 @@ package tools
 
 import (
 	"context"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rs/zerolog"
 )
@@ -56,20 +58,45 @@ type RegistryOption func(*Registry)
 func WithDeps(f DepsFunc) RegistryOption { return func(r *Registry) { r.deps = f } }
 
 // Registry holds tools by name (FR-2.1.2). It is safe for concurrent use.
+//
+// Reads vastly outnumber writes (every tool call is a Get; tools are
+// registered once at start-up), so the tools live in an immutable snapshot
+// behind an atomic pointer: Get is one atomic load and one map lookup, with
+// no lock and no allocation. Writers copy the snapshot under a mutex and
+// swap the pointer.
 type Registry struct {
-	mu      sync.RWMutex
-	tools   map[string]Tool
+	cur atomic.Pointer[snapshot]
+
+	mu      sync.Mutex // serialises writers; guards deps and retired
 	deps    DepsFunc
-	version uint64 // bumped on every change, for caches of exports
+	retired []*lazyTool // lazy tools removed while possibly built, closed by Close
 }
+
+// snapshot is one immutable state of a registry.
+type snapshot struct {
+	version uint64
+	tools   map[string]Tool
+	sorted  []Tool // by name
+}
+
+var emptySnapshot = &snapshot{tools: map[string]Tool{}}
 
 // NewRegistry returns an empty registry.
 func NewRegistry(opts ...RegistryOption) *Registry {
-	r := &Registry{tools: make(map[string]Tool)}
+	r := &Registry{}
+	r.cur.Store(emptySnapshot)
 	for _, o := range opts {
 		o(r)
 	}
 	return r
+}
+
+// load returns the current snapshot; a zero Registry is empty.
+func (r *Registry) load() *snapshot {
+	if s := r.cur.Load(); s != nil {
+		return s
+	}
+	return emptySnapshot
 }
 
 var (
@@ -77,7 +104,9 @@ var (
 	defaultReg *Registry
 )
 
-// Default returns the process-wide registry, creating it on first use.
+// Default returns the process-wide registry, creating it on first use. It is
+// the one piece of global state forge has; everything else takes a
+// *Registry explicitly.
 func Default() *Registry {
 	defaultMu.Lock()
 	defer defaultMu.Unlock()
@@ -88,72 +117,132 @@ func Default() *Registry {
 }
 
 // ResetDefault replaces the process-wide registry with an empty one (tests).
+// Holders of the old registry keep it; it is not closed.
 func ResetDefault() {
 	defaultMu.Lock()
 	defer defaultMu.Unlock()
 	defaultReg = NewRegistry()
 }
 
-// SetDeps sets where factories get their dependencies.
+// SetDeps sets where factories get their dependencies. Tools already built
+// keep what they were given.
 func (r *Registry) SetDeps(f DepsFunc) {
 	r.mu.Lock()
 	r.deps = f
 	r.mu.Unlock()
 }
 
-// Register adds t. It fails with a *ToolError when the name is taken or the
-// tool is malformed.
+// depsFor returns the dependencies of the named tool.
+func (r *Registry) depsFor(name string) Deps {
+	r.mu.Lock()
+	f := r.deps
+	r.mu.Unlock()
+	if f == nil {
+		return Deps{Logger: zerolog.Nop()}
+	}
+	return f(name)
+}
+
+// Register adds t. It fails with a *ToolError when the name is taken
+// (wrapping ErrAlreadyRegistered) or the tool is malformed (wrapping
+// ErrInvalidTool; see CheckTool).
 func (r *Registry) Register(t Tool) error {
-	if err := CheckTool(Describe(t)); err != nil {
-		return err
+	return r.RegisterMany(t)
+}
+
+// RegisterMany registers the tools all together or not at all: when one of
+// them is malformed, is registered already or appears twice, none is added
+// and the error names the first culprit.
+func (r *Registry) RegisterMany(ts ...Tool) error {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		d, err := describeSafe(t)
+		if err != nil {
+			return err
+		}
+		if err := CheckTool(d); err != nil {
+			return err
+		}
+		names[i] = d.Name
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, dup := r.tools[t.Name()]; dup {
-		return &ToolError{ToolName: t.Name(), Message: "Tool already registered", Err: ErrAlreadyRegistered}
+	old := r.load()
+	next := make(map[string]Tool, len(old.tools)+len(ts))
+	for k, v := range old.tools {
+		next[k] = v
 	}
-	r.tools[t.Name()] = t
-	r.version++
-	return nil
-}
-
-// RegisterMany registers each tool in order and stops at the first error.
-func (r *Registry) RegisterMany(ts ...Tool) error {
-	for _, t := range ts {
-		if err := r.Register(t); err != nil {
-			return err
+	for i, t := range ts {
+		name := names[i]
+		if _, dup := next[name]; dup {
+			return &ToolError{ToolName: name, Message: "Tool already registered", Err: ErrAlreadyRegistered}
 		}
+		next[name] = t
 	}
+	r.install(old, next)
 	return nil
 }
 
 // RegisterLazy registers a tool that is built by f on first use (or for every
 // call with PerCall). Listing and exporting use d and never build it.
 func (r *Registry) RegisterLazy(d Descriptor, f Factory, how Instancing) error {
+	if f == nil {
+		return &ToolError{ToolName: d.Name, Message: "Lazy tool has no factory", Err: ErrInvalidTool}
+	}
+	if how != Singleton && how != PerCall {
+		return &ToolError{ToolName: d.Name, Message: "Unknown instancing mode", Err: ErrInvalidTool}
+	}
 	return r.Register(newLazy(d, f, how, r))
 }
 
-// Deregister removes the named tool and reports whether it was there.
+// install publishes a new snapshot; r.mu must be held.
+func (r *Registry) install(old *snapshot, tools map[string]Tool) {
+	sorted := make([]Tool, 0, len(tools))
+	for _, t := range tools {
+		sorted = append(sorted, t)
+	}
+	slices.SortFunc(sorted, func(a, b Tool) int { return strings.Compare(a.Name(), b.Name()) })
+	r.cur.Store(&snapshot{version: old.version + 1, tools: tools, sorted: sorted})
+}
+
+// retire keeps a removed lazy tool so that Close can still close what it
+// built; r.mu must be held.
+func (r *Registry) retire(t Tool) {
+	if l, ok := t.(*lazyTool); ok {
+		r.retired = append(r.retired, l)
+	}
+}
+
+// Deregister removes the named tool and reports whether it was there. A plain
+// tool that was removed is the caller's to close; a lazy tool's built
+// instance is still closed by Close.
 func (r *Registry) Deregister(name string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.tools[name]; !ok {
+	old := r.load()
+	t, ok := old.tools[name]
+	if !ok {
 		return false
 	}
-	delete(r.tools, name)
-	r.version++
+	next := make(map[string]Tool, len(old.tools))
+	for k, v := range old.tools {
+		if k != name {
+			next[k] = v
+		}
+	}
+	r.retire(t)
+	r.install(old, next)
 	return true
 }
 
-// Get returns the named tool.
+// Get returns the named tool. It takes no lock and does not allocate.
 func (r *Registry) Get(name string) (Tool, bool) {
-	r.mu.RLock()
-	t, ok := r.tools[name]
-	r.mu.RUnlock()
+	t, ok := r.load().tools[name]
 	return t, ok
 }
 
-// GetOrError returns the named tool or a *ToolError saying it was not found.
+// GetOrError returns the named tool or a *ToolError saying it was not found
+// (wrapping ErrNotFound).
 func (r *Registry) GetOrError(name string) (Tool, error) {
 	if t, ok := r.Get(name); ok {
 		return t, nil
@@ -167,23 +256,16 @@ func (r *Registry) Exists(name string) bool {
 	return ok
 }
 
-// ListAll returns every tool, sorted by name.
+// ListAll returns every tool, sorted by name. The slice is the caller's.
 func (r *Registry) ListAll() []Tool {
-	r.mu.RLock()
-	out := make([]Tool, 0, len(r.tools))
-	for _, t := range r.tools {
-		out = append(out, t)
-	}
-	r.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out
+	return slices.Clone(r.load().sorted)
 }
 
 // ListNames returns the names of all tools, sorted.
 func (r *Registry) ListNames() []string {
-	all := r.ListAll()
-	names := make([]string, len(all))
-	for i, t := range all {
+	s := r.load()
+	names := make([]string, len(s.sorted))
+	for i, t := range s.sorted {
 		names[i] = t.Name()
 	}
 	return names
@@ -192,7 +274,7 @@ func (r *Registry) ListNames() []string {
 // ListByCategory returns the tools of one category, sorted by name.
 func (r *Registry) ListByCategory(c Category) []Tool {
 	var out []Tool
-	for _, t := range r.ListAll() {
+	for _, t := range r.load().sorted {
 		if t.Category() == c {
 			out = append(out, t)
 		}
@@ -202,37 +284,22 @@ func (r *Registry) ListByCategory(c Category) []Tool {
 
 // Count returns the number of registered tools.
 func (r *Registry) Count() int {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return len(r.tools)
+	return len(r.load().tools)
 }
 
-// Clear removes every tool.
+// Clear removes every tool. Like Deregister, it closes nothing.
 func (r *Registry) Clear() {
 	r.mu.Lock()
-	r.tools = make(map[string]Tool)
-	r.version++
-	r.mu.Unlock()
+	defer r.mu.Unlock()
+	old := r.load()
+	for _, t := range old.sorted {
+		r.retire(t)
+	}
+	r.install(old, map[string]Tool{})
 }
 
-// Version changes whenever the set of tools changes; caches key on it.
+// Version changes whenever the set of tools changes; caches of exported
+// schemas key on it. It is one atomic load.
 func (r *Registry) Version() uint64 {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.version
-}
-
-// Close closes every built tool that implements io.Closer and returns the
-// errors joined.
-func (r *Registry) Close() error {
-	// TODO(core): close built lazy tools and plain tools implementing io.Closer.
-	return nil
-}
-
-// Stats summarise the registry for the debug panel (seed 002 section 6).
-type Stats struct {
-	ID         string           // an identity for this registry instance
-	Total      int              // number of tools
-	ByCategory map[Category]int // every category, zero included
-	Names      []string         // sorted
+	return r.load().version
 }

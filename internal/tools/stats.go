@@ -1,0 +1,31 @@
+package tools
+
+import "fmt"
+
+// Stats summarise the registry for the debug panel (seed 002 section 6).
+type Stats struct {
+	ID         string           // an identity for this registry instance: 0x7f8b4c0d1e90
+	Total      int              // number of tools
+	ByCategory map[Category]int // every category, zero included
+	Names      []string         // sorted
+}
+
+// Stats returns a consistent summary of the registry: all figures come from
+// the same state even while other goroutines register tools.
+func (r *Registry) Stats() Stats {
+	s := r.load()
+	st := Stats{
+		ID:         fmt.Sprintf("%p", r),
+		Total:      len(s.sorted),
+		ByCategory: make(map[Category]int, len(Categories())),
+		Names:      make([]string, len(s.sorted)),
+	}
+	for _, c := range Categories() {
+		st.ByCategory[c] = 0
+	}
+	for i, t := range s.sorted {
+		st.Names[i] = t.Name()
+		st.ByCategory[t.Category()]++
+	}
+	return st
+}
