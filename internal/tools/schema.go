@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Format names a provider's tool-definition format.
@@ -12,11 +13,19 @@ type Format string
 
 // The export formats.
 const (
-	FormatOpenAI    Format = "openai"
+	// FormatOpenAI is a Chat Completions tool:
+	// {"type":"function","function":{"name","description","parameters"}}.
+	FormatOpenAI Format = "openai"
+	// FormatAnthropic is a Messages API tool: {"name","description","input_schema"}.
 	FormatAnthropic Format = "anthropic"
+	// FormatLangChain is langchaingo's llms.Tool as it marshals:
+	// {"type":"function","function":{"name","description","parameters"}}.
 	FormatLangChain Format = "langchain"
-	FormatGemini    Format = "gemini"
-	FormatMCP       Format = "mcp"
+	// FormatGemini is a Gemini function declaration: {"name","description",
+	// "parameters"}, parameters in Gemini's OpenAPI subset (see dialectGemini).
+	FormatGemini Format = "gemini"
+	// FormatMCP is a Model Context Protocol tool: {"name","description","inputSchema"}.
+	FormatMCP Format = "mcp"
 )
 
 // Formats lists every export format.
@@ -38,105 +47,133 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("Unknown schema format: %s (known: %s)", s, strings.Join(names, ", "))
 }
 
-// JSONSchema returns the parameter's JSON Schema with keys in the seed's
-// order: type, description, then constraints.
-func (p Parameter) JSONSchema() json.RawMessage {
-	// TODO(core): enum, default, minimum/maximum, lengths, items, properties.
-	var b bytes.Buffer
-	b.WriteString(`{"type":`)
-	writeJSON(&b, p.Type)
-	b.WriteString(`,"description":`)
-	writeJSON(&b, p.Description)
-	b.WriteByte('}')
-	return b.Bytes()
-}
-
-// ParametersSchema returns the object schema of a parameter list:
-// {"type":"object","properties":{...},"required":[...]}, properties in order.
-func ParametersSchema(params []Parameter) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteString(`{"type":"object","properties":{`)
-	var req []string
-	for i, p := range params {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		writeJSON(&b, p.Name)
-		b.WriteByte(':')
-		b.Write(p.JSONSchema())
-		if p.Required {
-			req = append(req, p.Name)
-		}
-	}
-	b.WriteString(`},"required":`)
-	if req == nil {
-		req = []string{}
-	}
-	writeJSON(&b, req)
-	b.WriteByte('}')
-	return b.Bytes()
-}
-
-// ExportSchema returns one tool's definition in the given format.
+// ExportSchema returns one tool's definition in the given format, compact,
+// properties in declaration order. Pretty printing is the caller's job
+// (IndentSchema prints as the wireframes do).
 func ExportSchema(d Descriptor, f Format) (json.RawMessage, error) {
-	params := ParametersSchema(d.Parameters)
 	var b bytes.Buffer
+	b.Grow(256)
 	switch f {
-	case FormatOpenAI:
+	case FormatOpenAI, FormatLangChain:
 		b.WriteString(`{"type":"function","function":{"name":`)
-		writeJSON(&b, d.Name)
+		writeString(&b, d.Name)
 		b.WriteString(`,"description":`)
-		writeJSON(&b, d.Description)
+		writeString(&b, d.Description)
 		b.WriteString(`,"parameters":`)
-		b.Write(params)
+		writeObjectSchema(&b, d.Parameters, dialectJSONSchema, true)
 		b.WriteString(`}}`)
-	case FormatAnthropic:
+	case FormatAnthropic, FormatMCP:
 		b.WriteString(`{"name":`)
-		writeJSON(&b, d.Name)
+		writeString(&b, d.Name)
 		b.WriteString(`,"description":`)
-		writeJSON(&b, d.Description)
-		b.WriteString(`,"input_schema":`)
-		b.Write(params)
+		writeString(&b, d.Description)
+		if f == FormatAnthropic {
+			b.WriteString(`,"input_schema":`)
+		} else {
+			b.WriteString(`,"inputSchema":`)
+		}
+		writeObjectSchema(&b, d.Parameters, dialectJSONSchema, true)
+		b.WriteByte('}')
+	case FormatGemini:
+		b.WriteString(`{"name":`)
+		writeString(&b, d.Name)
+		b.WriteString(`,"description":`)
+		writeString(&b, d.Description)
+		if len(d.Parameters) > 0 { // Gemini refuses an object without properties
+			b.WriteString(`,"parameters":`)
+			writeObjectSchema(&b, d.Parameters, dialectGemini, true)
+		}
 		b.WriteByte('}')
 	default:
-		// TODO(core): langchain, gemini, mcp.
-		if _, err := ParseFormat(string(f)); err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("format %s not implemented yet", f)
+		_, err := ParseFormat(string(f))
+		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-// Schemas returns the definitions of every tool, sorted by name.
+// Schemas returns the definitions of every tool, sorted by name. The result
+// is cached until the registry changes; each call returns a new slice whose
+// elements share the cached bytes, which callers must not modify.
 func (e *Executor) Schemas(f Format) ([]json.RawMessage, error) {
-	return exportAll(e.reg.ListAll(), f)
+	return e.exports.load(e.reg, exportKey{format: f, all: true}, e.reg.ListAll)
 }
 
-// SchemasByCategory returns the definitions of one category's tools.
+// SchemasByCategory returns the definitions of one category's tools, sorted
+// by name, cached like Schemas.
 func (e *Executor) SchemasByCategory(c Category, f Format) ([]json.RawMessage, error) {
-	return exportAll(e.reg.ListByCategory(c), f)
+	return e.exports.load(e.reg, exportKey{format: f, category: c}, func() []Tool { return e.reg.ListByCategory(c) })
 }
 
-func exportAll(ts []Tool, f Format) ([]json.RawMessage, error) {
-	out := make([]json.RawMessage, 0, len(ts))
+// Schema returns the definition of the named tool, or the registry's
+// not-found *ToolError.
+func (e *Executor) Schema(name string, f Format) (json.RawMessage, error) {
+	if _, err := ParseFormat(string(f)); err != nil {
+		return nil, err
+	}
+	t, err := e.reg.GetOrError(name)
+	if err != nil {
+		return nil, err
+	}
+	return ExportSchema(Describe(t), f)
+}
+
+// exportKey names one cached export: all tools, or one category's.
+type exportKey struct {
+	format   Format
+	category Category
+	all      bool
+}
+
+// exportCache keeps exported schemas until the registry changes: entries
+// belong to one registry version and are dropped when it moves on. Tool
+// descriptors are taken to be immutable once registered. The zero value is
+// ready to use and it is safe for concurrent use.
+type exportCache struct {
+	mu      sync.Mutex
+	version uint64
+	entries map[exportKey][]json.RawMessage
+}
+
+// load returns the cached export for k at reg's current version, computing it
+// from list when missing.
+func (c *exportCache) load(reg *Registry, k exportKey, list func() []Tool) ([]json.RawMessage, error) {
+	if _, err := ParseFormat(string(k.format)); err != nil {
+		return nil, err
+	}
+	// Read the version before listing: if the registry changes in between,
+	// the result is stored under the older version and recomputed next time,
+	// never kept as current when it is stale.
+	v := reg.Version()
+	c.mu.Lock()
+	if c.version == v && c.entries != nil {
+		if s, ok := c.entries[k]; ok {
+			out := make([]json.RawMessage, len(s))
+			copy(out, s)
+			c.mu.Unlock()
+			return out, nil
+		}
+	}
+	c.mu.Unlock()
+
+	ts := list()
+	s := make([]json.RawMessage, 0, len(ts))
 	for _, t := range ts {
-		s, err := ExportSchema(Describe(t), f)
+		raw, err := ExportSchema(Describe(t), k.format)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		s = append(s, raw)
 	}
+
+	c.mu.Lock()
+	if c.entries == nil || v > c.version {
+		c.version, c.entries = v, make(map[exportKey][]json.RawMessage)
+	}
+	if v == c.version {
+		c.entries[k] = s
+	}
+	c.mu.Unlock()
+	out := make([]json.RawMessage, len(s))
+	copy(out, s)
 	return out, nil
 }
-
-func writeJSON(b *bytes.Buffer, v any) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	b.Truncate(b.Len() - 1) // Encode adds a newline
-}
-
-// exportCache keeps exported schemas until the registry changes.
-// TODO(core): fill and use it in Schemas and SchemasByCategory.
-type exportCache struct{}
