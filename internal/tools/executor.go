@@ -194,9 +194,10 @@ func (e *Executor) run(ctx context.Context, t Tool, name string, ec ExecutionCon
 		// CallTimeout is only known once it is built.
 		bctx, cancel := context.WithTimeout(ctx, ec.Timeout)
 		built, err := lz.get(bctx)
+		ended := bctx.Err() != nil
 		cancel()
 		if err != nil {
-			if bctx.Err() != nil {
+			if ended {
 				return deadlineResult(ctx, ec.Timeout)
 			}
 			return factoryResult(name, err)
