@@ -1,0 +1,148 @@
+package builtin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/forgehq/forge/builtin/internal/fsutil"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// editMaxFileSize bounds the files Edit loads whole.
+const editMaxFileSize = 64 << 20
+
+// editDescriptor is Edit's identity and schema.
+var editDescriptor = tools.Descriptor{
+	Name: "Edit",
+	Description: "Edit a file with find/replace: replace old_string, which must occur exactly once unless replace_all " +
+		"is set, with new_string. Matching is exact; when it fails, the closest lines of the file are shown with " +
+		"whitespace made visible. CRLF line endings and the final newline are kept. An empty old_string creates a " +
+		"missing file with new_string as its content. The write is atomic.",
+	Category: tools.CategoryFile,
+	Parameters: []tools.Parameter{
+		{Name: "file_path", Type: tools.TypeString, Description: "Absolute path to the file to edit (a relative path is taken from the working directory)", Required: true},
+		{Name: "old_string", Type: tools.TypeString, Description: "The exact text to replace", Required: true},
+		{Name: "new_string", Type: tools.TypeString, Description: "The text to replace it with (must differ from old_string)", Required: true},
+		{Name: "replace_all", Type: tools.TypeBoolean, Description: "Replace every occurrence of old_string", Default: false},
+	},
+}
+
+// editTool applies exact find/replace edits, atomically, inside the allowed
+// roots.
+type editTool struct {
+	described
+	roots []string
+}
+
+// newEdit builds Edit from its tools.Edit configuration: allowed_roots.
+func newEdit(_ context.Context, deps tools.Deps) (tools.Tool, error) {
+	roots, err := configStrings(deps.Config, "allowed_roots")
+	if err != nil {
+		return nil, err
+	}
+	return &editTool{described: described{editDescriptor}, roots: roots}, nil
+}
+
+// editOutcome is an edit worked out but not yet written.
+type editOutcome struct {
+	target       string
+	content      []byte
+	replacements int
+	created      bool
+}
+
+// plan reads the file and works out the edit, or the failure to report.
+func (t *editTool) plan(ec tools.ExecutionContext, args tools.Args) (editOutcome, *tools.Result) {
+	raw := args.String("file_path")
+	old, new := args.String("old_string"), args.String("new_string")
+	fail := func(msg string, kv ...any) (editOutcome, *tools.Result) {
+		r := tools.Fail(msg, append([]any{"file_path", raw}, kv...)...)
+		return editOutcome{}, &r
+	}
+	target, err := fsutil.WriteTarget(ec.WorkingDir, allowedRoots(ec, t.roots), raw)
+	if err != nil {
+		return fail(pathError(err))
+	}
+	if old == new {
+		return fail(fmt.Sprintf("old_string and new_string are identical: there is nothing to change in %s", target))
+	}
+	fi, err := os.Stat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && old == "":
+		return editOutcome{target: target, content: []byte(new), created: true, replacements: 1}, nil
+	case err != nil:
+		return fail(fsutil.Describe(target, err))
+	case fi.IsDir():
+		return fail(fmt.Sprintf("Path is a directory: %s", target))
+	case !fi.Mode().IsRegular():
+		return fail(fmt.Sprintf("Cannot edit %s: not a regular file", target))
+	case fi.Size() > editMaxFileSize:
+		return fail(fmt.Sprintf("Cannot edit %s: the file is %d bytes, more than the %d that Edit loads; use Bash tools for it", target, fi.Size(), editMaxFileSize))
+	}
+	content, err := os.ReadFile(target)
+	if err != nil {
+		return fail(fsutil.Describe(target, err))
+	}
+	if fsutil.LooksBinary(content[:min(len(content), fsutil.SniffLen)], len(content) > fsutil.SniffLen) {
+		return fail(fmt.Sprintf("Cannot edit binary file: %s (%d bytes)", target, len(content)))
+	}
+	if old == "" {
+		if len(content) > 0 {
+			return fail(fmt.Sprintf("old_string is empty but %s already has content: give the exact text to replace, or use Write to replace the whole file", target))
+		}
+		return editOutcome{target: target, content: []byte(new), replacements: 1}, nil
+	}
+	p, err := applyEdit(content, old, new, boolArg(args, "replace_all", false))
+	var amb errAmbiguous
+	switch {
+	case errors.As(err, &amb):
+		return fail(fmt.Sprintf("old_string appears %d times in %s. Provide more surrounding context to make it unique, or set replace_all=true.", amb.count, target), "matches", amb.count)
+	case errors.Is(err, errEditNotFound):
+		return fail(notFoundMessage(target, content, old))
+	case err != nil:
+		return fail(err.Error() + " in " + target)
+	}
+	return editOutcome{target: target, content: p.content, replacements: p.replacements}, nil
+}
+
+// DryRun says what the edit would change, or why it would fail.
+func (t *editTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
+	o, fail := t.plan(ec, args)
+	if fail != nil {
+		return "Would fail: " + fail.Error
+	}
+	if o.created {
+		return fmt.Sprintf("Would create %s with %d bytes", o.target, len(o.content))
+	}
+	return fmt.Sprintf("Would make %s in %s", plural(o.replacements, "replacement"), o.target)
+}
+
+// Execute applies the edit and writes the file atomically.
+func (t *editTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
+	o, fail := t.plan(ec, args)
+	if fail != nil {
+		return *fail
+	}
+	if err := ctx.Err(); err != nil {
+		return tools.Fail("Edit cancelled: "+err.Error(), "file_path", o.target)
+	}
+	if _, err := fsutil.WriteFileAtomic(o.target, o.content); err != nil {
+		return tools.Fail(err.Error(), "file_path", o.target)
+	}
+	msg := fmt.Sprintf("Made %s in %s", plural(o.replacements, "replacement"), o.target)
+	if o.created {
+		msg = fmt.Sprintf("Created %s (%d bytes)", o.target, len(o.content))
+	}
+	return tools.OK(msg, "file_path", o.target, "replacements", o.replacements, "bytes", len(o.content), "created", o.created)
+}
+
+// plural returns "1 replacement", "3 replacements".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,85 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/forgehq/forge/builtin/internal/fsutil"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// writeDescriptor is Write's identity and schema.
+var writeDescriptor = tools.Descriptor{
+	Name: "Write",
+	Description: "Write content to a file, replacing it if it exists. The write is atomic (a crash leaves the old " +
+		"content or the new, never a mix), the file's permissions are kept and missing parent directories are created. " +
+		"Only paths inside the working directory or the configured allowed roots may be written.",
+	Category: tools.CategoryFile,
+	Parameters: []tools.Parameter{
+		{Name: "file_path", Type: tools.TypeString, Description: "Absolute path to the file to write (a relative path is taken from the working directory)", Required: true},
+		{Name: "content", Type: tools.TypeString, Description: "File content to write", Required: true},
+	},
+}
+
+// writeTool writes whole files atomically inside the allowed roots.
+type writeTool struct {
+	described
+	roots []string // allowed roots from the configuration, besides the context's
+}
+
+// newWrite builds Write from its tools.Write configuration: allowed_roots, a
+// list of directories besides the working directory that may be written.
+func newWrite(_ context.Context, deps tools.Deps) (tools.Tool, error) {
+	roots, err := configStrings(deps.Config, "allowed_roots")
+	if err != nil {
+		return nil, err
+	}
+	return &writeTool{described: described{writeDescriptor}, roots: roots}, nil
+}
+
+// allowedRoots are the roots a call may write in: the context's and the
+// configuration's.
+func allowedRoots(ec tools.ExecutionContext, configured []string) []string {
+	return append(append([]string(nil), ec.AllowedRoots...), configured...)
+}
+
+// DryRun says how much would be written where, or why it would be refused.
+func (t *writeTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
+	target, err := fsutil.WriteTarget(ec.WorkingDir, allowedRoots(ec, t.roots), args.String("file_path"))
+	if err != nil {
+		return "Would refuse: " + err.Error()
+	}
+	return fmt.Sprintf("Would write %d bytes to %s", len(args.String("content")), target)
+}
+
+// Execute writes content to file_path.
+func (t *writeTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
+	raw := args.String("file_path")
+	target, err := fsutil.WriteTarget(ec.WorkingDir, allowedRoots(ec, t.roots), raw)
+	if err != nil {
+		return tools.Fail(pathError(err), "file_path", raw)
+	}
+	if err := ctx.Err(); err != nil {
+		return tools.Fail("Write cancelled: "+err.Error(), "file_path", target)
+	}
+	content := args.String("content")
+	created, err := fsutil.WriteFileAtomic(target, []byte(content))
+	if err != nil {
+		return tools.Fail(err.Error(), "file_path", target)
+	}
+	verb := "Updated"
+	if created {
+		verb = "Created"
+	}
+	return tools.OK(fmt.Sprintf("%s %s (%d bytes)", verb, target, len(content)),
+		"file_path", target, "bytes", len(content), "created", created)
+}
+
+// pathError is the message for a path that could not be resolved or was
+// refused: the refusal's own text, or "Invalid file_path: ..." otherwise.
+func pathError(err error) string {
+	if _, ok := err.(*fsutil.OutsideError); ok {
+		return err.Error()
+	}
+	return "Invalid file_path: " + err.Error()
+}
