@@ -1,0 +1,138 @@
+// Package config builds forge's configuration, a plain Config value, from four
+// layers: defaults < config file < FORGE_* environment < command-line flags that
+// the user set. It is the only package that imports viper; everything else
+// receives a Config.
+//
+// The config file is YAML (JSON, being YAML, works too). Keys are the snake_case
+// names of the Config fields; tool sections (tools.<Name>) and MCP server names keep
+// the case they are written in, because tool names are case-sensitive.
+package config
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// Config is forge's whole configuration as plain values.
+type Config struct {
+	WorkingDir      string                    // working_dir, --working-dir/-C, FORGE_WORKING_DIR; default the process's cwd; always absolute
+	Timeout         time.Duration             // timeout, --timeout; default 120s; "90s", "2m" or a bare number of seconds
+	DryRun          bool                      // dry_run, --dry-run
+	Output          string                    // output, --output/-o: "text" (default) or "json"
+	LogLevel        string                    // log_level, --log-level: debug|info|warn|error|off; default "warn"
+	LogFile         string                    // log_file, --log-file; "" = standard error
+	NoColor         bool                      // no_color, --no-color; defaults to true when NO_COLOR is set and not empty
+	Width           int                       // width, --width; 0 = detect (the terminal's width, else 71)
+	MaxOutputSize   int                       // max_output_size; default 100000 bytes
+	HistoryFile     string                    // history_file; default $XDG_STATE_HOME/forge/history; "" = no history file
+	HistoryCapacity int                       // history_capacity; executions kept by the executor; default 1000; 0 = none
+	AllowedRoots    []string                  // allowed_roots; extra directories writers may write in
+	PluginDirs      []string                  // plugin_dirs (+ each --plugins-dir); default [$XDG_CONFIG_HOME/forge/plugins]
+	FailFast        bool                      // fail_fast, --fail-fast: a scripted session stops at the first failure
+	Tools           map[string]map[string]any // tools.<Name>: per-tool sections, names in their written case
+	MCP             MCP                       // mcp.servers.<name>
+	File            string                    // the config file actually read, "" if none
+	Warnings        []string                  // things worth telling the user that did not stop loading (unknown keys)
+
+	home string // $HOME, for "~" in values given to Set
+}
+
+// MCP is the mcp section: the MCP servers whose tools join the registry.
+type MCP struct {
+	Servers map[string]MCPServer // by name, in its written case
+}
+
+// MCPServer is one mcp.servers.<name> entry. Exactly one of Command (a server
+// spoken to over stdio) and URL (streamable HTTP) is set.
+type MCPServer struct {
+	Command string            // command: the program to start
+	Args    []string          // args: its arguments
+	Env     map[string]string // env: variables added to its environment
+	Cwd     string            // cwd: its working directory ("~" expanded)
+	URL     string            // url: an http or https endpoint
+
+	Start   bool          // start: connect when forge starts instead of on first use
+	Timeout time.Duration // timeout: per-call limit; 0 = the call's own timeout
+}
+
+// RateLimit is tools.<Name>.rate: {per_second: 2, burst: 5}.
+type RateLimit struct {
+	PerSecond float64 // calls allowed per second, > 0
+	Burst     int     // calls allowed at once, >= 1; defaults to PerSecond rounded up
+}
+
+// Source says where Load reads from. The zero value reads the default config file,
+// the process environment and working directory, and no flags.
+type Source struct {
+	File  string                      // --config; "" = the --config flag in Flags, else DefaultConfigFile if it exists
+	Flags *pflag.FlagSet              // the command's flags (see AddFlags); only flags the user set (Changed) count
+	Env   func(string) (string, bool) // os.LookupEnv in production (nil means that); a map in tests
+	Getwd func() (string, error)      // os.Getwd in production (nil means that)
+}
+
+// ToolSection returns the tools.<name> section, nil when absent. An exact match wins;
+// otherwise the first section (in sorted order) whose name matches ignoring case.
+// The map belongs to the Config: read it, do not change it.
+func (c Config) ToolSection(name string) map[string]any {
+	if s, ok := c.Tools[name]; ok {
+		return s
+	}
+	names := make([]string, 0, len(c.Tools))
+	for n := range c.Tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if strings.EqualFold(n, name) {
+			return c.Tools[n]
+		}
+	}
+	return nil
+}
+
+// Rate returns tools.<name>.rate when it is set. Load has already refused a
+// malformed rate, so false means "no limit".
+func (c Config) Rate(name string) (RateLimit, bool) {
+	v, ok := lookupFold(c.ToolSection(name), "rate")
+	if !ok || v == nil {
+		return RateLimit{}, false
+	}
+	r, _, err := parseRate(v)
+	if err != nil {
+		return RateLimit{}, false
+	}
+	return r, true
+}
+
+// ValueError is a setting whose value cannot be used.
+type ValueError struct {
+	Source string // where the value came from: "config file /x.yaml", "--timeout", "FORGE_TIMEOUT"; "" for Set
+	Key    string // the setting, e.g. "timeout" or "mcp.servers.git.timeout"
+	Value  string // the value as given
+	Reason string // what a valid value looks like
+}
+
+// Error reads `--timeout: invalid timeout "abc": want a duration such as 90s or 2m, or a number of seconds`.
+func (e *ValueError) Error() string {
+	msg := fmt.Sprintf("invalid %s %q: %s", e.Key, e.Value, e.Reason)
+	if e.Source == "" {
+		return msg
+	}
+	return e.Source + ": " + msg
+}
+
+// withDefaults fills in the production functions the caller left nil.
+func (s Source) withDefaults() Source {
+	if s.Env == nil {
+		s.Env = os.LookupEnv
+	}
+	if s.Getwd == nil {
+		s.Getwd = os.Getwd
+	}
+	return s
+}

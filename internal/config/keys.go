@@ -1,0 +1,254 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/forgehq/forge/internal/logging"
+)
+
+// setting is one scalar or list key: its name in the file, its flag, and how a raw
+// value becomes a Config field.
+type setting struct {
+	key  string // in the file and viper; the environment variable is FORGE_ + upper case
+	flag string // long flag name, "" when there is none
+	// apply checks v and stores it in c; the error is the reason v is unusable.
+	apply func(c *Config, v any, r resolver) error
+}
+
+// settings lists every key Load resolves through viper, in the order they are applied:
+// working_dir first, so a bad one is the first error reported.
+var settings = []setting{
+	{key: "working_dir", flag: "working-dir", apply: func(c *Config, v any, r resolver) error {
+		s, err := toString(v)
+		if err != nil {
+			return err
+		}
+		if s == "" {
+			s = r.cwd
+		}
+		dir, err := r.dir(s)
+		if err == nil {
+			c.WorkingDir = dir
+		}
+		return err
+	}},
+	{key: "timeout", flag: "timeout", apply: func(c *Config, v any, _ resolver) error {
+		d, err := toDuration(v)
+		if err == nil {
+			c.Timeout = d
+		}
+		return err
+	}},
+	{key: "dry_run", flag: "dry-run", apply: func(c *Config, v any, _ resolver) (err error) {
+		c.DryRun, err = keepBool(c.DryRun, v)
+		return err
+	}},
+	{key: "output", flag: "output", apply: func(c *Config, v any, _ resolver) error {
+		s, err := oneOf(v, "text", "json")
+		if err == nil {
+			c.Output = s
+		}
+		return err
+	}},
+	{key: "log_level", flag: "log-level", apply: func(c *Config, v any, _ resolver) error {
+		s, err := oneOf(v, logging.Levels()...)
+		if err == nil {
+			c.LogLevel = s
+		}
+		return err
+	}},
+	{key: "log_file", flag: "log-file", apply: func(c *Config, v any, r resolver) error {
+		return setPath(&c.LogFile, v, r)
+	}},
+	{key: "no_color", flag: "no-color", apply: func(c *Config, v any, _ resolver) (err error) {
+		c.NoColor, err = keepBool(c.NoColor, v)
+		return err
+	}},
+	{key: "width", flag: "width", apply: func(c *Config, v any, _ resolver) error {
+		return setInt(&c.Width, v, 0, "must be 0 (detect) or a number of columns")
+	}},
+	{key: "max_output_size", apply: func(c *Config, v any, _ resolver) error {
+		return setInt(&c.MaxOutputSize, v, 1, "must be a positive number of bytes")
+	}},
+	{key: "history_file", apply: func(c *Config, v any, r resolver) error {
+		return setPath(&c.HistoryFile, v, r)
+	}},
+	{key: "history_capacity", apply: func(c *Config, v any, _ resolver) error {
+		return setInt(&c.HistoryCapacity, v, 0, "must be 0 (keep none) or more")
+	}},
+	{key: "allowed_roots", apply: func(c *Config, v any, r resolver) error {
+		return setPaths(&c.AllowedRoots, v, r)
+	}},
+	// --plugins-dir adds to plugin_dirs rather than replacing it (issue 5: the default
+	// directory "and" --plugins-dir), so it is not this setting's flag; see Load.
+	{key: "plugin_dirs", apply: func(c *Config, v any, r resolver) error {
+		return setPaths(&c.PluginDirs, v, r)
+	}},
+	{key: "fail_fast", flag: "fail-fast", apply: func(c *Config, v any, _ resolver) (err error) {
+		c.FailFast, err = keepBool(c.FailFast, v)
+		return err
+	}},
+}
+
+// sectionKeys are the top-level keys read from the raw file rather than through viper.
+var sectionKeys = []string{"tools", "mcp"}
+
+// envName is the environment variable of a key: FORGE_ and the key in upper case, as
+// viper's SetEnvPrefix("FORGE") with the "-"/"." to "_" replacer names it.
+func envName(key string) string {
+	return "FORGE_" + strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(key))
+}
+
+// lookupSetting finds a setting by key, accepting "-" for "_" and any case.
+func lookupSetting(key string) (setting, bool) {
+	k := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(key)), "-", "_")
+	for _, s := range settings {
+		if s.key == k {
+			return s, true
+		}
+	}
+	return setting{}, false
+}
+
+// Keys returns the keys Set accepts, in the order of the Config fields.
+func Keys() []string {
+	keys := make([]string, len(settings))
+	for i, s := range settings {
+		keys[i] = s.key
+	}
+	return keys
+}
+
+// Set changes one setting on c, parsing and checking value exactly as Load does (the
+// shell's /set). Relative paths are resolved against c.WorkingDir. On error c is
+// unchanged; an unknown key is an error listing the valid ones.
+func (c *Config) Set(key, value string) error {
+	s, ok := lookupSetting(key)
+	if !ok {
+		return fmt.Errorf("unknown setting %q: valid settings are %s", key, strings.Join(Keys(), ", "))
+	}
+	if err := s.apply(c, value, resolver{cwd: c.WorkingDir, home: c.home}); err != nil {
+		return &ValueError{Key: s.key, Value: value, Reason: err.Error()}
+	}
+	return nil
+}
+
+// Get returns a setting's current value as /set would accept it back (lists joined
+// like $PATH); false for an unknown key.
+func (c Config) Get(key string) (string, bool) {
+	s, ok := lookupSetting(key)
+	if !ok {
+		return "", false
+	}
+	switch s.key {
+	case "working_dir":
+		return c.WorkingDir, true
+	case "timeout":
+		return c.Timeout.String(), true
+	case "dry_run":
+		return fmt.Sprint(c.DryRun), true
+	case "output":
+		return c.Output, true
+	case "log_level":
+		return c.LogLevel, true
+	case "log_file":
+		return c.LogFile, true
+	case "no_color":
+		return fmt.Sprint(c.NoColor), true
+	case "width":
+		return fmt.Sprint(c.Width), true
+	case "max_output_size":
+		return fmt.Sprint(c.MaxOutputSize), true
+	case "history_file":
+		return c.HistoryFile, true
+	case "history_capacity":
+		return fmt.Sprint(c.HistoryCapacity), true
+	case "allowed_roots":
+		return joinList(c.AllowedRoots), true
+	case "plugin_dirs":
+		return joinList(c.PluginDirs), true
+	default: // fail_fast
+		return fmt.Sprint(c.FailFast), true
+	}
+}
+
+// defaults are the values of the bottom layer.
+func defaults(env func(string) (string, bool), cwd string) map[string]any {
+	noColor := false
+	if v, ok := env("NO_COLOR"); ok && v != "" {
+		// no-color.org: a non-empty NO_COLOR turns colour off unless the user's
+		// configuration or a flag says otherwise, so it acts as the default.
+		noColor = true
+	}
+	var plugins []string
+	if d := DefaultPluginDir(env); d != "" {
+		plugins = []string{d}
+	}
+	return map[string]any{
+		"working_dir":      cwd,
+		"timeout":          120 * time.Second,
+		"dry_run":          false,
+		"output":           "text",
+		"log_level":        "warn",
+		"log_file":         "",
+		"no_color":         noColor,
+		"width":            0,
+		"max_output_size":  100000,
+		"history_file":     DefaultHistoryFile(env),
+		"history_capacity": 1000,
+		"allowed_roots":    []string{},
+		"plugin_dirs":      plugins,
+		"fail_fast":        false,
+	}
+}
+
+func keepBool(old bool, v any) (bool, error) {
+	b, err := toBool(v)
+	if err != nil {
+		return old, err
+	}
+	return b, nil
+}
+
+func setInt(dst *int, v any, min int, rangeReason string) error {
+	n, err := toInt(v)
+	if err != nil {
+		return err
+	}
+	if n < min {
+		return fmt.Errorf("%s", rangeReason)
+	}
+	*dst = n
+	return nil
+}
+
+func setPath(dst *string, v any, r resolver) error {
+	s, err := toString(v)
+	if err != nil {
+		return err
+	}
+	p, err := r.path(s)
+	if err == nil {
+		*dst = p
+	}
+	return err
+}
+
+func setPaths(dst *[]string, v any, r resolver) error {
+	l, err := toList(v)
+	if err != nil {
+		return err
+	}
+	ps, err := r.paths(l)
+	if err == nil {
+		*dst = ps
+	}
+	return err
+}
+
+func joinList(l []string) string {
+	return strings.Join(l, string(os.PathListSeparator))
+}

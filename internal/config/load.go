@@ -1,0 +1,193 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/internal/logging"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Load builds a Config: defaults < config file < FORGE_* environment < flags that
+// were set. Every error says where the bad value came from (the file, the variable
+// or the flag); problems that do not stop loading, such as unknown keys in the file,
+// are returned in Config.Warnings.
+func Load(src Source) (Config, error) {
+	src = src.withDefaults()
+	cwd, err := src.Getwd()
+	if err != nil {
+		return Config{}, fmt.Errorf("current directory: %w", err)
+	}
+	home, _ := src.Env("HOME")
+	r := resolver{cwd: cwd, home: home}
+
+	path, explicit := src.File, true
+	if path == "" {
+		path = changedFlag(src.Flags, "config")
+	}
+	if path == "" {
+		path, explicit = DefaultConfigFile(src.Env), false
+	}
+	var data []byte
+	if path != "" {
+		if path, err = r.path(path); err != nil {
+			return Config{}, fmt.Errorf("config file: %w", err)
+		}
+		var found bool
+		if data, found, err = readFile(path, explicit); err != nil {
+			return Config{}, err
+		}
+		if !found {
+			path = ""
+		}
+	}
+	return load(src, r, path, data)
+}
+
+// load does the work of Load once the file is read (path "" = no file), so the fuzz
+// target can feed it bytes.
+func load(src Source, r resolver, path string, data []byte) (Config, error) {
+	c := Config{File: path, home: r.home}
+	raw := map[string]any{}
+	if path != "" {
+		var err error
+		if raw, err = parseYAML(path, data); err != nil {
+			return Config{}, err
+		}
+	}
+	scalars, sections, warnings, err := splitTop(path, raw)
+	if err != nil {
+		return Config{}, err
+	}
+	c.Warnings = warnings
+
+	// One viper per Load: no global state, and each layer lands where viper's own
+	// precedence puts it. The environment comes from src.Env rather than viper's
+	// AutomaticEnv (which reads os.Getenv), and both it and the flags are applied
+	// as overrides in order, so the flags, applied last, win.
+	v := viper.New()
+	origin := map[string]string{}
+	for k, d := range defaults(src.Env, r.cwd) {
+		v.SetDefault(k, d)
+		origin[k] = "default"
+	}
+	if err := v.MergeConfigMap(scalars); err != nil {
+		return Config{}, fmt.Errorf("config file %s: %w", path, err)
+	}
+	for k, val := range scalars {
+		if val != nil {
+			origin[k] = "config file " + path
+		}
+	}
+	for _, s := range settings {
+		if val, ok := src.Env(envName(s.key)); ok && val != "" {
+			v.Set(s.key, val)
+			origin[s.key] = envName(s.key)
+		}
+	}
+	for _, s := range settings {
+		if val, ok := changedValue(src.Flags, s.flag); ok {
+			v.Set(s.key, val)
+			origin[s.key] = "--" + s.flag
+		}
+	}
+	for _, s := range settings {
+		val := v.Get(s.key)
+		if err := s.apply(&c, val, r); err != nil {
+			return Config{}, &ValueError{Source: origin[s.key], Key: s.key, Value: display(val), Reason: err.Error()}
+		}
+	}
+
+	if dirs, ok := changedValue(src.Flags, "plugins-dir"); ok {
+		extra, err := toList(dirs)
+		if err == nil {
+			extra, err = r.paths(extra)
+		}
+		if err != nil {
+			return Config{}, &ValueError{Source: "--plugins-dir", Key: "plugin_dirs", Value: display(dirs), Reason: err.Error()}
+		}
+		c.PluginDirs = append(c.PluginDirs, extra...)
+	}
+
+	var w []string
+	if c.Tools, w, err = parseTools(path, sections["tools"]); err != nil {
+		return Config{}, err
+	}
+	c.Warnings = append(c.Warnings, w...)
+	if c.MCP, w, err = parseMCP(path, sections["mcp"], r); err != nil {
+		return Config{}, err
+	}
+	c.Warnings = append(c.Warnings, w...)
+	return c, nil
+}
+
+// AddFlags registers forge's global flags on fs, so the shell and Load agree on their
+// names. Their defaults are empty: a flag only counts when the user sets it, and the
+// real defaults (which the file or environment may change) are in the usage text.
+// Flags fs already has are left alone.
+func AddFlags(fs *pflag.FlagSet) {
+	add := func(name string, define func()) {
+		if fs.Lookup(name) == nil {
+			define()
+		}
+	}
+	add("config", func() {
+		fs.String("config", "", "config file (default $XDG_CONFIG_HOME/forge/config.yaml)")
+	})
+	add("working-dir", func() {
+		fs.StringP("working-dir", "C", "", "directory the tools work in (default: the current directory)")
+	})
+	add("timeout", func() {
+		fs.String("timeout", "", "time limit of one tool call: 90s, 2m or a number of seconds (default 120s)")
+	})
+	add("dry-run", func() {
+		fs.Bool("dry-run", false, "describe what each tool would do without doing it")
+	})
+	add("output", func() {
+		fs.StringP("output", "o", "", "output format: text or json (default text)")
+	})
+	add("log-level", func() {
+		fs.String("log-level", "", "log level: "+strings.Join(logging.Levels(), ", ")+" (default warn)")
+	})
+	add("log-file", func() {
+		fs.String("log-file", "", "append logs to this file (default: standard error)")
+	})
+	add("no-color", func() {
+		fs.Bool("no-color", false, "never colour the output (also on when NO_COLOR is set)")
+	})
+	add("width", func() {
+		fs.Int("width", 0, "panel width in columns (default: the terminal's width, else 71)")
+	})
+	add("plugins-dir", func() {
+		fs.StringArray("plugins-dir", nil, "another directory of plugin manifests (repeatable)")
+	})
+	add("fail-fast", func() {
+		fs.Bool("fail-fast", false, "stop a scripted session at the first failed command")
+	})
+}
+
+// changedValue returns a flag's value when the user set it: a []string for slice
+// flags (--plugins-dir), else its text. Flags of any pflag type work.
+func changedValue(fs *pflag.FlagSet, name string) (any, bool) {
+	if fs == nil || name == "" {
+		return nil, false
+	}
+	f := fs.Lookup(name)
+	if f == nil || !f.Changed {
+		return nil, false
+	}
+	if sv, ok := f.Value.(pflag.SliceValue); ok {
+		return sv.GetSlice(), true
+	}
+	return f.Value.String(), true
+}
+
+// changedFlag is changedValue for a string flag; "" when unset.
+func changedFlag(fs *pflag.FlagSet, name string) string {
+	v, ok := changedValue(fs, name)
+	if !ok {
+		return ""
+	}
+	return display(v)
+}

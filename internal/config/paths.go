@@ -1,0 +1,109 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultConfigFile is $XDG_CONFIG_HOME/forge/config.yaml, or ~/.config/forge/config.yaml
+// when XDG_CONFIG_HOME is unset or relative (the XDG spec says to ignore a relative
+// one); "" when neither that nor HOME is known. A nil env means os.LookupEnv.
+func DefaultConfigFile(env func(string) (string, bool)) string {
+	return xdgPath(env, "XDG_CONFIG_HOME", ".config", "forge", "config.yaml")
+}
+
+// DefaultHistoryFile is $XDG_STATE_HOME/forge/history, or ~/.local/state/forge/history;
+// "" when neither is known.
+func DefaultHistoryFile(env func(string) (string, bool)) string {
+	return xdgPath(env, "XDG_STATE_HOME", filepath.Join(".local", "state"), "forge", "history")
+}
+
+// DefaultPluginDir is $XDG_CONFIG_HOME/forge/plugins, or ~/.config/forge/plugins;
+// "" when neither is known.
+func DefaultPluginDir(env func(string) (string, bool)) string {
+	return xdgPath(env, "XDG_CONFIG_HOME", ".config", "forge", "plugins")
+}
+
+// xdgPath joins elem under the XDG base directory named by xdgVar, falling back to
+// $HOME/fallback.
+func xdgPath(env func(string) (string, bool), xdgVar, fallback string, elem ...string) string {
+	if env == nil {
+		env = os.LookupEnv
+	}
+	base := ""
+	if dir, ok := env(xdgVar); ok && filepath.IsAbs(dir) {
+		base = dir
+	} else if home, ok := env("HOME"); ok && home != "" {
+		base = filepath.Join(home, fallback)
+	} else {
+		return ""
+	}
+	return filepath.Join(append([]string{base}, elem...)...)
+}
+
+// resolver turns the paths users write into absolute ones.
+type resolver struct {
+	cwd  string // relative paths are resolved against it
+	home string // "~" and "~/x" expand to it
+}
+
+// errNoHome is the reason a path with "~" fails when HOME is unknown.
+var errNoHome = errors.New(`cannot expand "~": HOME is not set`)
+
+// path expands a leading "~" and makes p absolute and clean; "" stays "".
+// "~user" is not expanded: it names another user's home, which forge does not look up.
+func (r resolver) path(p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if r.home == "" {
+			return "", errNoHome
+		}
+		p = filepath.Join(r.home, p[1:])
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(r.cwd, p)
+	}
+	return filepath.Clean(p), nil
+}
+
+// paths resolves every element of ps.
+func (r resolver) paths(ps []string) ([]string, error) {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		if p == "" {
+			continue
+		}
+		abs, err := r.path(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}
+
+// dir resolves p and checks that it names an existing directory.
+func (r resolver) dir(p string) (string, error) {
+	abs, err := r.path(p)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", errors.New("no such directory")
+	case err != nil:
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", err
+	case !fi.IsDir():
+		return "", errors.New("not a directory")
+	}
+	return abs, nil
+}

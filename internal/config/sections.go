@@ -1,0 +1,222 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"strings"
+)
+
+// parseTools reads the tools section: tools.<Name> mappings, names kept as written.
+// Each section's rate, when present, is checked here so Rate never meets a bad one.
+func parseTools(path string, v any) (map[string]map[string]any, []string, error) {
+	tools := map[string]map[string]any{}
+	if v == nil {
+		return tools, nil, nil
+	}
+	m, ok := asMap(v)
+	if !ok {
+		return nil, nil, fmt.Errorf("config file %s: tools: want a mapping of tool names to sections", path)
+	}
+	var warnings []string
+	folded := map[string]string{}
+	for _, name := range sortedKeys(m) {
+		sec, ok := asMap(m[name])
+		if !ok {
+			return nil, nil, fmt.Errorf("config file %s: tools.%s: want a mapping of settings", path, name)
+		}
+		if prev, dup := folded[strings.ToLower(name)]; dup {
+			warnings = append(warnings, fmt.Sprintf(
+				"config file %s: tools.%s and tools.%s differ only in case; a tool named in another case gets tools.%s",
+				path, prev, name, prev))
+		} else {
+			folded[strings.ToLower(name)] = name
+		}
+		if rv, ok := lookupFold(sec, "rate"); ok && rv != nil {
+			_, w, err := parseRate(rv)
+			if err != nil {
+				return nil, nil, fmt.Errorf("config file %s: tools.%s.rate: %w", path, name, err)
+			}
+			for _, k := range w {
+				warnings = append(warnings, unknownKey(path, k, "tools."+name+".rate.", []string{"per_second", "burst"}))
+			}
+		}
+		tools[name] = sec
+	}
+	return tools, warnings, nil
+}
+
+// parseRate reads {per_second: N, burst: M}, or a bare number of calls per second.
+// It returns the unknown field names for warnings.
+func parseRate(v any) (RateLimit, []string, error) {
+	var r RateLimit
+	var unknown []string
+	burst := any(nil)
+	if m, ok := v.(map[string]any); ok {
+		for _, k := range sortedKeys(m) {
+			switch strings.ToLower(k) {
+			case "per_second":
+				ps, ok := toFloat(m[k])
+				if !ok {
+					return r, nil, errors.New("per_second: want a number of calls per second")
+				}
+				r.PerSecond = ps
+			case "burst":
+				burst = m[k]
+			default:
+				unknown = append(unknown, k)
+			}
+		}
+		if _, ok := lookupFold(m, "per_second"); !ok {
+			return r, nil, errors.New("per_second is missing: write {per_second: 2, burst: 5}")
+		}
+	} else {
+		ps, ok := toFloat(v)
+		if !ok {
+			return r, nil, errors.New("want {per_second: N, burst: M} or a number of calls per second")
+		}
+		r.PerSecond = ps
+	}
+	if r.PerSecond <= 0 {
+		return r, nil, fmt.Errorf("per_second must be positive, got %v", r.PerSecond)
+	}
+	if burst == nil {
+		r.Burst = int(math.Max(1, math.Ceil(math.Min(r.PerSecond, math.MaxInt32))))
+	} else {
+		b, err := toInt(burst)
+		if err != nil || b < 1 {
+			return r, nil, fmt.Errorf("burst must be a whole number of at least 1, got %s", display(burst))
+		}
+		r.Burst = b
+	}
+	return r, unknown, nil
+}
+
+// serverFields are the keys of an mcp.servers.<name> entry.
+var serverFields = []string{"command", "args", "env", "cwd", "url", "start", "timeout"}
+
+// parseMCP reads mcp.servers.<name>. Server names and env names keep their case;
+// field names are matched ignoring case, like every other key.
+func parseMCP(path string, v any, r resolver) (MCP, []string, error) {
+	out := MCP{Servers: map[string]MCPServer{}}
+	if v == nil {
+		return out, nil, nil
+	}
+	m, ok := asMap(v)
+	if !ok {
+		return out, nil, fmt.Errorf("config file %s: mcp: want a mapping with a servers key", path)
+	}
+	var warnings []string
+	var servers map[string]any
+	for _, k := range sortedKeys(m) {
+		if strings.ToLower(k) != "servers" {
+			warnings = append(warnings, unknownKey(path, k, "mcp.", []string{"servers"}))
+			continue
+		}
+		if servers, ok = asMap(m[k]); !ok {
+			return out, nil, fmt.Errorf("config file %s: mcp.servers: want a mapping of server names to settings", path)
+		}
+	}
+	for _, name := range sortedKeys(servers) {
+		s, w, err := parseServer(path, name, servers[name], r)
+		if err != nil {
+			return out, nil, err
+		}
+		warnings = append(warnings, w...)
+		out.Servers[name] = s
+	}
+	return out, warnings, nil
+}
+
+// parseServer reads one server entry.
+func parseServer(path, name string, v any, r resolver) (MCPServer, []string, error) {
+	var s MCPServer
+	prefix := "mcp.servers." + name
+	m, ok := asMap(v)
+	if !ok {
+		return s, nil, fmt.Errorf("config file %s: %s: want a mapping with command or url", path, prefix)
+	}
+	var warnings []string
+	for _, k := range sortedKeys(m) {
+		val := m[k]
+		var err error
+		switch strings.ToLower(k) {
+		case "command":
+			s.Command, err = toString(val)
+		case "args":
+			s.Args, err = scalarList(val)
+		case "env":
+			s.Env, err = stringMap(val)
+		case "cwd":
+			var cwd string
+			if cwd, err = toString(val); err == nil {
+				s.Cwd, err = expandHome(cwd, r)
+			}
+		case "url":
+			if s.URL, err = toString(val); err == nil && s.URL != "" {
+				err = checkURL(s.URL)
+			}
+		case "start":
+			s.Start, err = toBool(val)
+		case "timeout":
+			if val != nil {
+				s.Timeout, err = toDuration(val)
+			}
+		default:
+			warnings = append(warnings, unknownKey(path, k, prefix+".", serverFields))
+		}
+		if err != nil {
+			return s, nil, &ValueError{Source: "config file " + path, Key: prefix + "." + strings.ToLower(k), Value: display(val), Reason: err.Error()}
+		}
+	}
+	switch {
+	case s.Command == "" && s.URL == "":
+		return s, nil, fmt.Errorf("config file %s: %s: set command (a server on stdio) or url (streamable HTTP)", path, prefix)
+	case s.Command != "" && s.URL != "":
+		return s, nil, fmt.Errorf("config file %s: %s: set command or url, not both", path, prefix)
+	}
+	return s, warnings, nil
+}
+
+// scalarList is toList without the $PATH-style split: args are separate words.
+func scalarList(v any) ([]string, error) {
+	if s, ok := v.(string); ok {
+		return []string{s}, nil
+	}
+	return toList(v)
+}
+
+// stringMap reads a mapping of names to scalar values (numbers become their text).
+func stringMap(v any) (map[string]string, error) {
+	m, ok := asMap(v)
+	if !ok {
+		return nil, errors.New("want a mapping of names to values")
+	}
+	out := make(map[string]string, len(m))
+	for k, e := range m {
+		s, err := toString(e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		out[k] = s
+	}
+	return out, nil
+}
+
+// expandHome expands a leading "~" but leaves relative paths alone: a server's cwd
+// is the MCP client's to resolve.
+func expandHome(p string, r resolver) (string, error) {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		return r.path(p)
+	}
+	return p, nil
+}
+
+func checkURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errors.New("want an http:// or https:// URL")
+	}
+	return nil
+}
