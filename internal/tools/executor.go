@@ -88,7 +88,7 @@ func (e *Executor) reject(name string, ec ExecutionContext, args Args, r Result)
 // arguments. Anything else (an array, a string, trailing data, malformed
 // JSON) is an error whose text starts "Invalid JSON arguments: ".
 func DecodeArgs(raw []byte) (Args, error) {
-	trimmed := bytes.TrimSpace(raw)
+	trimmed := bytes.Trim(raw, " \t\r\n") // JSON's whitespace, not Unicode's
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return Args{}, nil
 	}

@@ -38,7 +38,7 @@ func (t *rtTool) Category() Category {
 	return t.cat
 }
 func (t *rtTool) Parameters() []Parameter { return t.params }
-func (t *rtTool) IsLoopBreaking() bool   { return t.loop }
+func (t *rtTool) IsLoopBreaking() bool    { return t.loop }
 func (t *rtTool) Execute(ctx context.Context, ec ExecutionContext, args Args) Result {
 	if t.run != nil {
 		return t.run(ctx, ec, args)
