@@ -1,10 +1,35 @@
 package builtin
 
-// execSpecs are the execution tools: Bash, BashOutput, KillShell.
-func execSpecs() []spec { return nil }
+import "github.com/forgehq/forge/internal/tools"
+
+// execSpecs are the execution tools: Bash, BashOutput, KillShell. They share
+// one background process table per registry (the holder created here), so
+// BashOutput and KillShell see what Bash started, and closing any of them
+// ends every background command.
+func execSpecs() []spec {
+	h := &shellHolder{}
+	return []spec{
+		{desc: bashDescriptor, factory: newBash(h), how: tools.Singleton},
+		{desc: bashOutputDescriptor, factory: newBashOutput(h), how: tools.Singleton},
+		{desc: killShellDescriptor, factory: newKillShell(h), how: tools.Singleton},
+	}
+}
 
 // webSpecs are the web tools: WebFetch, WebSearch.
-func webSpecs() []spec { return nil }
+func webSpecs() []spec {
+	return []spec{
+		{desc: webFetchDescriptor, factory: newWebFetch, how: tools.Singleton},
+		{desc: webSearchDescriptor, factory: newWebSearch, how: tools.Singleton},
+	}
+}
 
 // otherSpecs are NotebookEdit, calculator and the loop-breaking task tools.
-func otherSpecs() []spec { return nil }
+func otherSpecs() []spec {
+	return []spec{
+		{desc: notebookEditDescriptor, factory: newNotebookEdit, how: tools.Singleton},
+		{desc: calculatorDescriptor, factory: newCalculator, how: tools.Singleton},
+		{desc: taskCompletionDescriptor, factory: newTaskCompletion, how: tools.Singleton},
+		{desc: askQuestionDescriptor, factory: newAskQuestion, how: tools.Singleton},
+		{desc: converseDescriptor, factory: newConverse, how: tools.Singleton},
+	}
+}

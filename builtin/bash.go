@@ -1,0 +1,333 @@
+package builtin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/forgehq/forge/builtin/internal/capture"
+	"github.com/forgehq/forge/builtin/internal/cfg"
+	"github.com/forgehq/forge/builtin/internal/proc"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// Bash's limits (seed 002 section 1, issue 4 item 6).
+const (
+	bashDefaultTimeoutMS = 120000
+	bashMinTimeoutMS     = 1000
+	bashMaxTimeoutMS     = 600000
+	// bashDrain is how long a finished command's remaining output is read
+	// before children that still hold the pipe are left to run on.
+	bashDrain = 100 * time.Millisecond
+)
+
+var bashDescriptor = tools.Descriptor{
+	Name: "Bash",
+	Description: "Execute a bash command. The command runs with `bash -c` in the working directory, in a process group of its own, " +
+		"with standard input empty; standard output and error are returned together (beyond the output cap the head and the tail are kept, " +
+		"with a line saying how much was left out). A non-zero exit status is a failure that gives the exit code. " +
+		"The timeout (milliseconds, default 120000, at most 600000) ends the whole process group. " +
+		"With run_in_background the command starts and its id is returned at once: read its output with BashOutput, end it with KillShell.",
+	Category: tools.CategoryExecution,
+	Parameters: []tools.Parameter{
+		{Name: "command", Type: tools.TypeString, Description: "The command to execute", Required: true},
+		{Name: "timeout", Type: tools.TypeInteger, Description: "Timeout in milliseconds", Default: bashDefaultTimeoutMS,
+			Minimum: tools.Float(bashMinTimeoutMS), Maximum: tools.Float(bashMaxTimeoutMS)},
+		{Name: "run_in_background", Type: tools.TypeBoolean, Description: "Run command in background", Default: false},
+	},
+}
+
+// bashTool runs shell commands. It is safe for concurrent use.
+type bashTool struct {
+	shell  string
+	grace  time.Duration
+	drain  time.Duration
+	shells *shellTable
+}
+
+// newBash builds Bash from its configuration: shell (a path; default bash,
+// else /bin/sh) and kill_grace (SIGTERM to SIGKILL, default 1s).
+func newBash(h *shellHolder) tools.Factory {
+	return func(_ context.Context, deps tools.Deps) (tools.Tool, error) {
+		shell, err := cfg.String(deps.Config, "shell", "")
+		if err != nil {
+			return nil, err
+		}
+		if shell == "" {
+			shell = proc.Shell()
+		}
+		grace, err := cfg.Duration(deps.Config, "kill_grace", defaultKillGrace)
+		if err != nil {
+			return nil, err
+		}
+		t := h.table()
+		t.setGrace(grace)
+		return &bashTool{shell: shell, grace: grace, drain: bashDrain, shells: t}, nil
+	}
+}
+
+func (b *bashTool) Name() string                  { return bashDescriptor.Name }
+func (b *bashTool) Description() string           { return bashDescriptor.Description }
+func (b *bashTool) Category() tools.Category      { return bashDescriptor.Category }
+func (b *bashTool) Parameters() []tools.Parameter { return bashDescriptor.Parameters }
+
+// Close ends every background command (Registry.Close, when forge exits).
+func (b *bashTool) Close() error { return b.shells.Close() }
+
+// CallTimeout makes the timeout argument the call's deadline; without it,
+// the shorter of 120 s and the context's timeout. A background command's
+// call returns at once: the context's timeout applies to starting it.
+func (b *bashTool) CallTimeout(ec tools.ExecutionContext, raw tools.Args) time.Duration {
+	if raw.Bool("run_in_background") {
+		return 0
+	}
+	if raw.Has("timeout") {
+		if ms := raw.Int("timeout"); ms > 0 {
+			return time.Duration(ms) * time.Millisecond
+		}
+	}
+	d := bashDefaultTimeoutMS * time.Millisecond
+	if ec.Timeout > 0 && ec.Timeout < d {
+		d = ec.Timeout
+	}
+	return d
+}
+
+// DryRun says what would run, and where.
+func (b *bashTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
+	dir := ec.WorkingDir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	if args.Bool("run_in_background") {
+		return fmt.Sprintf("Would run in background: %s (in %s)", args.String("command"), dir)
+	}
+	return fmt.Sprintf("Would run: %s (in %s)", args.String("command"), dir)
+}
+
+// Execute runs the command and waits for it to exit.
+func (b *bashTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
+	command := args.String("command")
+	if strings.TrimSpace(command) == "" {
+		return tools.Fail("The command is empty.")
+	}
+	if strings.IndexByte(command, 0) >= 0 {
+		return tools.Fail("The command contains a NUL byte, which no shell can run.")
+	}
+	dir, err := workingDir(ec)
+	if err != nil {
+		return tools.Fail(err.Error())
+	}
+	if err := ctx.Err(); err != nil {
+		return notStarted(err)
+	}
+	if args.Bool("run_in_background") {
+		return b.background(command, dir)
+	}
+	// The executor already set this deadline (CallTimeout); setting it here
+	// too makes a direct call behave the same.
+	d := b.CallTimeout(ec, args)
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
+		d = time.Until(dl).Round(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return b.foreground(ctx, ec, command, dir, d)
+}
+
+// workingDir is the directory commands run in: the context's, or forge's own.
+func workingDir(ec tools.ExecutionContext) (string, error) {
+	dir := ec.WorkingDir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("The working directory is unknown: %w", err)
+		}
+		return wd, nil
+	}
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("Working directory does not exist: %s", dir)
+	}
+	return dir, nil
+}
+
+// outputLimit is the byte budget of one result's output: the context's cap,
+// less room for the line that says what was left out.
+func outputLimit(ec tools.ExecutionContext) int {
+	n := ec.MaxOutputSize
+	if n <= 0 {
+		n = tools.DefaultMaxOutputSize
+	}
+	if n > 256 {
+		n -= 64
+	}
+	return n
+}
+
+// switchWriter forwards to a writer that can be replaced while a copy runs:
+// a foreground command's children that outlive it keep writing, and their
+// output moves from the call's buffer to a background shell.
+type switchWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *switchWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *switchWriter) set(w io.Writer) {
+	s.mu.Lock()
+	s.w = w
+	s.mu.Unlock()
+}
+
+func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, command, dir string, d time.Duration) tools.Result {
+	start := time.Now()
+	g, err := proc.Start(b.shell, command, dir, nil)
+	if err != nil {
+		return tools.Fail(fmt.Sprintf("Could not start the command: %v", err))
+	}
+	buf := capture.NewHeadTail(outputLimit(ec))
+	sink := &switchWriter{w: buf}
+	drained := make(chan struct{})
+	go func() {
+		io.Copy(sink, g.Out)
+		g.Out.Close()
+		close(drained)
+	}()
+
+	// Wait for the shell to exit, not for the pipe to close: a background
+	// child may hold the pipe for hours.
+	var stopped error
+	select {
+	case <-g.Done():
+	case <-ctx.Done():
+		stopped = ctx.Err()
+		proc.Terminate(g.Pgid, b.grace)
+		select {
+		case <-g.Done():
+		case <-time.After(2 * time.Second): // SIGKILL was sent; do not hang on a stuck process
+		}
+	}
+	ex := proc.Exit{Code: -1, Signal: "SIGKILL"}
+	select {
+	case <-g.Done():
+		ex = g.Exit()
+	default:
+	}
+
+	// Read what is left, briefly.
+	leftover := false
+	select {
+	case <-drained:
+	case <-time.After(b.drain):
+		leftover = true
+	}
+	var note string
+	if stopped == nil && (leftover || proc.Alive(g.Pgid)) {
+		if s, err := b.shells.adopt(command, g.Pgid, ex, drained); err == nil {
+			sink.set(s.out)
+			note = fmt.Sprintf("\n[Processes started by this command are still running as %s (process group %d): "+
+				"read their output with BashOutput, end them with KillShell; forge ends them when it exits.]", s.id, g.Pgid)
+		} else {
+			proc.Terminate(g.Pgid, b.grace)
+			note = "\n[Processes started by this command were still running and have been ended: " + err.Error() + "]"
+		}
+	} else if leftover {
+		// A process outside the group holds the pipe: stop collecting.
+		sink.set(io.Discard)
+	}
+
+	out := buf.String()
+	meta := []any{"exit_code", ex.Code, "bytes", buf.Total(), "truncated", buf.Truncated(), "duration_ms", time.Since(start).Milliseconds()}
+	if ex.Signal != "" {
+		meta = append(meta, "signal", ex.Signal)
+	}
+	if stopped != nil {
+		r := stoppedResult(stopped, d, out)
+		for i := 0; i < len(meta); i += 2 {
+			r = r.WithMeta(meta[i].(string), meta[i+1])
+		}
+		return r
+	}
+	switch {
+	case ex.Signal != "":
+		return failWithOutput(fmt.Sprintf("The command was killed by signal %s.", ex.Signal), out+note, meta)
+	case ex.Code != 0:
+		return failWithOutput(fmt.Sprintf("The command failed with exit code %d.", ex.Code), out+note, meta)
+	}
+	if out == "" {
+		out = "(no output)"
+	}
+	return tools.OK(out+note, meta...)
+}
+
+// failWithOutput is a failed result whose error is the command's output
+// followed by the reason, as the wireframe's Execution Error panel shows
+// them; the output is also the result's Output.
+func failWithOutput(reason, out string, meta []any) tools.Result {
+	msg := reason
+	if t := strings.TrimRight(out, "\n"); t != "" {
+		msg = t + "\n\n" + reason
+	}
+	r := tools.Fail(msg, meta...)
+	r.Output = out
+	return r
+}
+
+// stoppedResult is the result of a command ended by its timeout (after d)
+// or by a cancellation; out is what it printed.
+func stoppedResult(err error, d time.Duration, out string) tools.Result {
+	var r tools.Result
+	if errors.Is(err, context.DeadlineExceeded) {
+		r = tools.Fail(fmt.Sprintf("The command timed out after %s; its process group was ended.", d))
+		r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout
+	} else {
+		r = tools.Fail("The command was cancelled; its process group was ended.")
+		r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
+	}
+	if out != "" {
+		r.Error = strings.TrimRight(out, "\n") + "\n\n" + r.Error
+		r.Output = out
+	}
+	return r
+}
+
+// notStarted is the result of a call whose context ended before the command
+// could start.
+func notStarted(err error) tools.Result {
+	r := tools.Fail("The command was not started: " + err.Error() + ".")
+	r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
+	if errors.Is(err, context.DeadlineExceeded) {
+		r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout
+	}
+	return r
+}
+
+func (b *bashTool) background(command, dir string) tools.Result {
+	s, err := b.shells.start(b.shell, command, dir)
+	if err != nil {
+		return tools.Fail(fmt.Sprintf("Could not start the command: %v", err))
+	}
+	return tools.OK(fmt.Sprintf("Command running in background with ID: %s (process group %d).\n"+
+		"Read its output with BashOutput (bash_id=%s); end it with KillShell (shell_id=%s).", s.id, s.pgid, s.id, s.id),
+		"bash_id", s.id, "pgid", s.pgid, "background", true)
+}
+
+// oneLine shortens s to one line of at most n characters, for listings.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

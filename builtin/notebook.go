@@ -1,0 +1,384 @@
+package builtin
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/forgehq/forge/builtin/internal/fsutil"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// notebookMaxBytes bounds the notebooks NotebookEdit loads into memory.
+const notebookMaxBytes = 128 << 20
+
+var notebookEditDescriptor = tools.Descriptor{
+	Name: "NotebookEdit",
+	Description: "Edit Jupyter notebook cells. Replaces, inserts or deletes one cell of an .ipynb file; everything else in the notebook is kept as it was. " +
+		"cell_id is a cell's id, or its 0-based index as \"3\" or \"cell-3\". Replacing a code cell clears its outputs and execution count. " +
+		"insert needs cell_type and puts the new cell after cell_id (at the start without one). The file is written atomically.",
+	Category: tools.CategoryNotebook,
+	Parameters: []tools.Parameter{
+		{Name: "notebook_path", Type: tools.TypeString, Description: "Path to the .ipynb file (relative paths resolve against the working directory)", Required: true, MinLength: tools.Int(1)},
+		{Name: "cell_id", Type: tools.TypeString, Description: "The cell's id, or its 0-based index (\"3\" or \"cell-3\"); for insert, the cell after which to insert (omit to insert at the start)"},
+		{Name: "new_source", Type: tools.TypeString, Description: "The new source of the cell (replace and insert)"},
+		{Name: "cell_type", Type: tools.TypeString, Description: "The cell's type; required for insert", Enum: []any{"code", "markdown"}},
+		{Name: "edit_mode", Type: tools.TypeString, Description: "What to do with the cell", Default: "replace", Enum: []any{"replace", "insert", "delete"}},
+	},
+}
+
+// notebookEditTool edits .ipynb files.
+type notebookEditTool struct{}
+
+func newNotebookEdit(context.Context, tools.Deps) (tools.Tool, error) { return notebookEditTool{}, nil }
+
+func (notebookEditTool) Name() string                  { return notebookEditDescriptor.Name }
+func (notebookEditTool) Description() string           { return notebookEditDescriptor.Description }
+func (notebookEditTool) Category() tools.Category      { return notebookEditDescriptor.Category }
+func (notebookEditTool) Parameters() []tools.Parameter { return notebookEditDescriptor.Parameters }
+
+// nbEdit is one requested change.
+type nbEdit struct {
+	mode      string // replace, insert, delete
+	cellID    string // "" when absent
+	hasSource bool
+	source    string
+	cellType  string // "" when absent
+}
+
+func editFromArgs(args tools.Args) nbEdit {
+	mode := args.String("edit_mode")
+	if mode == "" {
+		mode = "replace"
+	}
+	return nbEdit{mode: mode, cellID: strings.TrimSpace(args.String("cell_id")), hasSource: args.Has("new_source"),
+		source: args.String("new_source"), cellType: args.String("cell_type")}
+}
+
+// DryRun says what would change, having checked that it could.
+func (t notebookEditTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
+	path, data, err := loadNotebook(ec, args.String("notebook_path"))
+	if err != nil {
+		return "Would fail: " + err.Error()
+	}
+	_, summary, err := applyNotebookEdit(data, editFromArgs(args))
+	if err != nil {
+		return "Would fail: " + err.Error()
+	}
+	return fmt.Sprintf("Would %s in %s", summary.text, path)
+}
+
+// Execute applies the edit and writes the notebook atomically.
+func (t notebookEditTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
+	path, data, err := loadNotebook(ec, args.String("notebook_path"))
+	if err != nil {
+		return tools.Fail(err.Error())
+	}
+	out, summary, err := applyNotebookEdit(data, editFromArgs(args))
+	if err != nil {
+		return tools.Fail(err.Error(), "notebook_path", path)
+	}
+	if err := ctx.Err(); err != nil {
+		return tools.Fail("Cancelled before writing " + path + ": " + err.Error())
+	}
+	if _, err := fsutil.WriteFileAtomic(path, out); err != nil {
+		return tools.Fail(err.Error(), "notebook_path", path)
+	}
+	text := strings.ToUpper(summary.text[:1]) + summary.text[1:] + " in " + path + "."
+	return tools.OK(text, "notebook_path", path, "edit_mode", summary.mode, "cell_id", summary.cellID,
+		"index", summary.index, "cell_type", summary.cellType, "cells", summary.cells)
+}
+
+// loadNotebook resolves the path for writing (inside the working directory
+// or an allowed root, links resolved) and reads the file.
+func loadNotebook(ec tools.ExecutionContext, p string) (string, []byte, error) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", nil, errors.New("Invalid notebook_path: it contains a NUL byte")
+	}
+	path, err := fsutil.WriteTarget(ec.WorkingDir, ec.AllowedRoots, p)
+	if err != nil {
+		return "", nil, err
+	}
+	if !strings.EqualFold(filepath.Ext(path), ".ipynb") {
+		return "", nil, fmt.Errorf("Not a Jupyter notebook: %s (NotebookEdit edits .ipynb files; use Edit for other files)", path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", nil, errors.New(fsutil.Describe(path, err))
+	}
+	if !fi.Mode().IsRegular() {
+		return "", nil, fmt.Errorf("Not a regular file: %s", path)
+	}
+	if fi.Size() > notebookMaxBytes {
+		return "", nil, fmt.Errorf("Notebook too large: %s is %d bytes (at most %d)", path, fi.Size(), notebookMaxBytes)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, errors.New(fsutil.Describe(path, err))
+	}
+	return path, data, nil
+}
+
+// nbSummary describes an applied edit.
+type nbSummary struct {
+	text     string // "replace cell 2 (id "a1", code)"
+	mode     string
+	cellID   string
+	index    int
+	cellType string
+	cells    int // cells after the edit
+}
+
+// applyNotebookEdit applies e to the notebook data and returns the new file
+// content. It never panics on any input (FuzzNotebookEdit).
+func applyNotebookEdit(data []byte, e nbEdit) ([]byte, nbSummary, error) {
+	var sum nbSummary
+	top, err := parseObject(data)
+	if err != nil {
+		return nil, sum, fmt.Errorf("Invalid notebook: not valid JSON (%v)", err)
+	}
+	major, minor := nbVersion(top)
+	if major < 4 {
+		if _, ok := top.get("worksheets"); ok || major > 0 {
+			return nil, sum, fmt.Errorf("Unsupported notebook format %d: NotebookEdit edits nbformat 4 notebooks (convert with `jupyter nbconvert --to notebook`)", major)
+		}
+	}
+	rawCells, ok := top.get("cells")
+	if !ok {
+		return nil, sum, errors.New("Invalid notebook: it has no \"cells\" array")
+	}
+	var cellsRaw []json.RawMessage
+	if err := json.Unmarshal(rawCells, &cellsRaw); err != nil {
+		return nil, sum, errors.New("Invalid notebook: \"cells\" is not an array")
+	}
+	cells := make([]jsonObject, len(cellsRaw))
+	for i, c := range cellsRaw {
+		if cells[i], err = parseObject(c); err != nil {
+			return nil, sum, fmt.Errorf("Invalid notebook: cell %d is not a JSON object", i)
+		}
+	}
+	if e.cellType != "" && e.cellType != "code" && e.cellType != "markdown" {
+		return nil, sum, fmt.Errorf("Invalid cell_type %q: must be code or markdown", e.cellType)
+	}
+
+	sum.mode = e.mode
+	switch e.mode {
+	case "replace":
+		if e.cellID == "" {
+			return nil, sum, errors.New("cell_id is required to replace a cell")
+		}
+		if !e.hasSource {
+			return nil, sum, errors.New("new_source is required to replace a cell")
+		}
+		i, err := findCell(cells, e.cellID)
+		if err != nil {
+			return nil, sum, err
+		}
+		c := cells[i]
+		typ := c.getString("cell_type")
+		if e.cellType != "" {
+			typ = e.cellType
+		}
+		c.set("cell_type", rawJSON(typ))
+		c.set("source", rawJSON(splitSource(e.source)))
+		if typ == "code" {
+			// The old outputs describe code that is gone.
+			c.set("execution_count", json.RawMessage("null"))
+			c.set("outputs", json.RawMessage("[]"))
+		} else {
+			c.del("execution_count")
+			c.del("outputs")
+		}
+		if _, ok := c.get("metadata"); !ok {
+			c.set("metadata", json.RawMessage("{}"))
+		}
+		cells[i] = c
+		sum.index, sum.cellType, sum.cellID = i, typ, cellLabel(c, i)
+		sum.text = fmt.Sprintf("replace cell %d (%s, %s)", i, sum.cellID, typ)
+		if typ == "code" {
+			sum.text += "; its outputs and execution count were cleared"
+		}
+	case "insert":
+		if e.cellType == "" {
+			return nil, sum, errors.New("cell_type is required to insert a cell (code or markdown)")
+		}
+		if !e.hasSource {
+			return nil, sum, errors.New("new_source is required to insert a cell")
+		}
+		at := 0
+		if e.cellID != "" {
+			i, err := findCell(cells, e.cellID)
+			if err != nil {
+				return nil, sum, err
+			}
+			at = i + 1
+		}
+		c := newCell(e.cellType, e.source, major > 4 || (major == 4 && minor >= 5), cells)
+		cells = append(cells[:at], append([]jsonObject{c}, cells[at:]...)...)
+		sum.index, sum.cellType, sum.cellID = at, e.cellType, cellLabel(c, at)
+		sum.text = fmt.Sprintf("insert a %s cell at index %d (%s)", e.cellType, at, sum.cellID)
+	case "delete":
+		if e.cellID == "" {
+			return nil, sum, errors.New("cell_id is required to delete a cell")
+		}
+		i, err := findCell(cells, e.cellID)
+		if err != nil {
+			return nil, sum, err
+		}
+		sum.index, sum.cellType, sum.cellID = i, cells[i].getString("cell_type"), cellLabel(cells[i], i)
+		cells = append(cells[:i], cells[i+1:]...)
+		sum.text = fmt.Sprintf("delete cell %d (%s, %s)", i, sum.cellID, sum.cellType)
+	default:
+		return nil, sum, fmt.Errorf("Invalid edit_mode %q: must be replace, insert or delete", e.mode)
+	}
+	sum.cells = len(cells)
+
+	var arr bytes.Buffer
+	arr.WriteByte('[')
+	for i, c := range cells {
+		if i > 0 {
+			arr.WriteByte(',')
+		}
+		arr.Write(c.marshal())
+	}
+	arr.WriteByte(']')
+	top.set("cells", arr.Bytes())
+	out, err := formatLike(data, top.marshal())
+	if err != nil {
+		return nil, sum, fmt.Errorf("Invalid notebook: %v", err)
+	}
+	return out, sum, nil
+}
+
+// formatLike lays out doc as the original was: same indentation, and a final
+// newline if it had one.
+func formatLike(orig []byte, doc []byte) ([]byte, error) {
+	var b bytes.Buffer
+	var err error
+	if ind := detectIndent(orig); ind != "" {
+		err = json.Indent(&b, doc, "", ind)
+	} else {
+		err = json.Compact(&b, doc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if bytes.HasSuffix(bytes.TrimRight(orig, " \t\r"), []byte("\n")) {
+		b.WriteByte('\n')
+	}
+	return b.Bytes(), nil
+}
+
+// nbVersion reads nbformat and nbformat_minor (0 when absent or invalid).
+func nbVersion(top jsonObject) (major, minor int) {
+	read := func(k string) int {
+		raw, ok := top.get(k)
+		if !ok {
+			return 0
+		}
+		var n json.Number
+		if json.Unmarshal(raw, &n) != nil {
+			return 0
+		}
+		i, err := strconv.Atoi(n.String())
+		if err != nil {
+			return 0
+		}
+		return i
+	}
+	return read("nbformat"), read("nbformat_minor")
+}
+
+// findCell returns the index of the cell with that id, or of the cell at
+// that 0-based index ("3" or "cell-3").
+func findCell(cells []jsonObject, id string) (int, error) {
+	for i, c := range cells {
+		if c.getString("id") == id {
+			return i, nil
+		}
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(id, "cell-")); err == nil {
+		if n >= 0 && n < len(cells) {
+			return n, nil
+		}
+		if len(cells) == 0 {
+			return 0, fmt.Errorf("Cell not found: %s (the notebook has no cells)", id)
+		}
+		return 0, fmt.Errorf("Cell not found: index %d is out of range (the notebook has %d cells: 0 to %d)", n, len(cells), len(cells)-1)
+	}
+	var known []string
+	for i, c := range cells {
+		if i == 20 {
+			known = append(known, "...")
+			break
+		}
+		known = append(known, cellLabel(c, i))
+	}
+	if len(known) == 0 {
+		return 0, fmt.Errorf("Cell not found: %s (the notebook has no cells)", id)
+	}
+	return 0, fmt.Errorf("Cell not found: %s. Cells: %s (or a 0-based index such as \"0\")", id, strings.Join(known, ", "))
+}
+
+// cellLabel names a cell: its id, or cell-N when it has none.
+func cellLabel(c jsonObject, i int) string {
+	if id := c.getString("id"); id != "" {
+		return "id " + strconv.Quote(id)
+	}
+	return "cell-" + strconv.Itoa(i)
+}
+
+// newCell makes a cell as Jupyter writes it (keys sorted), with a fresh id
+// when the format has ids (nbformat 4.5 and later).
+func newCell(typ, source string, withID bool, existing []jsonObject) jsonObject {
+	c := jsonObject{{key: "cell_type", val: rawJSON(typ)}}
+	if typ == "code" {
+		c = append(c, jsonField{key: "execution_count", val: json.RawMessage("null")})
+	}
+	if withID {
+		c = append(c, jsonField{key: "id", val: rawJSON(freshCellID(existing))})
+	}
+	c = append(c, jsonField{key: "metadata", val: json.RawMessage("{}")})
+	if typ == "code" {
+		c = append(c, jsonField{key: "outputs", val: json.RawMessage("[]")})
+	}
+	return append(c, jsonField{key: "source", val: rawJSON(splitSource(source))})
+}
+
+// freshCellID returns 8 random hex digits no other cell uses (nbformat's
+// own choice of id).
+func freshCellID(existing []jsonObject) string {
+	for {
+		var b [4]byte
+		_, _ = rand.Read(b[:])
+		id := hex.EncodeToString(b[:])
+		taken := false
+		for _, c := range existing {
+			if c.getString("id") == id {
+				taken = true
+				break
+			}
+		}
+		if !taken {
+			return id
+		}
+	}
+}
+
+// splitSource splits source into lines that keep their "\n", as nbformat
+// stores multi-line strings.
+func splitSource(s string) []string {
+	out := []string{}
+	for line := range strings.Lines(s) {
+		out = append(out, line)
+	}
+	return out
+}

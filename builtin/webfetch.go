@@ -1,0 +1,282 @@
+package builtin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"golang.org/x/net/html/charset"
+
+	"github.com/forgehq/forge/builtin/internal/cfg"
+	"github.com/forgehq/forge/builtin/internal/netguard"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// WebFetch's defaults (issue 4 item 8).
+const (
+	webFetchTimeout      = 30 * time.Second
+	webFetchMaxBytes     = 5 << 20
+	webFetchMaxRedirects = 5
+	webUserAgent         = "forge-webfetch/1 (+https://github.com/forgehq/forge)"
+)
+
+var webFetchDescriptor = tools.Descriptor{
+	Name: "WebFetch",
+	Description: "Fetch a URL. Returns the page as Markdown (HTML is converted; other text types are returned as they are; binary content is refused), " +
+		"whole up to the size cap, with the status code, final URL and content type. http and https only; at most 5 redirects; " +
+		"private, loopback and link-local addresses are refused unless the configuration allows them.",
+	Category: tools.CategoryWeb,
+	Parameters: []tools.Parameter{
+		{Name: "url", Type: tools.TypeString, Description: "The http or https URL to fetch", Required: true, MinLength: tools.Int(1)},
+	},
+}
+
+// webFetchTool fetches pages. Its client checks every dialled address.
+type webFetchTool struct {
+	client       *http.Client
+	timeout      time.Duration
+	maxBytes     int64
+	allowPrivate bool
+}
+
+// newWebFetch builds WebFetch from tools.WebFetch: timeout (default 30s),
+// max_bytes (default 5 MB), allow_private (default false).
+func newWebFetch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
+	timeout, err := cfg.Duration(deps.Config, "timeout", webFetchTimeout)
+	if err != nil {
+		return nil, err
+	}
+	maxBytes, err := cfg.Int(deps.Config, "max_bytes", webFetchMaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	allow, err := cfg.Bool(deps.Config, "allow_private", false)
+	if err != nil {
+		return nil, err
+	}
+	if timeout <= 0 || maxBytes <= 0 {
+		return nil, errors.New("timeout and max_bytes must be positive")
+	}
+	return &webFetchTool{client: guardedClient(allow, timeout), timeout: timeout, maxBytes: maxBytes, allowPrivate: allow}, nil
+}
+
+// guardedClient is an HTTP client for URLs a model chose: the address check
+// on every dial, and every redirect re-checked (scheme, credentials, count).
+func guardedClient(allowPrivate bool, timeout time.Duration) *http.Client {
+	return &http.Client{
+		Transport: netguard.NewTransport(allowPrivate, timeout),
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > webFetchMaxRedirects {
+				return fmt.Errorf("stopped after %d redirects", webFetchMaxRedirects)
+			}
+			return checkURL(req.URL, allowPrivate)
+		},
+	}
+}
+
+func (t *webFetchTool) Name() string                  { return webFetchDescriptor.Name }
+func (t *webFetchTool) Description() string           { return webFetchDescriptor.Description }
+func (t *webFetchTool) Category() tools.Category      { return webFetchDescriptor.Category }
+func (t *webFetchTool) Parameters() []tools.Parameter { return webFetchDescriptor.Parameters }
+
+// Close drops idle connections.
+func (t *webFetchTool) Close() error {
+	t.client.CloseIdleConnections()
+	return nil
+}
+
+// DryRun says what would be fetched.
+func (t *webFetchTool) DryRun(_ tools.ExecutionContext, args tools.Args) string {
+	return fmt.Sprintf("Would fetch %s (at most %d bytes, %d redirects, timeout %s)", args.String("url"), t.maxBytes, webFetchMaxRedirects, t.timeout)
+}
+
+// parseURL checks a URL given by a caller: absolute, http or https, a host,
+// no credentials.
+func parseURL(raw string, allowPrivate bool) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	if strings.ContainsAny(raw, "\x00\r\n") {
+		return nil, fmt.Errorf("Invalid URL %q: it contains control characters", raw)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("Invalid URL %q: %v", raw, errors.Unwrap(err))
+	}
+	if err := checkURL(u, allowPrivate); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// checkURL refuses what no fetch may use; IP literals are checked here for a
+// clearer message, host names when they are dialled.
+func checkURL(u *url.URL, allowPrivate bool) error {
+	if u.Scheme != "http" && u.Scheme != "https" {
+		if u.Scheme == "" {
+			return fmt.Errorf("Invalid URL %q: it must be absolute, starting with http:// or https://", u.String())
+		}
+		return fmt.Errorf("Unsupported URL scheme %q in %s: only http and https are fetched", u.Scheme, u.Redacted())
+	}
+	if u.User != nil {
+		return fmt.Errorf("Refusing URL %s: credentials in URLs are not allowed", u.Redacted())
+	}
+	if u.Hostname() == "" {
+		return fmt.Errorf("Invalid URL %q: it has no host", u.String())
+	}
+	if !allowPrivate {
+		if err := netguard.CheckHost(u.Hostname()); err != nil {
+			return blockedMessage(u, err)
+		}
+	}
+	return nil
+}
+
+func blockedMessage(u *url.URL, err error) error {
+	return fmt.Errorf("Refusing to fetch %s: %v. Private, loopback and link-local addresses are refused; "+
+		"set tools.WebFetch.allow_private: true to allow them", u.Redacted(), err)
+}
+
+// Execute fetches the URL.
+func (t *webFetchTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
+	u, err := parseURL(args.String("url"), t.allowPrivate)
+	if err != nil {
+		return tools.Fail(err.Error())
+	}
+	ctx, cancel := context.WithTimeout(ctx, t.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return tools.Fail(fmt.Sprintf("Invalid URL %q: %v", u.String(), err))
+	}
+	req.Header.Set("User-Agent", webUserAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,application/json;q=0.8,*/*;q=0.5")
+	resp, err := t.client.Do(req)
+	if err != nil {
+		return t.requestFailed(ctx, u, err)
+	}
+	defer resp.Body.Close()
+
+	final := resp.Request.URL
+	ctype := resp.Header.Get("Content-Type")
+	body, err := io.ReadAll(io.LimitReader(resp.Body, t.maxBytes+1))
+	if err != nil {
+		return t.requestFailed(ctx, u, err)
+	}
+	cut := int64(len(body)) > t.maxBytes
+	if cut {
+		body = body[:t.maxBytes]
+	}
+	if ctype == "" {
+		ctype = http.DetectContentType(body)
+	}
+	meta := []any{"status_code", resp.StatusCode, "final_url", final.String(), "content_type", ctype, "bytes", len(body), "truncated", cut}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		msg := fmt.Sprintf("HTTP %s from %s", resp.Status, final.Redacted())
+		if snippet := strings.TrimSpace(string(body[:min(len(body), 500)])); snippet != "" && isTextual(ctype) {
+			msg += "\n\n" + snippet
+		}
+		return tools.Fail(msg, meta...)
+	}
+	text, err := t.render(ctx, body, ctype, final)
+	if err != nil {
+		return tools.Fail(err.Error(), meta...)
+	}
+	if cut {
+		text += fmt.Sprintf("\n\n[Content cut at %d bytes: the size cap (tools.WebFetch.max_bytes).]", t.maxBytes)
+	}
+	if limit := outputLimit(ec); len(text) > limit {
+		total := len(text)
+		text = truncateUTF8(text, limit) + fmt.Sprintf("\n\n[Output cut at %d of %d characters: the output cap.]", limit, total)
+		meta = append(meta, "output_truncated", true)
+	}
+	return tools.OK(text, meta...)
+}
+
+// requestFailed turns a transport error into a clear message.
+func (t *webFetchTool) requestFailed(ctx context.Context, u *url.URL, err error) tools.Result {
+	if be, ok := netguard.Blocked(err); ok {
+		return tools.Fail(blockedMessage(u, be).Error())
+	}
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		r := tools.Fail(fmt.Sprintf("Fetching %s timed out", u.Redacted()))
+		r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout
+		return r
+	case errors.Is(ctx.Err(), context.Canceled):
+		r := tools.Fail(fmt.Sprintf("Fetching %s was cancelled", u.Redacted()))
+		r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
+		return r
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return tools.Fail(fmt.Sprintf("Could not fetch %s: %v", u.Redacted(), err))
+}
+
+// render turns the body into text: HTML to Markdown, other text as it is,
+// binary refused.
+func (t *webFetchTool) render(ctx context.Context, body []byte, ctype string, final *url.URL) (string, error) {
+	media, _, _ := mime.ParseMediaType(ctype)
+	if !isTextual(ctype) {
+		return "", fmt.Errorf("WebFetch returns text only: %s is %s (%d bytes), which is binary", final.Redacted(), media, len(body))
+	}
+	// Decode to UTF-8 from the declared or sniffed charset.
+	if r, err := charset.NewReader(bytes.NewReader(body), ctype); err == nil {
+		if b, err := io.ReadAll(r); err == nil {
+			body = b
+		}
+	}
+	s := strings.ToValidUTF8(string(body), "\uFFFD")
+	if media != "text/html" && media != "application/xhtml+xml" {
+		return s, nil
+	}
+	conv := htmltomarkdown.NewConverter(htmltomarkdown.WithPlugins(base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin()))
+	md, err := conv.ConvertString(s, htmltomarkdown.WithContext(ctx), htmltomarkdown.WithDomain(final.Scheme+"://"+final.Host))
+	if err != nil {
+		return "", fmt.Errorf("Could not convert the HTML of %s to Markdown: %v", final.Redacted(), err)
+	}
+	return md, nil
+}
+
+// isTextual reports whether a content type is text a model can read.
+func isTextual(ctype string) bool {
+	media, _, err := mime.ParseMediaType(ctype)
+	if err != nil {
+		media = strings.ToLower(strings.TrimSpace(strings.Split(ctype, ";")[0]))
+	}
+	switch {
+	case strings.HasPrefix(media, "text/"),
+		strings.HasSuffix(media, "+json"), strings.HasSuffix(media, "+xml"):
+		return true
+	}
+	switch media {
+	case "application/json", "application/xml", "application/javascript", "application/ecmascript",
+		"application/x-javascript", "application/xhtml+xml", "application/x-yaml", "application/yaml",
+		"application/toml", "application/x-sh", "application/sql", "application/graphql", "application/ld+json":
+		return true
+	}
+	return false
+}
+
+// truncateUTF8 cuts s to at most n bytes without splitting a character.
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

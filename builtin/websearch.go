@@ -1,0 +1,246 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/forgehq/forge/builtin/internal/cfg"
+	"github.com/forgehq/forge/builtin/internal/netguard"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// WebSearch's defaults.
+const (
+	webSearchTimeout    = 20 * time.Second
+	webSearchMaxResults = 10
+	webSearchMaxBody    = 4 << 20
+	// webSearchEnv is read when the configuration has no endpoint, so the
+	// message's advice works even where the configuration loader does not
+	// map this variable.
+	webSearchEnv = "FORGE_TOOLS_WEBSEARCH_ENDPOINT"
+)
+
+// errNoEndpoint is WebSearch's answer when no backend is configured: it says
+// exactly what to set.
+const errNoEndpoint = "WebSearch has no search endpoint configured. Set tools.WebSearch.endpoint in ~/.config/forge/config.yaml " +
+	"(a SearXNG-compatible JSON API, e.g. http://localhost:8888/search) or " + webSearchEnv + "."
+
+var webSearchDescriptor = tools.Descriptor{
+	Name: "WebSearch",
+	Description: "Search the web. Queries the configured search endpoint (a SearXNG-compatible JSON API, tools.WebSearch.endpoint) " +
+		"and returns the results' titles, URLs and snippets. allowed_domains keeps only results from those domains, " +
+		"blocked_domains drops results from them (subdomains included).",
+	Category: tools.CategoryWeb,
+	Parameters: []tools.Parameter{
+		{Name: "query", Type: tools.TypeString, Description: "The search query", Required: true, MinLength: tools.Int(2)},
+		{Name: "allowed_domains", Type: tools.TypeArray, Description: "Only include results from these domains",
+			Items: &tools.Parameter{Type: tools.TypeString, Description: "A domain, e.g. go.dev"}},
+		{Name: "blocked_domains", Type: tools.TypeArray, Description: "Never include results from these domains",
+			Items: &tools.Parameter{Type: tools.TypeString, Description: "A domain, e.g. example.com"}},
+	},
+}
+
+// webSearchTool queries a SearXNG-style endpoint. The endpoint is the user's
+// own configuration, not a model's choice, so private addresses are allowed
+// for it (a local SearXNG is the common case).
+type webSearchTool struct {
+	endpoint   string
+	client     *http.Client
+	maxResults int
+}
+
+// newWebSearch builds WebSearch from tools.WebSearch: endpoint, timeout
+// (default 20s), max_results (default 10).
+func newWebSearch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
+	ep, err := cfg.String(deps.Config, "endpoint", "")
+	if err != nil {
+		return nil, err
+	}
+	if ep == "" {
+		ep = os.Getenv(webSearchEnv)
+	}
+	timeout, err := cfg.Duration(deps.Config, "timeout", webSearchTimeout)
+	if err != nil {
+		return nil, err
+	}
+	n, err := cfg.Int(deps.Config, "max_results", webSearchMaxResults)
+	if err != nil {
+		return nil, err
+	}
+	if n < 1 {
+		return nil, errors.New("max_results must be at least 1")
+	}
+	return &webSearchTool{endpoint: strings.TrimSpace(ep), maxResults: int(n),
+		client: &http.Client{Transport: netguard.NewTransport(true, timeout), Timeout: timeout}}, nil
+}
+
+func (t *webSearchTool) Name() string                  { return webSearchDescriptor.Name }
+func (t *webSearchTool) Description() string           { return webSearchDescriptor.Description }
+func (t *webSearchTool) Category() tools.Category      { return webSearchDescriptor.Category }
+func (t *webSearchTool) Parameters() []tools.Parameter { return webSearchDescriptor.Parameters }
+
+// Close drops idle connections.
+func (t *webSearchTool) Close() error {
+	t.client.CloseIdleConnections()
+	return nil
+}
+
+// DryRun says what would be searched, and where.
+func (t *webSearchTool) DryRun(_ tools.ExecutionContext, args tools.Args) string {
+	where := t.endpoint
+	if where == "" {
+		where = "no endpoint configured"
+	}
+	return fmt.Sprintf("Would search for %q (%s)", args.String("query"), where)
+}
+
+// searchResult is one result of a SearXNG JSON answer.
+type searchResult struct {
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	Content string `json:"content"`
+}
+
+// Execute runs the query.
+func (t *webSearchTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
+	if t.endpoint == "" {
+		return tools.Fail(errNoEndpoint)
+	}
+	query := strings.TrimSpace(args.String("query"))
+	if len([]rune(query)) < 2 {
+		return tools.Fail("The query must have at least 2 characters.")
+	}
+	allowed, err := domainList(args.Strings("allowed_domains"))
+	if err != nil {
+		return tools.Fail("Invalid allowed_domains: " + err.Error())
+	}
+	blocked, err := domainList(args.Strings("blocked_domains"))
+	if err != nil {
+		return tools.Fail("Invalid blocked_domains: " + err.Error())
+	}
+	u, err := url.Parse(t.endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return tools.Fail(fmt.Sprintf("The search endpoint %q is not an http(s) URL. Set tools.WebSearch.endpoint to a SearXNG-compatible JSON API, e.g. http://localhost:8888/search.", t.endpoint))
+	}
+	q := u.Query()
+	q.Set("q", query)
+	q.Set("format", "json")
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return tools.Fail(fmt.Sprintf("Invalid search endpoint: %v", err))
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", webUserAgent)
+	resp, err := t.client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			r := tools.Fail("The search was cancelled or timed out: " + ctx.Err().Error())
+			r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout
+			}
+			return r
+		}
+		return tools.Fail(fmt.Sprintf("The search endpoint %s did not answer: %v", u.Redacted(), unwrapURLError(err)))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, webSearchMaxBody))
+	if err != nil {
+		return tools.Fail(fmt.Sprintf("Reading the search results failed: %v", err))
+	}
+	if resp.StatusCode != http.StatusOK {
+		return tools.Fail(fmt.Sprintf("The search endpoint answered HTTP %s (is format=json enabled in its settings?)", resp.Status), "status_code", resp.StatusCode)
+	}
+	var answer struct {
+		Results []searchResult `json:"results"`
+	}
+	if err := json.Unmarshal(body, &answer); err != nil {
+		return tools.Fail(fmt.Sprintf("The search endpoint did not return SearXNG JSON ({\"results\": [...]}): %v", err))
+	}
+	var kept []searchResult
+	for _, r := range answer.Results {
+		if r.URL == "" || !domainAllowed(r.URL, allowed, blocked) {
+			continue
+		}
+		kept = append(kept, r)
+		if len(kept) == t.maxResults {
+			break
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Search results for %q (%d):\n", query, len(kept))
+	if len(kept) == 0 {
+		b.WriteString("\nNo results.")
+	}
+	for i, r := range kept {
+		fmt.Fprintf(&b, "\n%d. %s\n   %s\n", i+1, oneLine(r.Title, 200), r.URL)
+		if c := oneLine(r.Content, 500); c != "" {
+			fmt.Fprintf(&b, "   %s\n", c)
+		}
+	}
+	text := b.String()
+	if limit := outputLimit(ec); len(text) > limit {
+		text = truncateUTF8(text, limit) + "\n[Results cut at the output cap.]"
+	}
+	return tools.OK(text, "query", query, "count", len(kept), "total", len(answer.Results))
+}
+
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// domainList normalises domains: lower case, no scheme, path or leading dot.
+func domainList(in []string) ([]string, error) {
+	out := make([]string, 0, len(in))
+	for _, d := range in {
+		d = strings.ToLower(strings.TrimSpace(d))
+		if i := strings.Index(d, "://"); i >= 0 {
+			d = d[i+3:]
+		}
+		d = strings.TrimPrefix(strings.SplitN(d, "/", 2)[0], ".")
+		d = strings.TrimPrefix(d, "*.")
+		if d == "" || strings.ContainsAny(d, " \x00") {
+			return nil, fmt.Errorf("%q is not a domain", d)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// domainAllowed applies the filters to a result URL; a domain matches itself
+// and its subdomains.
+func domainAllowed(raw string, allowed, blocked []string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	match := func(d string) bool { return host == d || strings.HasSuffix(host, "."+d) }
+	for _, d := range blocked {
+		if match(d) {
+			return false
+		}
+	}
+	if len(allowed) == 0 {
+		return true
+	}
+	for _, d := range allowed {
+		if match(d) {
+			return true
+		}
+	}
+	return false
+}
