@@ -1,0 +1,132 @@
+// Package render turns the core's values (results, tool descriptors,
+// validation errors, registry stats, the execution history and context) into
+// the boxed panels of the wireframes (seed 002, sections 3 to 9).
+//
+// Every function is pure: width and colour are inputs (Options), nothing is
+// read from the terminal or the environment, and the output is a string the
+// shell writes. Panels are assembled line by line from measured widths, so
+// every line of a panel has exactly the same display width (ANSI-aware, wide
+// characters counted as two cells) and the borders line up.
+//
+// Text that comes from outside (tool output, arguments, error messages) is
+// sanitized before it is drawn: control characters and escape sequences are
+// shown as visible placeholders (ESC as "^["), never passed to the terminal.
+package render
+
+import (
+	"io"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// Panel widths, in terminal cells, border included.
+const (
+	// DefaultWidth is the width of the wireframes' panels, used when the
+	// terminal's width is unknown (piped output, tests).
+	DefaultWidth = 71
+	// MinWidth is the narrowest panel drawn: below it a tool list or an
+	// error message no longer reads as text. A terminal narrower than this
+	// wraps the panel's lines itself.
+	MinWidth = 40
+	// MaxWidth is the widest panel drawn, however wide the terminal: longer
+	// lines are hard to read, and output beyond it wraps inside the panel.
+	MaxWidth = 120
+)
+
+// Options say how panels are drawn.
+type Options struct {
+	// Width is the terminal's width in cells. 0 (unknown) draws panels of
+	// DefaultWidth (71); other values are clamped to [MinWidth, MaxWidth].
+	Width int
+	// Color turns on styles (bold titles, green ✓, red ✗, yellow ◐ and ⏱,
+	// dim labels and borders). Without it the output holds no escape codes.
+	Color bool
+	// ParamOrder, when set, gives the declared parameter order of a tool, so
+	// that History prints each call's parameters in that order (as the
+	// wireframe does); keys it does not name follow, sorted. Without it the
+	// keys are sorted.
+	ParamOrder func(tool string) []string
+}
+
+// Renderer draws panels. It is safe for concurrent use once built: it holds
+// only precomputed styles and strings.
+type Renderer struct {
+	width int // total panel width, border included
+	inner int // width of the text between "│ " and " │"
+	order func(string) []string
+	color bool
+
+	st styles
+
+	// The borders, styled once.
+	top, sep, bottom string
+	left, right      string
+}
+
+// styles are every style a panel uses, all from one lipgloss.Renderer.
+type styles struct {
+	title, label, heading, name, hint lipgloss.Style
+	success, failure, warning, border lipgloss.Style
+}
+
+// New returns a Renderer for opts. All styles come from one lipgloss
+// renderer that writes nowhere and whose profile and background are fixed, so
+// lipgloss never inspects or queries the terminal (a background query's reply
+// would land in the line editor's input).
+func New(opts Options) *Renderer {
+	lr := lipgloss.NewRenderer(io.Discard)
+	lr.SetHasDarkBackground(true)
+	if opts.Color {
+		lr.SetColorProfile(termenv.ANSI256)
+	} else {
+		lr.SetColorProfile(termenv.Ascii)
+	}
+	st := styles{
+		title:   lr.NewStyle().Bold(true),
+		label:   lr.NewStyle().Faint(true),
+		heading: lr.NewStyle().Bold(true).Foreground(lipgloss.Color("4")),
+		name:    lr.NewStyle().Foreground(lipgloss.Color("6")),
+		hint:    lr.NewStyle().Faint(true).Italic(true),
+		success: lr.NewStyle().Bold(true).Foreground(lipgloss.Color("2")),
+		failure: lr.NewStyle().Bold(true).Foreground(lipgloss.Color("1")),
+		warning: lr.NewStyle().Bold(true).Foreground(lipgloss.Color("3")),
+		border:  lr.NewStyle().Foreground(lipgloss.Color("240")),
+	}
+	w := clampWidth(opts.Width)
+	r := &Renderer{width: w, inner: w - 4, order: opts.ParamOrder, color: opts.Color, st: st}
+	line := repeat("─", w-2)
+	r.top = st.border.Render("┌" + line + "┐")
+	r.sep = st.border.Render("├" + line + "┤")
+	r.bottom = st.border.Render("└" + line + "┘")
+	r.left = st.border.Render("│") + " "
+	r.right = " " + st.border.Render("│")
+	return r
+}
+
+// clampWidth chooses the panel width for a terminal of w cells.
+func clampWidth(w int) int {
+	switch {
+	case w <= 0:
+		return DefaultWidth
+	case w < MinWidth:
+		return MinWidth
+	case w > MaxWidth:
+		return MaxWidth
+	}
+	return w
+}
+
+// Width returns the total width of the panels, border included.
+func (r *Renderer) Width() int { return r.width }
+
+func repeat(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	b := make([]byte, 0, len(s)*n)
+	for range n {
+		b = append(b, s...)
+	}
+	return string(b)
+}

@@ -1,0 +1,244 @@
+package render
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
+)
+
+// tabStop is where a tab in tool output moves the column to.
+const tabStop = 8
+
+// sanitizeLines turns arbitrary text (tool output, user input, file names)
+// into display lines that cannot steer the terminal: it splits at "\n",
+// "\r\n" and a lone "\r", expands tabs to spaces, shows C0 controls and DEL in
+// caret notation (ESC as "^["), and replaces C1 controls, bidirectional
+// overrides and invalid UTF-8 with U+FFFD. The result holds no escape
+// sequence, so no tool can recolour, move the cursor or retitle the terminal.
+func sanitizeLines(s string) []string {
+	if isPlainASCII(s) {
+		return strings.Split(s, "\n")
+	}
+	var (
+		lines []string
+		b     strings.Builder
+		col   int // display column within the line, for tab stops
+	)
+	flush := func() {
+		lines = append(lines, b.String())
+		b.Reset()
+		col = 0
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == '\n':
+				flush()
+			case c == '\r':
+				if i < len(s) && s[i] == '\n' {
+					i++
+				}
+				flush()
+			case c == '\t':
+				n := tabStop - col%tabStop
+				b.WriteString(spaces(n))
+				col += n
+			case c < 0x20 || c == 0x7f:
+				b.WriteByte('^')
+				b.WriteByte(c ^ 0x40) // ^@ .. ^_, and ^? for DEL
+				col += 2
+			default:
+				b.WriteByte(c)
+				col++
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError || isUnsafeRune(r) {
+			b.WriteRune(utf8.RuneError)
+			col++
+			i += size
+			continue
+		}
+		// Non-ASCII text is copied whole up to the next ASCII byte or unsafe
+		// rune; the column (needed only for tabs) is measured lazily.
+		j := i + size
+		for j < len(s) && s[j] >= utf8.RuneSelf {
+			r2, size2 := utf8.DecodeRuneInString(s[j:])
+			if r2 == utf8.RuneError || isUnsafeRune(r2) {
+				break
+			}
+			j += size2
+		}
+		b.WriteString(s[i:j])
+		col += textWidth(s[i:j])
+		i = j
+	}
+	flush()
+	return lines
+}
+
+// isPlainASCII reports whether s holds only printable ASCII and newlines: the
+// common case, which needs no rewriting.
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < 0x20 && c != '\n') || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// isUnsafeRune reports runes that terminals act on instead of printing, or
+// that reorder text across the panel's borders: C1 controls (U+009B is a
+// one-byte CSI for some terminals) and the bidirectional embeddings,
+// overrides and isolates.
+func isUnsafeRune(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	case r == 0xfeff: // a byte-order mark inside text is invisible and confuses widths
+		return true
+	}
+	return false
+}
+
+// nextSegment returns the length in bytes and the width in cells of the unit
+// of text at the start of s, splitting exactly as ansi.StringWidth (and so
+// lipgloss.Width) does: one cell per ASCII byte, and whole grapheme clusters
+// measured by uniseg otherwise. Breaking lines only between such units keeps
+// the width of every piece equal to what lipgloss measures.
+func nextSegment(s string) (n, width int) {
+	if s[0] < utf8.RuneSelf {
+		return 1, 1
+	}
+	cluster, _, w, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+	if len(cluster) == 0 {
+		return 1, 1
+	}
+	return len(cluster), w
+}
+
+// textWidth is the display width of sanitized text (no escapes).
+func textWidth(s string) int {
+	w := 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			w++
+			continue
+		}
+		n, cw := nextSegment(s[i:])
+		i += n
+		w += cw
+	}
+	return w
+}
+
+// wrap breaks one sanitized line into pieces of at most first cells (the
+// first piece) and rest cells (the others), at spaces where it can; a word
+// wider than a whole line is broken between grapheme clusters. Spaces at a
+// break are dropped; everything else is kept, so no text is ever lost.
+func wrap(s string, first, rest int) []string {
+	first, rest = max(first, 2), max(rest, 2)
+	if len(s) <= first && isPlainASCII(s) {
+		return []string{s}
+	}
+	var (
+		out     []string
+		start   = 0 // where the current piece begins
+		width   = 0 // its width so far
+		limit   = first
+		hasWord = false // the piece holds more than leading spaces
+	)
+	emit := func(end int) {
+		piece := s[start:end]
+		if hasWord {
+			piece = strings.TrimRight(piece, " ")
+		}
+		out = append(out, piece)
+		width, limit, hasWord = 0, rest, false
+	}
+	for i := 0; i < len(s); {
+		if s[i] == ' ' {
+			if width+1 > limit {
+				emit(i)
+				for i < len(s) && s[i] == ' ' {
+					i++
+				}
+				start = i
+				continue
+			}
+			width++
+			i++
+			continue
+		}
+		// A word: measure it up to the next space.
+		j, ww := i, 0
+		for j < len(s) && s[j] != ' ' {
+			n, cw := nextSegment(s[j:])
+			j += n
+			ww += cw
+		}
+		if width+ww <= limit {
+			width += ww
+			hasWord = true
+			i = j
+			continue
+		}
+		if hasWord {
+			emit(i)
+			start = i
+			if ww <= limit {
+				width, hasWord, i = ww, true, j
+				continue
+			}
+		}
+		// Too wide for any line: break it hard, filling the current piece.
+		for i < j {
+			n, cw := nextSegment(s[i:])
+			if width+cw > limit && width > 0 {
+				emit(i)
+				start = i
+			}
+			width += cw
+			hasWord = true
+			i += n
+		}
+	}
+	out = append(out, s[start:])
+	return out
+}
+
+// fitWidth returns the longest prefix of sanitized text s that is at most w
+// cells wide, cut between grapheme clusters.
+func fitWidth(s string, w int) string {
+	width := 0
+	for i := 0; i < len(s); {
+		n, cw := nextSegment(s[i:])
+		if width+cw > w {
+			return s[:i]
+		}
+		width += cw
+		i += n
+	}
+	return s
+}
+
+// spaces returns n spaces (none for n <= 0).
+func spaces(n int) string {
+	const blank = "                                                                                                                                "
+	if n <= 0 {
+		return ""
+	}
+	if n <= len(blank) {
+		return blank[:n]
+	}
+	return strings.Repeat(" ", n)
+}

@@ -1,0 +1,262 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// validationKind is which of the wireframe's validation panels fits an error.
+type validationKind int
+
+const (
+	vGeneric validationKind = iota
+	vMissing
+	vType
+	vEnum
+	vRange
+	vLength
+)
+
+// classify picks the panel variant from the core's message, whose texts are
+// fixed by seed 003.
+func classify(msg string) validationKind {
+	switch {
+	case strings.HasPrefix(msg, "Missing required parameter"):
+		return vMissing
+	case strings.HasPrefix(msg, "Invalid type for "):
+		return vType
+	case strings.HasPrefix(msg, "Invalid value for ") && strings.Contains(msg, "must be one of"):
+		return vEnum
+	case strings.HasPrefix(msg, "Value for ") && (strings.Contains(msg, "minimum length") || strings.Contains(msg, "maximum length")):
+		return vLength
+	case strings.HasPrefix(msg, "Value for ") && (strings.Contains(msg, "below minimum") || strings.Contains(msg, "exceeds maximum")):
+		return vRange
+	}
+	return vGeneric
+}
+
+// ValidationError draws the "Validation Error" panel (seed 002 section 5) for
+// a result of kind validation: Tool and Error, then what fits the error:
+// the required parameters ("• name (type) - description") for a missing one;
+// Received (with its JSON type) and Expected for a wrong type; Received and
+// Valid options for a value outside an enum; Received and Constraints for a
+// value out of range or of the wrong length. res.Metadata["parameter"] is the
+// parameter's path (edits[1].old_string) and res.Metadata["received"] the
+// value as given; the parameter's declaration is looked up in d.
+func (r *Renderer) ValidationError(d tools.Descriptor, res tools.Result) string {
+	p := r.newPanel()
+	p.title("Validation Error")
+	p.section()
+	p.field(0, "Tool: ", d.Name, nil)
+	msg := res.Error
+	if msg == "" {
+		msg = "(no message)"
+	}
+	p.field(0, "Error: ", msg, &r.st.failure)
+
+	path, _ := res.Metadata["parameter"].(string)
+	received, hasReceived := res.Metadata["received"]
+	param, parent := lookupParam(d.Parameters, path)
+
+	switch classify(res.Error) {
+	case vMissing:
+		required := requiredOf(d.Parameters, parent)
+		if len(required) == 0 {
+			break
+		}
+		p.blank()
+		p.text("Required parameters:", &r.st.label, 0)
+		for _, q := range required {
+			label := "• " + q.Name + " (" + typeName(q) + ")"
+			if q.Description == "" {
+				p.text(label, nil, 2)
+				continue
+			}
+			p.field(2, label+" - ", q.Description, nil)
+		}
+	case vType:
+		p.blank()
+		p.field(0, "Received: ", r.receivedText(received, true), nil)
+		expected := ""
+		if param != nil {
+			expected = param.Type
+		} else if i := strings.LastIndex(res.Error, "expected "); i >= 0 {
+			expected = res.Error[i+len("expected "):]
+		}
+		if expected != "" {
+			p.field(0, "Expected: ", expected, nil)
+		}
+	case vEnum:
+		p.blank()
+		p.field(0, "Received: ", r.receivedText(received, false), nil)
+		if param != nil && len(param.Enum) > 0 {
+			p.field(0, "Valid options: ", enumList(param.Enum), nil)
+		}
+	case vRange, vLength:
+		p.blank()
+		text := r.receivedText(received, false)
+		if s, ok := received.(string); ok && classify(res.Error) == vLength {
+			text += " (" + plural(utf8.RuneCountInString(s), "character") + ")"
+		} else if a, ok := received.([]any); ok {
+			text += " (" + plural(len(a), "item") + ")"
+		}
+		p.field(0, "Received: ", text, nil)
+		if param != nil {
+			if c := constraints(*param, false); c != "" {
+				p.field(0, "Constraints: ", c, nil)
+			}
+		}
+	default:
+		if hasReceived && received != nil {
+			p.blank()
+			p.field(0, "Received: ", r.receivedText(received, true), nil)
+		}
+	}
+	return p.String()
+}
+
+// receivedText writes an offending value as JSON (strings quoted), cut to
+// maxReceived characters, optionally followed by its JSON type.
+func (r *Renderer) receivedText(v any, withType bool) string {
+	s := shorten(compactJSON(v), maxReceived)
+	if withType {
+		s += " (" + jsonType(v) + ")"
+	}
+	return s
+}
+
+// lookupParam finds the declaration of the parameter at path ("edits",
+// "edits[1].old_string", "config.mode") and the list of parameters it
+// belongs to (nil for the top level, which is params).
+func lookupParam(params []tools.Parameter, path string) (param *tools.Parameter, siblings []tools.Parameter) {
+	if path == "" {
+		return nil, nil
+	}
+	list := params
+	var cur *tools.Parameter
+	var owner []tools.Parameter
+	names := 0 // property names walked: more than one means nested
+	for _, seg := range splitPath(path) {
+		if seg == "[]" {
+			if cur == nil || cur.Items == nil {
+				return nil, nil
+			}
+			cur = cur.Items
+			list = cur.Properties
+			continue
+		}
+		owner = list
+		names++
+		cur = nil
+		for i := range list {
+			if list[i].Name == seg {
+				cur = &list[i]
+				break
+			}
+		}
+		if cur == nil {
+			return nil, nil
+		}
+		list = cur.Properties
+	}
+	if names <= 1 {
+		return cur, nil
+	}
+	return cur, owner
+}
+
+// splitPath splits "edits[1].old_string" into "edits", "[]", "old_string".
+func splitPath(path string) []string {
+	var segs []string
+	for path != "" {
+		switch {
+		case path[0] == '.':
+			path = path[1:]
+		case path[0] == '[':
+			end := strings.IndexByte(path, ']')
+			if end < 0 {
+				return append(segs, path)
+			}
+			if _, err := strconv.Atoi(path[1:end]); err != nil {
+				return append(segs, path)
+			}
+			segs = append(segs, "[]")
+			path = path[end+1:]
+		default:
+			end := strings.IndexAny(path, ".[")
+			if end < 0 {
+				end = len(path)
+			}
+			segs = append(segs, path[:end])
+			path = path[end:]
+		}
+	}
+	return segs
+}
+
+// requiredOf lists the required parameters among siblings, or among the
+// tool's own parameters when siblings is nil.
+func requiredOf(params, siblings []tools.Parameter) []tools.Parameter {
+	list := params
+	if siblings != nil {
+		list = siblings
+	}
+	var out []tools.Parameter
+	for _, q := range list {
+		if q.Required {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// typeName is a parameter's type as the panels write it; arrays say what
+// they hold when declared: "array of string".
+func typeName(q tools.Parameter) string {
+	t := q.Type
+	if t == "" {
+		t = "any"
+	}
+	if t == tools.TypeArray && q.Items != nil && q.Items.Type != "" {
+		return "array of " + q.Items.Type
+	}
+	return t
+}
+
+// enumList writes enum values for a person: openai, anthropic, langchain.
+func enumList(vs []any) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = formatValue(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// constraints writes a parameter's constraints: "minimum=1, maximum=10000",
+// "min_length=1", and with withEnum its enum as "one of: a, b".
+func constraints(q tools.Parameter, withEnum bool) string {
+	var parts []string
+	if q.Minimum != nil {
+		parts = append(parts, "minimum="+formatFloat(*q.Minimum))
+	}
+	if q.Maximum != nil {
+		parts = append(parts, "maximum="+formatFloat(*q.Maximum))
+	}
+	if q.MinLength != nil {
+		parts = append(parts, "min_length="+strconv.Itoa(*q.MinLength))
+	}
+	if q.MaxLength != nil {
+		parts = append(parts, "max_length="+strconv.Itoa(*q.MaxLength))
+	}
+	s := strings.Join(parts, ", ")
+	if withEnum && len(q.Enum) > 0 {
+		if s != "" {
+			s += "; "
+		}
+		s += "one of: " + enumList(q.Enum)
+	}
+	return s
+}
