@@ -1,0 +1,99 @@
+package repl
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// The shapes of -o json: one compact object per command, on one line.
+
+// resultJSON is a tool result.
+type resultJSON struct {
+	Tool       string         `json:"tool"`
+	Status     tools.Status   `json:"status"`
+	Success    bool           `json:"success"`
+	Output     any            `json:"output"`
+	Error      string         `json:"error"`
+	ErrorKind  string         `json:"error_kind"`
+	DurationMS float64        `json:"duration_ms"`
+	Metadata   map[string]any `json:"metadata"`
+}
+
+func newResultJSON(tool string, r tools.Result) resultJSON {
+	md := r.Metadata
+	if md == nil {
+		md = map[string]any{}
+	}
+	return resultJSON{Tool: tool, Status: r.Status, Success: r.Success, Output: r.Output, Error: r.Error,
+		ErrorKind: string(r.ErrorKind), DurationMS: r.DurationMS, Metadata: md}
+}
+
+// errorObject is a failure that is not a tool result.
+type errorObject struct {
+	Error errorBody `json:"error"`
+}
+
+type errorBody struct {
+	Kind        string   `json:"kind"`
+	Message     string   `json:"message"`
+	Suggestions []string `json:"suggestions,omitempty"`
+}
+
+func errorJSON(kind, msg string) errorObject {
+	return errorObject{Error: errorBody{Kind: kind, Message: msg}}
+}
+
+// toolJSON describes one tool in /tools.
+type toolJSON struct {
+	Name         string            `json:"name"`
+	Category     tools.Category    `json:"category"`
+	Description  string            `json:"description"`
+	LoopBreaking bool              `json:"loop_breaking,omitempty"`
+	Parameters   []tools.Parameter `json:"parameters"`
+}
+
+func newToolJSON(d tools.Descriptor) toolJSON {
+	ps := d.Parameters
+	if ps == nil {
+		ps = []tools.Parameter{}
+	}
+	return toolJSON{Name: d.Name, Category: d.Category, Description: d.Description, LoopBreaking: d.LoopBreaking, Parameters: ps}
+}
+
+// executionJSON is one history entry.
+type executionJSON struct {
+	Seq         int64      `json:"seq"`
+	Tool        string     `json:"tool"`
+	Parameters  tools.Args `json:"parameters"`
+	StartedAt   string     `json:"started_at"`
+	CompletedAt string     `json:"completed_at"`
+	resultJSON
+}
+
+// writeJSONLine writes v as one compact line. HTML characters stay as they
+// are (<, >, &), since the reader is a program or jq, not a browser.
+func writeJSONLine(w io.Writer, v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		b.Reset()
+		_ = enc.Encode(errorJSON("internal", "cannot encode output as JSON: "+err.Error()))
+	}
+	_, _ = w.Write(b.Bytes())
+}
+
+// indentJSON returns v indented by two spaces, as forge schema prints it.
+func indentJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

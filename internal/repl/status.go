@@ -1,0 +1,99 @@
+package repl
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// Exit statuses of forge (README, "Exit statuses").
+const (
+	ExitOK        = 0   // success, or a dry run
+	ExitFailed    = 1   // the tool failed; in a session, some command failed
+	ExitUsage     = 2   // usage error, validation error or unknown tool
+	ExitTimedOut  = 124 // the tool timed out (as timeout(1))
+	ExitCancelled = 130 // cancelled with Ctrl-C (128 + SIGINT)
+)
+
+// exitError carries an exit status out of a cobra RunE. When reported is
+// true the message has been shown already (a panel, a JSON line).
+type exitError struct {
+	code     int
+	err      error
+	reported bool
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr marks err as a usage error: exit status 2, message on stderr.
+func usageErr(err error) error {
+	return &exitError{code: ExitUsage, err: err}
+}
+
+// exitWith ends the command with code; its output has been written.
+func exitWith(code int) error {
+	if code == ExitOK {
+		return nil
+	}
+	return &exitError{code: code, reported: true}
+}
+
+// resultStatus maps a tool result to the exit status of forge run.
+func resultStatus(r tools.Result) int {
+	switch r.Status {
+	case tools.StatusSuccess, tools.StatusDryRun:
+		return ExitOK
+	case tools.StatusTimedOut:
+		return ExitTimedOut
+	case tools.StatusCancelled:
+		return ExitCancelled
+	}
+	switch r.ErrorKind {
+	case tools.KindValidation, tools.KindUnknownTool:
+		return ExitUsage
+	}
+	return ExitFailed
+}
+
+// exitStatus turns the error of root.Execute into an exit status, printing
+// the messages nobody has printed yet. Errors from cobra itself (unknown
+// flag, wrong number of arguments) are usage errors.
+func (a *App) exitStatus(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if !ee.reported && ee.err != nil {
+			a.reportError(errorKind(ee), ee.err.Error())
+		}
+		return ee.code
+	}
+	a.reportError("usage", err.Error())
+	return ExitUsage
+}
+
+func errorKind(ee *exitError) string {
+	if ee.code == ExitUsage {
+		return "usage"
+	}
+	return "error"
+}
+
+// reportError prints a message that is not a panel: a JSON error object on
+// standard output with -o json, else "Error: ..." on standard error.
+func (a *App) reportError(kind, msg string) {
+	if a.ready && a.cfg.Output == "json" {
+		writeJSONLine(a.Stdout, errorJSON(kind, msg))
+		return
+	}
+	fmt.Fprintf(a.Stderr, "Error: %s\n", msg)
+}
