@@ -1,4 +1,16 @@
 package builtin
 
-// fileSpecs are the file tools: Read, Write, Edit, Glob, Grep.
-func fileSpecs() []spec { return nil }
+import "github.com/forgehq/forge/internal/tools"
+
+// fileSpecs are the file tools: Read, Write, Edit, Glob, Grep. Each is a
+// singleton: it keeps only its configuration, and every call's state lives
+// in the call.
+func fileSpecs() []spec {
+	return []spec{
+		{desc: readDescriptor, factory: newRead, how: tools.Singleton},
+		{desc: writeDescriptor, factory: newWrite, how: tools.Singleton},
+		{desc: editDescriptor, factory: newEdit, how: tools.Singleton},
+		{desc: globDescriptor, factory: newGlob, how: tools.Singleton},
+		{desc: grepDescriptor, factory: newGrep, how: tools.Singleton},
+	}
+}
