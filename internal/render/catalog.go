@@ -30,14 +30,23 @@ func (r *Renderer) ToolList(ds []tools.Descriptor) string {
 		groups[d.Category] = append(groups[d.Category], d)
 		col = max(col, textWidth(sanitizeLines(d.Name)[0]))
 	}
-	col++
+	// The name column is as wide as the longest name plus one, but at most a
+	// third of the panel: a longer name gets a row of its own.
+	col = min(col+1, max(r.inner/3, 8))
 	for _, c := range categoryOrder(groups) {
 		list := groups[c]
 		p.text(categoryLabel(c)+" ("+strconv.Itoa(len(list))+")", &r.st.heading, 0)
 		for _, d := range list {
 			name := sanitizeLines(d.Name)[0]
-			name += spaces(col - textWidth(name))
-			p.labeled(2, name, &r.st.name, firstSentence(d.Description), nil)
+			summary := firstSentence(d.Description)
+			if nw := textWidth(name); nw < col {
+				p.labeled(2, name+spaces(col-nw), &r.st.name, summary, nil)
+				continue
+			}
+			p.text(name, &r.st.name, 2)
+			if summary != "" {
+				p.text(summary, nil, 2+col)
+			}
 		}
 		p.blank()
 	}
@@ -124,7 +133,7 @@ func (r *Renderer) parameter(p *panel, q tools.Parameter, indent int) {
 	if q.Name == "" {
 		head = head[1:]
 	}
-	p.labeled(indent, q.Name, &r.st.name, head, nil)
+	p.flow(indent, q.Name, &r.st.name, head, nil, indent+4)
 	r.parameterBody(p, q, indent+2)
 }
 

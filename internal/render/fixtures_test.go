@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/forgehq/forge/internal/tools"
@@ -188,6 +189,11 @@ func panelCases() []panelCase {
 			return r.Result("Bash", res, tools.Args{"command": "grep x foo"})
 		}},
 		{"tool_list", true, func(r *Renderer) string { return r.ToolList(wireframeTools()) }},
+		{"tool_list_long_name", false, func(r *Renderer) string {
+			long := tools.Descriptor{Name: "mcp__github__create_pull_request_review_comment", Category: "custom",
+				Description: "Create a review comment on a pull request, anchored to a line of its diff. Needs a token."}
+			return r.ToolList(append(wireframeTools()[:2], long))
+		}},
 		{"tool_list_empty", false, func(r *Renderer) string { return r.ToolList(nil) }},
 		{"tool_details", true, func(r *Renderer) string { return r.ToolDetails(readDescriptor()) }},
 		{"tool_details_nested", false, func(r *Renderer) string { return r.ToolDetails(editDesc) }},
@@ -219,6 +225,14 @@ func panelCases() []panelCase {
 		}},
 		{"registry", true, func(r *Renderer) string { return r.Registry(wireframeStats()) }},
 		{"history", true, func(r *Renderer) string { return r.History(5, wireframeHistory()) }},
+		{"history_long_params", false, func(r *Renderer) string {
+			return r.History(2, []tools.Execution{
+				{Seq: 41, ToolName: "Write", Parameters: tools.Args{"file_path": "/srv/" + strings.Repeat("deep/", 20) + "file.txt"}, DurationMS: 0.3,
+					Result: tools.OK("ok")},
+				{Seq: 142, ToolName: "Edit", Parameters: tools.Args{"old_string": "a\nb", "new_string": "\x1b[2J", "replace_all": true},
+					DurationMS: 7, Result: tools.Fail("String not found in file.\nCheck whitespace.")},
+			})
+		}},
 		{"history_empty", false, func(r *Renderer) string { return r.History(0, nil) }},
 		{"history_dropped", false, func(r *Renderer) string { return r.History(1500, wireframeHistory()[3:]) }},
 		{"context", true, func(r *Renderer) string { return r.Context(wireframeContext()) }},

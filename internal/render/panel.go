@@ -88,28 +88,24 @@ func (p *panel) field(indent int, label, value string, st *lipgloss.Style) {
 	p.labeled(indent, label, &p.r.st.label, value, st)
 }
 
-// labeled is field with the label's style chosen by the caller.
+// labeled is field with the label's style chosen by the caller. A label
+// too wide to leave room for a hanging indent flows with its value instead,
+// continuation rows indented by two more cells.
 func (p *panel) labeled(indent int, label string, lst *lipgloss.Style, value string, st *lipgloss.Style) {
 	label = sanitizeLines(label)[0]
 	lw := textWidth(label)
-	labelASCII := isPlainASCII(label)
-	hang := p.fitIndent(indent, lw)
-	head := spaces(indent) + p.r.paint(*lst, label)
 	headW := indent + lw
-	cont := spaces(hang)
-	first := true
 	if headW > p.r.inner-p.r.inner/3 {
-		// A label too wide to share a row (a long parameter name) gets rows of
-		// its own; the value starts below it.
-		p.text(label, lst, indent)
-		first = false
+		p.flow(indent, label, lst, value, st, indent+2)
+		return
 	}
+	labelASCII := isPlainASCII(label)
+	head := spaces(indent) + p.r.paint(*lst, label)
+	cont := spaces(headW)
+	first := true
 	for _, ln := range sanitizeLines(value) {
-		firstAvail := p.r.inner - hang
-		if first {
-			firstAvail = p.r.inner - headW
-		}
-		for _, piece := range wrap(ln, firstAvail, p.r.inner-hang) {
+		firstAvail := p.r.inner - headW
+		for _, piece := range wrap(ln, firstAvail, p.r.inner-headW) {
 			l := plain(piece)
 			if st != nil {
 				l.s = p.r.paint(*st, l.s)
@@ -118,9 +114,43 @@ func (p *panel) labeled(indent int, label string, lst *lipgloss.Style, value str
 				l.s, l.w = head+l.s, l.w+headW
 				first = false
 			} else {
-				l.s, l.w = cont+l.s, l.w+hang
+				l.s, l.w = cont+l.s, l.w+headW
 			}
 			l.check = l.check || !labelASCII
+			p.add(l)
+		}
+	}
+}
+
+// flow adds label and value as one text at indent, wrapped with
+// continuation rows at cont: "• name (type) - description" that goes on
+// below, or a parameter's heading. The label keeps its style when it fits on
+// the first row.
+func (p *panel) flow(indent int, label string, lst *lipgloss.Style, value string, st *lipgloss.Style, cont int) {
+	label = sanitizeLines(label)[0]
+	indent, cont = p.fitIndent(indent, 0), p.fitIndent(cont, 0)
+	for i, ln := range sanitizeLines(value) {
+		text, at := ln, cont
+		if i == 0 {
+			text, at = label+ln, indent
+		}
+		for j, piece := range wrap(text, p.r.inner-at, p.r.inner-cont) {
+			l := plain(piece)
+			switch {
+			case i == 0 && j == 0 && len(piece) >= len(label):
+				rest := piece[len(label):]
+				if st != nil {
+					rest = p.r.paint(*st, rest)
+				}
+				l.s = p.r.paint(*lst, label) + rest
+			case st != nil:
+				l.s = p.r.paint(*st, l.s)
+			}
+			pad := cont
+			if j == 0 {
+				pad = at
+			}
+			l.s, l.w = spaces(pad)+l.s, l.w+pad
 			p.add(l)
 		}
 	}

@@ -212,7 +212,9 @@ func wrap(s string, first, rest int) []string {
 			i += n
 		}
 	}
-	out = append(out, s[start:])
+	if start < len(s) || len(out) == 0 {
+		out = append(out, s[start:])
+	}
 	return out
 }
 

@@ -75,7 +75,7 @@ func (r *Renderer) ValidationError(d tools.Descriptor, res tools.Result) string 
 				p.text(label, nil, 2)
 				continue
 			}
-			p.field(2, label+" - ", q.Description, nil)
+			p.flow(2, label+" - ", &r.st.name, q.Description, nil, 4)
 		}
 	case vType:
 		p.blank()
