@@ -133,6 +133,7 @@ func (t *readTool) stream(ctx context.Context, ec tools.ExecutionContext, r *buf
 	}
 
 	budget := maxOutput(ec)
+	room := max(budget-200, budget/2) // what the lines may use: the rest is for the closing note
 	var out strings.Builder
 	var scratch []byte
 	shortened, emitted := 0, 0
@@ -156,7 +157,7 @@ func (t *readTool) stream(ctx context.Context, ec tools.ExecutionContext, r *buf
 			shortened++
 			entry += fmt.Sprintf("… [line truncated: %d characters]", runes)
 		}
-		if out.Len()+len(entry)+1 > budget && emitted > 0 {
+		if out.Len()+len(entry)+1 > room && emitted > 0 {
 			full = true
 			break
 		}
