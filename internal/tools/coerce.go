@@ -52,11 +52,45 @@ func parseInt(s string) (int, bool) {
 		return int(n), true
 	}
 	// 42.0 and 4.2e1 are integers too (JSON Schema: mathematically integral).
+	// Decide on the decimal text: as a float64, 1e-400 would round to 0 and
+	// 1.0000000000000001 to 1.
+	if !integralDecimal(s) {
+		return 0, false
+	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		return 0, false
 	}
 	return floatToInt(f)
+}
+
+// integralDecimal reports whether the JSON number s is mathematically an
+// integer: its significant digits all lie left of the decimal point once the
+// exponent is applied.
+func integralDecimal(s string) bool {
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant = s[:i]
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			// An exponent beyond int: huge (the caller's range check
+			// refuses it) or tiny (only zero is integral).
+			if !strings.HasPrefix(s[i+1:], "-") {
+				return true
+			}
+			e = math.MinInt32
+		}
+		exp = e
+	}
+	mant = strings.TrimLeft(mant, "+-")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimRight(intPart+frac, "0")
+	if strings.Trim(digits, "0") == "" {
+		return true // zero
+	}
+	// The value is 0.digits × 10^point, point counted from intPart's start.
+	point := len(intPart) + exp
+	return len(digits) <= point
 }
 
 func floatToInt(f float64) (int, bool) {
