@@ -119,6 +119,9 @@ func cmdRegistry(_ context.Context, s *Shell, rest string) int {
 		return s.usage("/registry", "/registry takes no arguments")
 	}
 	st := s.app.reg.Stats()
+	if s.app.deterministic {
+		st.ID = "0x7f8b4c0d1e90"
+	}
 	if s.jsonMode() {
 		names := st.Names
 		if names == nil {
@@ -178,10 +181,13 @@ func cmdSet(_ context.Context, s *Shell, rest string) int {
 		return s.usage("/set", "expected KEY VALUE")
 	}
 	key, val := words[0], words[1]
+	// The answer comes in the mode the command was typed in, even when it
+	// switches the output.
+	wasJSON := s.jsonMode()
 	if err := s.set(key, val); err != nil {
 		return s.fail(ExitUsage, "usage", err.Error())
 	}
-	if s.jsonMode() {
+	if wasJSON {
 		writeJSONLine(s.out, map[string]any{"set": map[string]any{"key": key, "value": s.settingValue(key)}})
 		return ExitOK
 	}

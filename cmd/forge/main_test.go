@@ -1,0 +1,72 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/forgehq/forge/internal/repl"
+)
+
+// TestMain lets the test binary act as the forge command inside scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"forge": main})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/ at the repository
+// root. Each script gets a fresh HOME and XDG directories under $WORK, no
+// colour, and deterministic durations and times (repl.DeterministicEnv), so
+// that panels can be compared with golden files. go test ./cmd/forge
+// -update rewrites the golden files in the scripts.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata"),
+		UpdateScripts:       updateScripts(),
+		RequireExplicitExec: true,
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"status": cmdStatus},
+		Setup: func(env *testscript.Env) error {
+			work := env.WorkDir
+			env.Setenv("HOME", work)
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, ".config"))
+			env.Setenv("XDG_STATE_HOME", filepath.Join(work, ".state"))
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(work, ".cache"))
+			env.Setenv("NO_COLOR", "1")
+			env.Setenv(repl.DeterministicEnv, "1")
+			return nil
+		},
+	})
+}
+
+func updateScripts() bool {
+	return os.Getenv("FORGE_UPDATE_SCRIPTS") == "1"
+}
+
+// cmdStatus is the script command "status CODE PROG [ARGS...]": it runs PROG
+// like exec and checks its exit status is exactly CODE, for forge's
+// documented statuses (1, 2, 124, 130), which plain exec cannot tell apart.
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status CODE PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: bad code %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("status: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}
