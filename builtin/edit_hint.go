@@ -37,7 +37,11 @@ func notFoundMessage(path string, content []byte, old string) string {
 	if end-start > hintMaxOldLines {
 		end = start + hintMaxOldLines
 	}
-	fmt.Fprintf(&b, "\nThe most similar lines are %d-%d (%.0f%% alike). Whitespace is shown as → tab, · trailing space, ␍ carriage return.\n", start+1, end, score*100)
+	where := fmt.Sprintf("lines are %d-%d", start+1, end)
+	if end == start+1 {
+		where = fmt.Sprintf("line is %d", end)
+	}
+	fmt.Fprintf(&b, "\nThe most similar %s (%.0f%% alike). Whitespace is shown as → tab, · trailing space, ␍ carriage return.\n", where, score*100)
 	if sameButWhitespace(fileLines[start:end], oldLines) {
 		b.WriteString("They differ from old_string only in whitespace (indentation, tabs, trailing spaces or line endings).\n")
 	}
@@ -113,10 +117,12 @@ func closestWindow(file, old []string) (int, float64) {
 }
 
 // bigrams is the set of byte pairs of a trimmed line, for a cheap Dice
-// similarity that forgives whitespace and small typos.
+// similarity that forgives whitespace and small typos. The set is a bitmap,
+// so comparing it with a line costs no allocation.
 type bigrams struct {
 	text string
-	set  map[uint16]struct{}
+	n    int // distinct pairs
+	set  *[1 << 16 / 64]uint64
 }
 
 func newBigrams(s string) bigrams {
@@ -124,15 +130,19 @@ func newBigrams(s string) bigrams {
 	if len(s) > hintLineCut {
 		s = s[:hintLineCut]
 	}
-	set := make(map[uint16]struct{}, len(s))
+	g := bigrams{text: s, set: new([1 << 16 / 64]uint64)}
 	for i := 0; i+1 < len(s); i++ {
-		set[uint16(s[i])<<8|uint16(s[i+1])] = struct{}{}
+		k := uint16(s[i])<<8 | uint16(s[i+1])
+		if g.set[k/64]&(1<<(k%64)) == 0 {
+			g.set[k/64] |= 1 << (k % 64)
+			g.n++
+		}
 	}
-	return bigrams{text: s, set: set}
+	return g
 }
 
-// similarity is 1 for lines equal but for surrounding whitespace, else the
-// Dice coefficient of their bigram sets.
+// similarity is 1 for lines equal but for surrounding whitespace, else
+// (about) the Dice coefficient of their bigrams.
 func (g bigrams) similarity(line string) float64 {
 	t := strings.TrimSpace(line)
 	if len(t) > hintLineCut {
@@ -141,23 +151,17 @@ func (g bigrams) similarity(line string) float64 {
 	if t == g.text {
 		return 1
 	}
-	if len(g.set) == 0 || len(t) < 2 {
+	if g.n == 0 || len(t) < 2 {
 		return 0
 	}
-	common, total := 0, 0
-	seen := make(map[uint16]struct{}, len(t))
+	common := 0
 	for i := 0; i+1 < len(t); i++ {
 		k := uint16(t[i])<<8 | uint16(t[i+1])
-		if _, dup := seen[k]; dup {
-			continue
-		}
-		seen[k] = struct{}{}
-		total++
-		if _, ok := g.set[k]; ok {
+		if g.set[k/64]&(1<<(k%64)) != 0 {
 			common++
 		}
 	}
-	return 2 * float64(common) / float64(total+len(g.set))
+	return min(1, 2*float64(common)/float64(len(t)-1+g.n))
 }
 
 // sameButWhitespace reports whether a and b are equal once each line's
