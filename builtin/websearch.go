@@ -54,6 +54,7 @@ var webSearchDescriptor = tools.Descriptor{
 type webSearchTool struct {
 	endpoint   string
 	client     *http.Client
+	timeout    time.Duration
 	maxResults int
 }
 
@@ -78,8 +79,8 @@ func newWebSearch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 	if n < 1 {
 		return nil, errors.New("max_results must be at least 1")
 	}
-	return &webSearchTool{endpoint: strings.TrimSpace(ep), maxResults: int(n),
-		client: &http.Client{Transport: netguard.NewTransport(true, timeout), Timeout: timeout}}, nil
+	return &webSearchTool{endpoint: strings.TrimSpace(ep), maxResults: int(n), timeout: timeout,
+		client: &http.Client{Transport: netguard.NewTransport(true, timeout)}}, nil
 }
 
 func (t *webSearchTool) Name() string                  { return webSearchDescriptor.Name }
@@ -134,6 +135,8 @@ func (t *webSearchTool) Execute(ctx context.Context, ec tools.ExecutionContext, 
 	q.Set("q", query)
 	q.Set("format", "json")
 	u.RawQuery = q.Encode()
+	ctx, cancel := context.WithTimeout(ctx, t.timeout)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("Invalid search endpoint: %v", err))

@@ -123,6 +123,9 @@ func trimRuneStart(p []byte) []byte {
 			return p[i:]
 		}
 	}
+	if len(p) < utf8.UTFMax {
+		return nil // only the end of a character
+	}
 	return p
 }
 
