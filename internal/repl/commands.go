@@ -49,7 +49,7 @@ func coreCommands() []Command {
 		{Name: "/history", Usage: "/history [N] [--failed] [--clear]", Summary: "Show the executions of this session",
 			Example: "/history 5\n/history --failed", Run: cmdHistory, Complete: completeFlags("--failed", "--clear")},
 		{Name: "/context", Usage: "/context", Summary: "Show the execution context", Run: cmdContext},
-		{Name: "/set", Usage: "/set [KEY VALUE]", Summary: "Change a setting: dry_run, timeout, working_dir, max_output_size, output",
+		{Name: "/set", Usage: "/set [KEY VALUE]", Summary: "Change a setting, or show them all",
 			Help:    "dry_run true|false; timeout a duration (30s, 2m) or seconds; working_dir an existing directory; max_output_size bytes (> 0); output text|json. Without arguments, shows the settings.",
 			Example: "/set dry_run true\n/set timeout 30s", Run: cmdSet, Complete: completeSet},
 		{Name: "/registry", Usage: "/registry", Summary: "Show the registry's state", Run: cmdRegistry},
@@ -136,7 +136,7 @@ func cmdHelp(_ context.Context, s *Shell, rest string) int {
 	for _, c := range cmds {
 		fmt.Fprintf(&b, "%s\n    %s\n", c.Usage, c.Summary)
 	}
-	b.WriteString("\nA line that starts with a tool's name runs it: Read file_path=go.mod\nTab completes commands, tools and parameters. Ctrl-C cancels a running tool; Ctrl-D leaves.")
+	b.WriteString("\nA tool's name first runs it too: Read file_path=go.mod\nTab completes. Ctrl-C cancels a running tool; Ctrl-D leaves.")
 	s.print(s.r.Panel("Commands", b.String()))
 	return ExitOK
 }
