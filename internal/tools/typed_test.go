@@ -214,7 +214,9 @@ func TestTypedRefusesBadDefinitions(t *testing.T) {
 			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, struct{ A any }) (Result, error) { return OK(""), nil })
 		}, "type interface {} is not supported"},
 		{"map with int keys", func() (Tool, error) {
-			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, struct{ M map[int]string }) (Result, error) { return OK(""), nil })
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, struct{ M map[int]string }) (Result, error) {
+				return OK(""), nil
+			})
 		}, "map keys must be strings"},
 		{"bad default", func() (Tool, error) {
 			type a struct {
