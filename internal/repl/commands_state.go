@@ -233,7 +233,7 @@ func (s *Shell) set(key, val string) error {
 		s.output = val
 	default:
 		msg := fmt.Sprintf("Unknown setting: %s", key)
-		if sg := suggest(key, settingKeys, 1); len(sg) > 0 {
+		if sg := tools.Suggest(key, settingKeys, 1); len(sg) > 0 {
 			msg += fmt.Sprintf(". Did you mean %s?", sg[0])
 		}
 		return fmt.Errorf("%s (settings: %s)", msg, strings.Join(settingKeys, ", "))

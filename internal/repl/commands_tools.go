@@ -68,7 +68,7 @@ func (s *Shell) showTools(cat, name string) int {
 
 // toolNotFound shows the Tool Not Found panel with up to three suggestions.
 func (s *Shell) toolNotFound(name string) int {
-	sugg := suggest(name, s.app.reg.ListNames(), 3)
+	sugg := tools.Suggest(name, s.app.reg.ListNames(), 3)
 	if s.jsonMode() {
 		o := errorJSON("unknown_tool", "Unknown tool: "+name)
 		o.Error.Suggestions = sugg

@@ -119,7 +119,7 @@ func (s *Shell) unknownCommand(name string) int {
 		cands = append(cands, s.app.reg.ListNames()...)
 	}
 	msg := "Unknown command: " + name + "."
-	sugg := suggest(name, cands, 1)
+	sugg := tools.Suggest(name, cands, 1)
 	if len(sugg) > 0 {
 		msg += " Did you mean " + sugg[0] + "?"
 	}
@@ -203,7 +203,7 @@ func (s *Shell) showResult(name string, args tools.Args, res tools.Result) {
 	}
 	switch {
 	case res.ErrorKind == tools.KindUnknownTool:
-		s.print(s.r.ToolNotFound(name, suggest(name, s.app.reg.ListNames(), 3)))
+		s.print(s.r.ToolNotFound(name, tools.Suggest(name, s.app.reg.ListNames(), 3)))
 	case res.ErrorKind == tools.KindValidation:
 		d := tools.Descriptor{Name: name}
 		if t, ok := s.app.reg.Get(name); ok {
