@@ -6,6 +6,12 @@
 // The config file is YAML (JSON, being YAML, works too). Keys are the snake_case
 // names of the Config fields; tool sections (tools.<Name>) and MCP server names keep
 // the case they are written in, because tool names are case-sensitive.
+//
+// Every setting can also come from the environment as FORGE_ and its key in upper
+// case (FORGE_TIMEOUT=90s, FORGE_LOG_LEVEL=debug, FORGE_ALLOWED_ROOTS=/a:/b); an
+// empty variable counts as unset. The environment is read through Source.Env, not
+// viper's AutomaticEnv, so tests need not touch the process environment. A
+// non-empty NO_COLOR (no-color.org) makes no_color default to true.
 package config
 
 import (

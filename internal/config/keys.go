@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -219,7 +220,7 @@ func setInt(dst *int, v any, min int, rangeReason string) error {
 		return err
 	}
 	if n < min {
-		return fmt.Errorf("%s", rangeReason)
+		return errors.New(rangeReason)
 	}
 	*dst = n
 	return nil

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -585,6 +586,29 @@ func TestDefaultPaths(t *testing.T) {
 		}
 		if got := DefaultPluginDir(e); got != tt.plug {
 			t.Errorf("%v: DefaultPluginDir = %q, want %q", tt.env, got, tt.plug)
+		}
+	}
+}
+
+// BenchmarkLoad measures Load with a typical config file: it runs at every start of
+// forge, so it counts towards the start-up time of `forge tools -o json`.
+func BenchmarkLoad(b *testing.B) {
+	f := &fixture{cwd: b.TempDir(), home: b.TempDir()}
+	f.env = map[string]string{"HOME": f.home}
+	p := filepath.Join(f.cwd, "config.yaml")
+	if err := os.WriteFile(p, []byte("timeout: 90s\noutput: json\n"+toolsYAML+mcpYAML), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	fs := pflag.NewFlagSet("forge", pflag.ContinueOnError)
+	AddFlags(fs)
+	if err := fs.Parse([]string{"--dry-run", "-o", "text"}); err != nil {
+		b.Fatal(err)
+	}
+	src := Source{File: p, Flags: fs, Env: f.lookup, Getwd: func() (string, error) { return f.cwd, nil }}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(src); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
