@@ -134,6 +134,7 @@ func rawJSON(v any) json.RawMessage {
 // detectIndent returns the indentation unit of a JSON document (Jupyter
 // writes one space), or "" when the document is on one line.
 func detectIndent(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
 	i := bytes.IndexByte(raw, '\n')
 	if i < 0 {
 		return ""

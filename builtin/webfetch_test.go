@@ -98,7 +98,7 @@ func TestWebFetchContent(t *testing.T) {
 		{"/json", true, []string{`{"a":1}`}, nil},
 		{"/png", false, []string{"WebFetch returns text only", "image/png"}, nil},
 		{"/missing", false, []string{"HTTP 404 Not Found", "no such page"}, nil},
-		{"/hop/4", true, []string{"plain"}, nil}, // 5 redirects
+		{"/hop/4", true, []string{"plain"}, nil},                      // 5 redirects
 		{"/hop/5", false, []string{"stopped after 5 redirects"}, nil}, // 6
 		{"/to-ftp", false, []string{"Unsupported URL scheme \"ftp\""}, nil},
 	}
