@@ -32,7 +32,8 @@ var globDescriptor = tools.Descriptor{
 	Parameters: []tools.Parameter{
 		{Name: "pattern", Type: tools.TypeString, Description: "The glob pattern to match file paths against, relative to path (or absolute)", Required: true},
 		{Name: "path", Type: tools.TypeString, Description: "The directory to search in (default: the working directory)"},
-		{Name: "limit", Type: tools.TypeInteger, Description: "Maximum number of files to return", Default: globDefaultLimit, Minimum: tools.Float(1), Maximum: tools.Float(globMaxLimit)},
+		// No schema default: the configured limit applies when the caller gives none.
+		{Name: "limit", Type: tools.TypeInteger, Description: "Maximum number of files to return (default 100, or tools.Glob.limit)", Minimum: tools.Float(1), Maximum: tools.Float(globMaxLimit)},
 		{Name: "respect_gitignore", Type: tools.TypeBoolean, Description: "Skip files ignored by .gitignore (inside a git repository)", Default: true},
 		{Name: "hidden", Type: tools.TypeBoolean, Description: "Include hidden files and directories (names starting with a dot)", Default: true},
 	},

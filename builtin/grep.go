@@ -41,7 +41,8 @@ var grepDescriptor = tools.Descriptor{
 		{Name: "-A", Type: tools.TypeInteger, Description: "Lines of context to show after each match (content mode)", Minimum: tools.Float(0), Maximum: tools.Float(grepMaxContext)},
 		{Name: "-B", Type: tools.TypeInteger, Description: "Lines of context to show before each match (content mode)", Minimum: tools.Float(0), Maximum: tools.Float(grepMaxContext)},
 		{Name: "-C", Type: tools.TypeInteger, Description: "Lines of context to show before and after each match (content mode)", Minimum: tools.Float(0), Maximum: tools.Float(grepMaxContext)},
-		{Name: "head_limit", Type: tools.TypeInteger, Description: "Maximum number of lines (content) or files to return; 0 for no limit but the output cap", Default: grepDefaultHeadLimit, Minimum: tools.Float(0)},
+		// No schema default: the configured head_limit applies when the caller gives none.
+		{Name: "head_limit", Type: tools.TypeInteger, Description: "Maximum number of lines (content) or entries to return (default 250, or tools.Grep.head_limit); 0 for no limit but the output cap", Minimum: tools.Float(0)},
 		{Name: "offset", Type: tools.TypeInteger, Description: "Number of result lines or files to skip first, for paging", Default: 0, Minimum: tools.Float(0)},
 		{Name: "hidden", Type: tools.TypeBoolean, Description: "Also search hidden files and directories", Default: false},
 		{Name: "respect_gitignore", Type: tools.TypeBoolean, Description: "Skip files ignored by .gitignore (inside a git repository)", Default: true},

@@ -1,0 +1,243 @@
+package builtin
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// grepTree makes a git repository with text, binary, hidden and ignored files.
+func grepTree(t *testing.T) string {
+	t.Helper()
+	dir := realTempDir(t)
+	writeFiles(t, dir, map[string]string{
+		".git/HEAD":       "needle in git\n",
+		".gitignore":      "ignored/\n",
+		"a.go":            "package a\n// needle one\nfunc A() {}\n// NEEDLE two\n",
+		"b.txt":           "l1\nl2\nneedle\nl4\nl5\nl6\nl7\nneedle\nl9\n",
+		"sub/c.go":        "needle\n",
+		"bin.dat":         "needle\x00binary\n",
+		"ignored/d.go":    "needle\n",
+		".hidden/e.go":    "needle\n",
+		"long.txt":        strings.Repeat("n", 2100) + "needle\n",
+		"cross.txt":       "a\nb\n",
+		"sub/zz/deep.txt": "no match here\n",
+	})
+	return dir
+}
+
+func TestGrep(t *testing.T) {
+	dir := grepTree(t)
+	p := func(rel string) string { return filepath.Join(dir, rel) }
+	tests := []struct {
+		name string
+		args tools.Args
+		want string
+	}{
+		{name: "files with matches, path order", args: tools.Args{"pattern": "needle"},
+			want: p("a.go") + "\n" + p("b.txt") + "\n" + p("long.txt") + "\n" + p("sub/c.go")},
+		{name: "case-insensitive", args: tools.Args{"pattern": "NEEDLE", "-i": true, "glob": "*.go"},
+			want: p("a.go") + "\n" + p("sub/c.go")},
+		{name: "glob with a slash", args: tools.Args{"pattern": "needle", "glob": "sub/**"}, want: p("sub/c.go")},
+		{name: "content with numbers", args: tools.Args{"pattern": "needle", "output_mode": "content", "path": "b.txt"},
+			want: p("b.txt") + ":3:needle\n" + p("b.txt") + ":8:needle"},
+		{name: "content without numbers", args: tools.Args{"pattern": "one", "output_mode": "content", "-n": false},
+			want: p("a.go") + ":// needle one"},
+		{name: "context", args: tools.Args{"pattern": "needle", "output_mode": "content", "path": "b.txt", "-B": 1, "-A": 1},
+			want: strings.Join([]string{p("b.txt") + "-2-l2", p("b.txt") + ":3:needle", p("b.txt") + "-4-l4", "--",
+				p("b.txt") + "-7-l7", p("b.txt") + ":8:needle", p("b.txt") + "-9-l9"}, "\n")},
+		{name: "context -C merges", args: tools.Args{"pattern": "needle", "output_mode": "content", "path": "b.txt", "-C": 2},
+			want: strings.Join([]string{p("b.txt") + "-1-l1", p("b.txt") + "-2-l2", p("b.txt") + ":3:needle", p("b.txt") + "-4-l4", p("b.txt") + "-5-l5",
+				p("b.txt") + "-6-l6", p("b.txt") + "-7-l7", p("b.txt") + ":8:needle", p("b.txt") + "-9-l9"}, "\n")},
+		{name: "count", args: tools.Args{"pattern": "needle", "output_mode": "count", "-i": true},
+			want: p("a.go") + ":2\n" + p("b.txt") + ":2\n" + p("long.txt") + ":1\n" + p("sub/c.go") + ":1"},
+		{name: "head_limit and offset", args: tools.Args{"pattern": "needle", "head_limit": 2, "offset": 1},
+			want: p("b.txt") + "\n" + p("long.txt") + "\n(1 more files not shown. Use offset=3 to see more.)"},
+		{name: "hidden and ignored on request", args: tools.Args{"pattern": "needle", "hidden": true, "respect_gitignore": false, "glob": "*.go"},
+			want: p(".hidden/e.go") + "\n" + p("a.go") + "\n" + p("ignored/d.go") + "\n" + p("sub/c.go")},
+		{name: "long line shortened", args: tools.Args{"pattern": "needle", "output_mode": "content", "path": "long.txt"},
+			want: p("long.txt") + ":1:" + strings.Repeat("n", 2000) + "… [line truncated: 2106 characters]"},
+		{name: "no match across lines", args: tools.Args{"pattern": `a\sb`}, want: "No matches found"},
+		{name: "anchors are per line", args: tools.Args{"pattern": `^needle$`, "output_mode": "count"},
+			want: p("b.txt") + ":2\n" + p("sub/c.go") + ":1"},
+		{name: "offset past the end", args: tools.Args{"pattern": "needle", "offset": 10}, want: "(offset 10 is past the end: there are 4 results)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := wantOK(t, execFile(t, dir, "Grep", tc.args)); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestGrepErrors(t *testing.T) {
+	dir := grepTree(t)
+	tests := []struct {
+		name string
+		args tools.Args
+		want string
+	}{
+		{name: "bad regexp", args: tools.Args{"pattern": "a(b"}, want: "Invalid regular expression: missing closing ): `a(b`"},
+		{name: "bad glob", args: tools.Args{"pattern": "a", "glob": "[x"}, want: "Invalid glob pattern: [x"},
+		{name: "bad mode", args: tools.Args{"pattern": "a", "output_mode": "lines"}, want: "Invalid value for output_mode"},
+		{name: "missing path", args: tools.Args{"pattern": "a", "path": "nope"}, want: "Path not found: " + filepath.Join(dir, "nope")},
+		{name: "nul in path", args: tools.Args{"pattern": "a", "path": "x\x00"}, want: "Invalid path"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { wantFail(t, execFile(t, dir, "Grep", tc.args), tc.want) })
+	}
+}
+
+func TestGrepDryRunCancelAndCap(t *testing.T) {
+	dir := grepTree(t)
+	ec := tools.NewExecutionContext(dir)
+	ec.DryRun = true
+	r := fileExecutor(t, nil).Execute(t.Context(), "Grep", ec, tools.Args{"pattern": "x+", "glob": "*.go"})
+	if want := "[Dry Run] Would search " + dir + " (files matching *.go) for /x+/ (files_with_matches)"; r.Display() != want {
+		t.Errorf("dry run %q, want %q", r.Display(), want)
+	}
+	tl := buildTool(t, newGrep, nil)
+	wantFail(t, tl.Execute(cancelled(), tools.NewExecutionContext(dir), tools.Args{"pattern": "needle"}), "Grep cancelled")
+
+	var b strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&b, "match %d\n", i)
+	}
+	writeFiles(t, dir, map[string]string{"many.txt": b.String()})
+	ec = tools.NewExecutionContext(dir)
+	ec.MaxOutputSize = 4000
+	r = tl.Execute(t.Context(), ec, tools.Args{"pattern": `^match \d`, "output_mode": "content", "head_limit": 0})
+	out := wantOK(t, r)
+	if len(out) > 4000 || !strings.Contains(out, "more lines not shown. Use offset=") {
+		t.Errorf("capped output: %d bytes, ends %q", len(out), out[max(0, len(out)-100):])
+	}
+	if r.Metadata["total"] != 5000 {
+		t.Errorf("total %v", r.Metadata["total"])
+	}
+}
+
+// TestGrepContentBudget searches more files than the text budget holds and
+// checks that every page is still complete and in order.
+func TestGrepContentBudget(t *testing.T) {
+	dir := realTempDir(t)
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("f%02d.txt", i)] = "hit a\nhit b\nhit c\n"
+	}
+	writeFiles(t, dir, files)
+	tl := buildTool(t, newGrep, nil)
+	var all []string
+	for off := 0; off < 120; off += 7 {
+		r := tl.Execute(t.Context(), tools.NewExecutionContext(dir), tools.Args{"pattern": "hit", "output_mode": "content", "head_limit": 7, "offset": off})
+		lines := strings.Split(wantOK(t, r), "\n")
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "(") {
+				all = append(all, l)
+			}
+		}
+	}
+	if len(all) != 120 {
+		t.Fatalf("paged %d lines, want 120", len(all))
+	}
+	if !sort.StringsAreSorted(all) {
+		t.Errorf("pages out of order")
+	}
+}
+
+func TestGrepConfig(t *testing.T) {
+	dir := grepTree(t)
+	ex := fileExecutor(t, map[string]map[string]any{"Grep": {"head_limit": 1, "max_line_length": 3}})
+	r := ex.Execute(t.Context(), "Grep", tools.NewExecutionContext(dir), tools.Args{"pattern": "needle", "output_mode": "content", "path": "a.go", "-i": true})
+	if want := filepath.Join(dir, "a.go") + ":2:// … [line truncated: 13 characters]\n(1 more lines not shown. Use offset=1 to see more.)"; r.Display() != want {
+		t.Errorf("got %q, want %q", r.Display(), want)
+	}
+}
+
+// TestGrepMatchesRipgrep compares Grep's files_with_matches with `rg -l` on
+// the Go source tree.
+func TestGrepMatchesRipgrep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches GOROOT/src three times with both tools")
+	}
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("ripgrep not installed")
+	}
+	src := gorootSrc(t)
+	tl := buildTool(t, newGrep, nil)
+	ec := tools.NewExecutionContext(src)
+	ec.MaxOutputSize = 1 << 30
+	for _, pattern := range []string{"func main", `errors\.New\(`, `(?i)x[0-9]+y`} {
+		out, err := exec.Command(rg, "-l", "--no-messages", pattern, src).Output()
+		if err != nil {
+			t.Fatalf("rg %s: %v", pattern, err)
+		}
+		want := strings.Fields(string(out))
+		sort.Strings(want)
+		r := tl.Execute(t.Context(), ec, tools.Args{"pattern": pattern, "head_limit": 0})
+		got := strings.Split(wantOK(t, r), "\n")
+		sort.Strings(got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: forge found %d files, ripgrep %d", pattern, len(got), len(want))
+		}
+	}
+}
+
+// FuzzGrepPattern compiles arbitrary patterns and searches arbitrary text:
+// never a panic, and every reported line lies within the text.
+func FuzzGrepPattern(f *testing.F) {
+	for _, s := range []string{"needle", `a\sb`, "^$", "(?i)x+", "a(b", `\`, "[[:alpha:]]+", "", ".*"} {
+		f.Add(s, "a\nb needle\r\n\nxyz")
+	}
+	f.Fuzz(func(t *testing.T, pattern, text string) {
+		m, err := compileGrep(pattern, false)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "Invalid regular expression: ") {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		buf := []byte(text)
+		for from := 0; from < len(buf); {
+			st, end := m.next(buf, from)
+			if st < 0 {
+				break
+			}
+			if st < from || end > len(buf) || st > end || strings.Contains(text[st:end], "\n") {
+				t.Fatalf("bad line [%d,%d) from %d in %q", st, end, from, text)
+			}
+			if !m.matchLine(buf[st:end]) {
+				t.Fatalf("line %q reported but does not match", text[st:end])
+			}
+			from = end + 1
+		}
+		res := fileResult{}
+		s := blockState{job: &grepJob{m: m, mode: modeContent, before: 1, after: 1, maxLine: 5}, res: &res, keep: func(int) bool { return true }, line: 1}
+		s.search(buf)
+	})
+}
+
+func BenchmarkGrepGoroot(b *testing.B) {
+	src := gorootSrc(b)
+	if _, err := os.Stat(src); err != nil {
+		b.Skip("no GOROOT/src")
+	}
+	tl := buildTool(b, newGrep, nil)
+	ec := tools.NewExecutionContext(src)
+	for _, pattern := range []string{"func main", "TODO", `errors\.New\(`} {
+		b.Run(pattern, func(b *testing.B) {
+			for b.Loop() {
+				if r := tl.Execute(b.Context(), ec, tools.Args{"pattern": pattern}); !r.Success {
+					b.Fatal(r.Error)
+				}
+			}
+		})
+	}
+}
