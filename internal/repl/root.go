@@ -36,10 +36,11 @@ exits 0 when every command succeeded, 1 otherwise. Type /help in the shell.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if isCompletionRequest(cmd) {
+			if isCompletionRequest(cmd) || isCompletionScript(cmd) {
 				return nil // completion functions set up leniently themselves
 			}
-			return a.setup(cmd.Context(), cmd, false)
+			// forge version works even while the config file is broken.
+			return a.setup(cmd.Context(), cmd, cmd.Name() == "version")
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s := newShell(a)
@@ -78,6 +79,17 @@ func isCompletionRequest(cmd *cobra.Command) bool {
 	return n == cobra.ShellCompRequestCmd || n == cobra.ShellCompNoDescRequestCmd
 }
 
+// isCompletionScript reports whether cmd is "forge completion SHELL",
+// which needs no configuration.
+func isCompletionScript(cmd *cobra.Command) bool {
+	for c := cmd; c != nil; c = c.Parent() {
+		if c.Name() == "completion" && c.Parent() != nil && !c.Parent().HasParent() {
+			return true
+		}
+	}
+	return false
+}
+
 // flagCompletions completes --output, --log-level and --format values.
 func (a *App) flagCompletions(root *cobra.Command) {
 	_ = root.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
@@ -102,12 +114,12 @@ func (a *App) completionShell(cmd *cobra.Command) (*Shell, bool) {
 }
 
 // toolNameCompletion completes tool names.
-func (a *App) toolNameCompletion(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+func (a *App) toolNameCompletion(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	s, ok := a.completionShell(cmd)
 	if !ok {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	return s.app.reg.ListNames(), cobra.ShellCompDirectiveNoFileComp
+	return filterPrefix(s.app.reg.ListNames(), toComplete), cobra.ShellCompDirectiveNoFileComp
 }
 
 func (a *App) runCommand() *cobra.Command {
