@@ -1,0 +1,228 @@
+package plugin
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// paramName is the providers' rule for property names (Anthropic's is the
+// strictest: ^[a-zA-Z0-9_.-]{1,64}$).
+var paramName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
+
+var knownTypes = []string{tools.TypeString, tools.TypeInteger, tools.TypeNumber, tools.TypeBoolean, tools.TypeArray, tools.TypeObject}
+
+// The fields of a parameter; items take the same but name and required.
+var (
+	paramFields = []string{"name", "type", "description", "required", "default", "enum", "min_length", "max_length", "minimum", "maximum", "items", "properties"}
+	itemFields  = []string{"type", "description", "default", "enum", "min_length", "max_length", "minimum", "maximum", "items", "properties"}
+)
+
+// params decodes a list of parameters (the manifest's or an object's
+// properties).
+func (d *decoder) params(n *yaml.Node, field string, depth int) ([]tools.Parameter, error) {
+	n, err := d.resolve(n, field, depth)
+	if err != nil {
+		return nil, err
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil, nil // "parameters:" with nothing after it: none
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, d.fail(n, field, "must be a list of parameters, got %s", kindName(n))
+	}
+	out := make([]tools.Parameter, 0, len(n.Content))
+	seen := map[string]bool{}
+	for i, c := range n.Content {
+		at := fmt.Sprintf("%s[%d]", field, i)
+		p, err := d.param(c, at, depth+1, true)
+		if err != nil {
+			return nil, err
+		}
+		if seen[p.Name] {
+			return nil, d.fail(c, at+".name", "duplicate parameter %q", p.Name)
+		}
+		seen[p.Name] = true
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// param decodes one parameter; named is false for an array's items.
+func (d *decoder) param(n *yaml.Node, field string, depth int, named bool) (tools.Parameter, error) {
+	var p tools.Parameter
+	known := itemFields
+	if named {
+		known = paramFields
+	}
+	fs, err := d.fields(n, field, depth, known...)
+	if err != nil {
+		return p, err
+	}
+	var defNode, enumNode *yaml.Node
+	var minLenNode, minNode *yaml.Node
+	for _, kv := range fs {
+		key, v := kv[0].Value, kv[1]
+		at := join(field, key)
+		switch key {
+		case "name":
+			if p.Name, err = d.str(v, at, depth+1); err != nil {
+				return p, err
+			}
+			if !paramName.MatchString(p.Name) {
+				return p, d.fail(v, at, "invalid parameter name %q: must match ^[a-zA-Z0-9_.-]{1,64}$", p.Name)
+			}
+		case "type":
+			if p.Type, err = d.str(v, at, depth+1); err != nil {
+				return p, err
+			}
+			if !contains(knownTypes, p.Type) {
+				return p, d.fail(v, at, "unknown type %q (known: %s)", p.Type, strings.Join(knownTypes, ", "))
+			}
+		case "description":
+			if p.Description, err = d.str(v, at, depth+1); err != nil {
+				return p, err
+			}
+		case "required":
+			if p.Required, err = d.boolean(v, at, depth+1); err != nil {
+				return p, err
+			}
+		case "default":
+			defNode = v
+		case "enum":
+			enumNode = v
+		case "min_length":
+			minLenNode = v
+			if p.MinLength, err = d.nonNegInt(v, at, depth+1); err != nil {
+				return p, err
+			}
+		case "max_length":
+			if p.MaxLength, err = d.nonNegInt(v, at, depth+1); err != nil {
+				return p, err
+			}
+		case "minimum":
+			minNode = v
+			if p.Minimum, err = d.number(v, at, depth+1); err != nil {
+				return p, err
+			}
+		case "maximum":
+			if p.Maximum, err = d.number(v, at, depth+1); err != nil {
+				return p, err
+			}
+		case "items":
+			it, err := d.param(v, at, depth+1, false)
+			if err != nil {
+				return p, err
+			}
+			p.Items = &it
+		case "properties":
+			if p.Properties, err = d.params(v, at, depth+1); err != nil {
+				return p, err
+			}
+		}
+	}
+	if named && p.Name == "" {
+		return p, d.fail(n, join(field, "name"), "missing")
+	}
+	if p.Type == "" {
+		return p, d.fail(n, join(field, "type"), "missing (one of %s)", strings.Join(knownTypes, ", "))
+	}
+	if err := d.constraints(n, field, &p, minLenNode, minNode); err != nil {
+		return p, err
+	}
+	if enumNode != nil {
+		if err := d.enum(enumNode, join(field, "enum"), depth+1, &p); err != nil {
+			return p, err
+		}
+	}
+	if defNode != nil {
+		if err := d.defaultValue(defNode, join(field, "default"), depth+1, &p); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// constraints refuses constraints that do not apply to the type, and ranges
+// that no value can satisfy.
+func (d *decoder) constraints(n *yaml.Node, field string, p *tools.Parameter, minLenNode, minNode *yaml.Node) error {
+	lengthy := p.Type == tools.TypeString || p.Type == tools.TypeArray
+	numeric := p.Type == tools.TypeInteger || p.Type == tools.TypeNumber
+	switch {
+	case !lengthy && (p.MinLength != nil || p.MaxLength != nil):
+		return d.fail(n, join(field, "min_length"), "applies to string and array parameters only, not %s", p.Type)
+	case !numeric && (p.Minimum != nil || p.Maximum != nil):
+		return d.fail(n, join(field, "minimum"), "applies to integer and number parameters only, not %s", p.Type)
+	case p.Items != nil && p.Type != tools.TypeArray:
+		return d.fail(n, join(field, "items"), "applies to array parameters only, not %s", p.Type)
+	case p.Properties != nil && p.Type != tools.TypeObject:
+		return d.fail(n, join(field, "properties"), "applies to object parameters only, not %s", p.Type)
+	case p.MinLength != nil && p.MaxLength != nil && *p.MinLength > *p.MaxLength:
+		return d.fail(minLenNode, join(field, "min_length"), "%d is greater than max_length %d", *p.MinLength, *p.MaxLength)
+	case p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum:
+		return d.fail(minNode, join(field, "minimum"), "%g is greater than maximum %g", *p.Minimum, *p.Maximum)
+	}
+	return nil
+}
+
+// enum decodes the allowed values; each must itself be a valid value of
+// the parameter (without the enum), or the parameter could never be given.
+func (d *decoder) enum(n *yaml.Node, field string, depth int, p *tools.Parameter) error {
+	v, err := d.value(n, field, depth)
+	if err != nil {
+		return err
+	}
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return d.fail(n, field, "must be a non-empty list of values")
+	}
+	for i, e := range list {
+		if msg := check(*p, e); msg != "" {
+			return d.fail(n, fmt.Sprintf("%s[%d]", field, i), "%s", msg)
+		}
+	}
+	p.Enum = list
+	return nil
+}
+
+// defaultValue decodes the default, which must satisfy the parameter.
+func (d *decoder) defaultValue(n *yaml.Node, field string, depth int, p *tools.Parameter) error {
+	v, err := d.value(n, field, depth)
+	if err != nil {
+		return err
+	}
+	if v == nil {
+		return nil // "default: null" is no default
+	}
+	if msg := check(*p, v); msg != "" {
+		return d.fail(n, field, "%s", msg)
+	}
+	p.Default = v
+	return nil
+}
+
+// check validates one value against p with forge's own validator, so that
+// manifests and calls agree on what is valid. It returns the message or "".
+func check(p tools.Parameter, v any) string {
+	p.Required, p.Default = false, nil
+	if p.Name == "" {
+		p.Name = "value"
+	}
+	if _, err := tools.Validate([]tools.Parameter{p}, tools.Args{p.Name: v}); err != nil {
+		return err.Message
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
