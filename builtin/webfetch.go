@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -208,8 +209,9 @@ func (t *webFetchTool) requestFailed(ctx context.Context, u *url.URL, err error)
 	if be, ok := netguard.Blocked(err); ok {
 		return tools.Fail(blockedMessage(u, be).Error())
 	}
+	var ne net.Error
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		r := tools.Fail(fmt.Sprintf("Fetching %s timed out", u.Redacted()))
 		r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout
 		return r

@@ -128,7 +128,9 @@ func NewTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
 		MaxIdleConns:          10,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: timeout,
+		// The caller's context carries the call's deadline; this only
+		// guards against a server that never answers a reused connection.
+		ResponseHeaderTimeout: timeout + 5*time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
 }
