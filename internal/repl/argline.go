@@ -303,6 +303,9 @@ type word struct {
 	text string
 }
 
+// specialBytes are the bytes splitWords treats specially outside quotes.
+const specialBytes = " \t\n\r\"'\\[]{}"
+
 // splitWords splits a line at blanks outside quotes and brackets. Inside
 // double quotes a backslash escapes the next character; single quotes take
 // everything literally. Brackets ([ ] { }) outside quotes keep a JSON value
@@ -325,6 +328,20 @@ func splitWords(line string) ([]word, error) {
 		start = true
 	}
 	for i := 0; i < len(line); i++ {
+		if in == 0 {
+			// Copy a run of ordinary bytes at once: long values stay cheap.
+			j := strings.IndexAny(line[i:], specialBytes)
+			if j < 0 {
+				j = len(line) - i
+			}
+			if j > 0 {
+				raw.WriteString(line[i : i+j])
+				text.WriteString(line[i : i+j])
+				start = false
+				i += j - 1
+				continue
+			}
+		}
 		c := line[i]
 		switch in {
 		case '"':
@@ -395,6 +412,9 @@ func splitWords(line string) ([]word, error) {
 
 // unquote removes shell quoting from one raw word.
 func unquote(raw string) (string, error) {
+	if !strings.ContainsAny(raw, "\"'\\ \t\r\n") {
+		return raw, nil // the common case, and the only one for huge values
+	}
 	ws, err := splitWords(raw)
 	if err != nil {
 		return "", err
