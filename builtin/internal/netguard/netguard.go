@@ -122,12 +122,12 @@ func NewTransport(allowPrivate bool, timeout time.Duration) *http.Transport {
 		d.Control = Control
 	}
 	return &http.Transport{
-		Proxy:                 nil,
-		DialContext:           d.DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          10,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
+		Proxy:               nil,
+		DialContext:         d.DialContext,
+		ForceAttemptHTTP2:   true,
+		MaxIdleConns:        10,
+		IdleConnTimeout:     90 * time.Second,
+		TLSHandshakeTimeout: 10 * time.Second,
 		// The caller's context carries the call's deadline; this only
 		// guards against a server that never answers a reused connection.
 		ResponseHeaderTimeout: timeout + 5*time.Second,
