@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
 	"unicode/utf8"
 )
@@ -174,7 +175,7 @@ func writeFloat(b *bytes.Buffer, f float64) {
 func writeString(b *bytes.Buffer, s string) {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			writeValue(b, s)
+			encodeJSON(b, s)
 			return
 		}
 	}
@@ -187,6 +188,27 @@ func writeString(b *bytes.Buffer, s string) {
 // written (a channel as a default) is written as null: registration refuses
 // such tools, and an export must still be valid JSON.
 func writeValue(b *bytes.Buffer, v any) {
+	var tmp [32]byte
+	switch x := v.(type) { // the usual defaults, without an encoder
+	case string:
+		writeString(b, x)
+		return
+	case bool:
+		b.Write(strconv.AppendBool(tmp[:0], x))
+		return
+	case int:
+		b.Write(strconv.AppendInt(tmp[:0], int64(x), 10))
+		return
+	case float64:
+		if !math.IsNaN(x) && !math.IsInf(x, 0) && math.Abs(x) < 1e21 {
+			b.Write(strconv.AppendFloat(tmp[:0], x, 'f', -1, 64))
+			return
+		}
+	}
+	encodeJSON(b, v)
+}
+
+func encodeJSON(b *bytes.Buffer, v any) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
