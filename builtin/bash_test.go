@@ -334,16 +334,3 @@ func TestBashSchemaMatchesSeed(t *testing.T) {
 		t.Errorf("description %q", bashDescriptor.Description)
 	}
 }
-
-func BenchmarkBashTrue(b *testing.B) {
-	h := &shellHolder{}
-	tl, _ := newBash(h)(context.Background(), tools.Deps{})
-	defer tl.(*bashTool).Close()
-	ec := tools.NewExecutionContext(b.TempDir())
-	args := bashArgs("true")
-	for b.Loop() {
-		if r := tl.Execute(context.Background(), ec, args); !r.Success {
-			b.Fatal(r.Error)
-		}
-	}
-}
