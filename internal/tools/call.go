@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"time"
 )
 
@@ -23,7 +24,7 @@ type job struct {
 	ec   ExecutionContext
 	args Args
 	dry  bool
-	done chan Result // buffered: an abandoned job never blocks
+	done chan Result // buffered: an abandoned job never blocks; kept across reuse
 }
 
 // run executes the job and delivers its result, turning a panic into a
@@ -38,39 +39,63 @@ func (j *job) run() {
 		j.done <- r
 	}()
 	if j.dry {
-		var text string
-		if dr, ok := j.t.(DryRunner); ok {
-			text = dr.DryRun(j.ec, j.args)
-		} else {
-			text = genericDryRun(j.name, j.args)
-		}
-		r = Result{Success: true, Status: StatusDryRun, Output: "[Dry Run] " + text}
+		j.dryRun(&r)
 		return
 	}
 	r = j.t.Execute(j.ctx, j.ec, j.args)
 }
 
-// call runs j under a deadline of timeout and returns its result, or the
-// deadline's result when the deadline (or the caller's cancellation) comes
-// first.
-func (e *Executor) call(parent context.Context, j *job, timeout time.Duration) Result {
-	ctx, cancel := context.WithTimeout(parent, timeout)
+// dryRun writes to r what the tool would do.
+func (j *job) dryRun(r *Result) {
+	var text string
+	if dr, ok := j.t.(DryRunner); ok {
+		text = dr.DryRun(j.ec, j.args)
+	} else {
+		text = genericDryRun(j.name, j.args)
+	}
+	*r = Result{Success: true, Status: StatusDryRun, Output: "[Dry Run] " + text}
+}
+
+// jobPool recycles jobs (and their channels) of calls that finished before
+// their deadline; an abandoned job is left to the garbage collector, since
+// its goroutine may still write to it.
+var jobPool = sync.Pool{New: func() any { return &job{done: make(chan Result, 1)} }}
+
+// call runs j until deadline (timeout after the call's start, for the
+// message) and writes its result to r, or the deadline's result when the
+// deadline (or the caller's cancellation) comes first.
+func (e *Executor) call(parent context.Context, j *job, deadline time.Time, timeout time.Duration, r *Result) {
+	ctx, cancel := context.WithDeadline(parent, deadline)
 	defer cancel()
 	j.ctx = ctx
-	j.done = make(chan Result, 1)
 	go j.run()
 	select {
-	case r := <-j.done:
+	case *r = <-j.done:
+		*j = job{done: j.done}
+		jobPool.Put(j)
 		if !r.Success && r.Status == "" && ctx.Err() != nil {
 			// The tool gave up because its context ended: say so the
 			// executor's way, keeping what the tool reported beside.
-			d := deadlineResult(parent, timeout)
-			r.Status, r.ErrorKind, r.Error = d.Status, d.ErrorKind, d.Error
+			markDeadline(parent, timeout, r)
 		}
-		return r
 	case <-ctx.Done():
-		return deadlineResult(parent, timeout)
+		*r = Result{}
+		markDeadline(parent, timeout, r)
 	}
+}
+
+// newJob takes a job from the pool and fills it for one call.
+func newJob(e *Executor, en *entry, t Tool, ec *ExecutionContext, args Args) *job {
+	j := jobPool.Get().(*job)
+	j.e, j.name, j.t, j.lz, j.ec, j.args, j.dry = e, en.name, t, en.lazy, *ec, args, ec.DryRun
+	return j
+}
+
+// markDeadline turns r into the deadline's failure, keeping its output and
+// metadata.
+func markDeadline(parent context.Context, timeout time.Duration, r *Result) {
+	d := deadlineResult(parent, timeout)
+	r.Success, r.Status, r.ErrorKind, r.Error = false, d.Status, d.ErrorKind, d.Error
 }
 
 // panicResult logs a recovered panic with its stack at error level and

@@ -79,8 +79,8 @@ func (e *Executor) ExecuteJSON(ctx context.Context, name string, ec ExecutionCon
 // reject records and logs a call refused before its tool was looked up.
 func (e *Executor) reject(name string, ec ExecutionContext, args Args, r Result) Result {
 	ec = ec.withDefaults()
-	_, known := e.reg.Get(name)
-	return e.finish(name, known, ec, args, time.Now(), r)
+	e.finish(name, e.reg.lookup(name), &ec, args, time.Now(), &r)
+	return r
 }
 
 // DecodeArgs decodes the arguments of a call: a JSON object, numbers kept as
@@ -135,33 +135,41 @@ func jsonKind(c byte) string {
 // complete: Status set, DurationMS measured, the execution recorded and
 // logged. A failure of any kind (unknown tool, invalid arguments, the tool's
 // own error, a panic, the deadline) is a failed Result, never a panic.
+//
+// Internally results and contexts travel by pointer: the frames of this
+// path stay small, so that a fresh goroutine calling Execute (10,000 of
+// them in a batch) does not have to grow its stack.
 func (e *Executor) Execute(ctx context.Context, name string, ec ExecutionContext, args Args) Result {
-	ec = ec.withDefaults()
-	start := time.Now()
-	t, ok := e.reg.Get(name)
 	var r Result
-	if ok {
-		r = e.run(ctx, t, name, ec, args)
-	} else {
-		r = Result{Status: StatusFailed, Error: "Unknown tool: " + name, ErrorKind: KindUnknownTool}
-	}
-	return e.finish(name, ok, ec, args, start, r)
+	e.execute(ctx, name, &ec, args, &r)
+	return r
 }
 
-// finish measures, completes, records and logs a result.
-func (e *Executor) finish(name string, known bool, ec ExecutionContext, args Args, start time.Time, r Result) Result {
+func (e *Executor) execute(ctx context.Context, name string, ec *ExecutionContext, args Args, r *Result) {
+	*ec = ec.withDefaults()
+	start := time.Now()
+	en := e.reg.lookup(name)
+	if en != nil {
+		e.run(ctx, en, ec, args, start, r)
+	} else {
+		*r = Result{Status: StatusFailed, Error: "Unknown tool: " + name, ErrorKind: KindUnknownTool}
+	}
+	e.finish(name, en, ec, args, start, r)
+}
+
+// finish measures, completes, records and logs a result. en is nil for a
+// name that is not registered.
+func (e *Executor) finish(name string, en *entry, ec *ExecutionContext, args Args, start time.Time, r *Result) {
 	end := time.Now()
-	d := end.Sub(start)
-	r.DurationMS = float64(d) / float64(time.Millisecond)
-	r = settle(r)
-	e.record(known, Execution{ToolName: name, Parameters: args, Context: ec, Result: r, StartedAt: start, CompletedAt: end, DurationMS: r.DurationMS}, d)
-	e.logDone(name, r)
-	return r
+	r.DurationMS = float64(end.Sub(start)) / float64(time.Millisecond)
+	settle(r)
+	e.record(name, en != nil, args, ec, r, start, end)
+	e.logDone(name, en, r)
 }
 
 // settle fills in what a tool may leave out: the status and, for a
 // failure, its kind.
-func settle(r Result) Result {
+func settle(r *Result) {
 	if r.Status == "" {
 		r.Status = StatusSuccess
 		if !r.Success {
@@ -171,59 +179,82 @@ func settle(r Result) Result {
 	if !r.Success && r.ErrorKind == KindNone {
 		r.ErrorKind = KindExecution
 	}
-	return r
 }
 
 // run is the pipeline after lookup: validation, building a lazy tool, dry
-// run, deadline, the call itself, the output cap.
-func (e *Executor) run(ctx context.Context, t Tool, name string, ec ExecutionContext, args Args) Result {
-	e.logStart(name, ec, args)
+// run, deadline, the call itself, the output cap. It writes the result to r.
+func (e *Executor) run(ctx context.Context, en *entry, ec *ExecutionContext, args Args, start time.Time, r *Result) {
+	e.logStart(en, ec, args)
 	if ctx.Err() != nil {
-		return deadlineResult(ctx, ec.Timeout)
+		*r = deadlineResult(ctx, ec.Timeout)
+		return
 	}
-	valid, verr := Validate(t.Parameters(), args)
+	valid, verr := Validate(en.params, args)
 	if verr != nil {
-		verr.Tool = name
-		return Result{Status: StatusFailed, Error: verr.Message, ErrorKind: KindValidation,
-			Metadata: map[string]any{"parameter": verr.Path, "received": verr.Received}}
+		verr.Tool = en.name
+		validationResult(verr, r)
+		return
 	}
-	inst := t
-	lz, lazy := t.(*lazyTool)
-	if lazy {
-		// The build gets the context's whole timeout of its own: a tool's
-		// CallTimeout is only known once it is built.
-		bctx, cancel := context.WithTimeout(ctx, ec.Timeout)
-		built, err := lz.get(bctx)
-		ended := bctx.Err() != nil
-		cancel()
-		if err != nil {
-			if ended {
-				return deadlineResult(ctx, ec.Timeout)
-			}
-			return factoryResult(name, err)
+	inst := en.t
+	if en.lazy != nil {
+		if inst = e.build(ctx, en, ec, r); inst == nil {
+			return
 		}
-		inst = built
-	} else {
-		lz = nil
+		start = time.Now() // the call's deadline counts from now
 	}
 	timeout := ec.Timeout
 	if !ec.DryRun {
-		if d, ok := inst.(Deadliner); ok {
-			own, perr := callTimeout(d, ec, args)
-			if perr != nil {
-				e.releaseInstance(name, lz, inst)
-				return e.panicResult(name, perr.value, perr.stack)
-			}
-			if own > 0 {
-				timeout = own
-			}
+		if own, ok := e.ownTimeout(en, inst, ec, args, r); !ok {
+			return
+		} else if own > 0 {
+			timeout = own
 		}
 	}
-	r := e.call(ctx, &job{e: e, name: name, t: inst, lz: lz, ec: ec, args: valid, dry: ec.DryRun}, timeout)
+	e.call(ctx, newJob(e, en, inst, ec, valid), start.Add(timeout), timeout, r)
 	if r.Success {
-		r = capOutput(r, ec.MaxOutputSize)
+		capOutput(r, ec.MaxOutputSize)
 	}
-	return r
+}
+
+// validationResult writes the failed result of invalid arguments to r.
+func validationResult(verr *ValidationError, r *Result) {
+	*r = Result{Status: StatusFailed, Error: verr.Message, ErrorKind: KindValidation,
+		Metadata: map[string]any{"parameter": verr.Path, "received": verr.Received}}
+}
+
+// build returns the instance of a lazy tool to run, or nil with the failure
+// written to r. The build gets the context's whole timeout of its own: a
+// tool's CallTimeout is only known once it is built.
+func (e *Executor) build(ctx context.Context, en *entry, ec *ExecutionContext, r *Result) Tool {
+	bctx, cancel := context.WithTimeout(ctx, ec.Timeout)
+	built, err := en.lazy.get(bctx)
+	ended := bctx.Err() != nil
+	cancel()
+	switch {
+	case err == nil:
+		return built
+	case ended:
+		*r = deadlineResult(ctx, ec.Timeout)
+	default:
+		*r = factoryResult(en.name, err)
+	}
+	return nil
+}
+
+// ownTimeout asks a Deadliner tool for its deadline. false means it
+// panicked, with the failure written to r.
+func (e *Executor) ownTimeout(en *entry, inst Tool, ec *ExecutionContext, args Args, r *Result) (time.Duration, bool) {
+	d, ok := inst.(Deadliner)
+	if !ok {
+		return 0, true
+	}
+	own, perr := callTimeout(d, *ec, args)
+	if perr != nil {
+		e.releaseInstance(en.name, en.lazy, inst)
+		*r = e.panicResult(en.name, perr.value, perr.stack)
+		return 0, false
+	}
+	return own, true
 }
 
 // releaseInstance hands a per-call instance back (closing it), logging a

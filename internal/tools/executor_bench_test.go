@@ -24,11 +24,13 @@ func BenchmarkExecuteNoop(b *testing.B) {
 	ec := NewExecutionContext("/work")
 	args := Args{"message": "hi"}
 	b.ReportAllocs()
+	c0 := processCPU()
 	for b.Loop() {
 		if r := e.Execute(ctx, "Noop", ec, args); !r.Success {
 			b.Fatal(r.Error)
 		}
 	}
+	b.ReportMetric(float64(processCPU()-c0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkExecuteConcurrent10k runs 10,000 executions of a tool that
@@ -47,6 +49,7 @@ func BenchmarkExecuteConcurrent10k(b *testing.B) {
 	const n = 10000
 	var total time.Duration
 	b.ReportAllocs()
+	c0 := processCPU()
 	for b.Loop() {
 		start := time.Now()
 		var wg sync.WaitGroup
@@ -60,5 +63,6 @@ func BenchmarkExecuteConcurrent10k(b *testing.B) {
 		wg.Wait()
 		total += time.Since(start)
 	}
-	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/batch")
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/batch")
+	b.ReportMetric(float64((processCPU()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/batch")
 }

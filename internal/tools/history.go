@@ -10,19 +10,23 @@ type ring struct {
 	capacity int
 }
 
-func (h *ring) add(x Execution) {
+// slot returns where the next record goes, overwriting the oldest once
+// the ring is full, or nil when the history is off. Records are written in
+// place: an Execution is large, and copying it twice per call shows.
+func (h *ring) slot() *Execution {
 	if h.capacity <= 0 {
-		return
+		return nil
 	}
 	if len(h.buf) < h.capacity {
-		h.buf = append(h.buf, x)
-		return
+		h.buf = append(h.buf, Execution{})
+		return &h.buf[len(h.buf)-1]
 	}
-	h.buf[h.head] = x
+	x := &h.buf[h.head]
 	h.head++
 	if h.head == h.capacity {
 		h.head = 0
 	}
+	return x
 }
 
 // list returns the records oldest first, in a new slice.
@@ -40,26 +44,29 @@ func (h *ring) reset() {
 // record adds one execution to the history, the running total and, for a
 // registered tool, its metrics. Unknown names get no metrics entry, so a
 // model inventing tool names cannot grow the map without bound.
-func (e *Executor) record(known bool, x Execution, d time.Duration) {
+func (e *Executor) record(name string, known bool, args Args, ec *ExecutionContext, r *Result, start, end time.Time) {
+	d := end.Sub(start)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.total++
 	e.seq++
-	x.Seq = e.seq
-	e.hist.add(x)
+	if x := e.hist.slot(); x != nil {
+		x.Seq, x.ToolName, x.Parameters, x.Context, x.Result = e.seq, name, args, *ec, *r
+		x.StartedAt, x.CompletedAt, x.DurationMS = start, end, r.DurationMS
+	}
 	if !known {
 		return
 	}
-	m := e.metrics[x.ToolName]
+	m := e.metrics[name]
 	if m == nil {
 		m = &Metrics{}
-		e.metrics[x.ToolName] = m
+		e.metrics[name] = m
 	}
 	m.Calls++
-	if !x.Result.Success {
+	if !r.Success {
 		m.Failures++
 	}
-	if x.Result.Status == StatusTimedOut {
+	if r.Status == StatusTimedOut {
 		m.Timeouts++
 	}
 	m.Total += d

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 var lazyDesc = Descriptor{Name: "Lazy", Description: "A lazily built tool", Category: CategoryOther,
@@ -449,5 +452,23 @@ func TestRegisterLazyRefusesBadArguments(t *testing.T) {
 	f := func(context.Context, Deps) (Tool, error) { return nil, nil }
 	if err := r.RegisterLazy(lazyDesc, f, Instancing(7)); !errors.Is(err, ErrInvalidTool) {
 		t.Errorf("bad instancing: %v", err)
+	}
+}
+
+func TestPerCallCloseFailureIsLogged(t *testing.T) {
+	var buf bytes.Buffer
+	r := NewRegistry()
+	err := r.RegisterLazy(lazyDesc, func(context.Context, Deps) (Tool, error) {
+		return &closableTool{rtTool{name: "Lazy", closeErr: errBoom}}, nil
+	}, PerCall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewExecutor(r, WithLogger(zerolog.New(&buf)))
+	if res := e.Execute(context.Background(), "Lazy", ExecutionContext{}, Args{"message": "x"}); !res.Success {
+		t.Fatalf("a failing Close spoiled the result: %+v", res)
+	}
+	if !strings.Contains(buf.String(), `"level":"warn","component":"tools","message":"Tool Lazy could not be closed: close tool Lazy: boom"`) {
+		t.Errorf("log = %s", buf.String())
 	}
 }

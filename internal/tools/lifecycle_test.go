@@ -127,3 +127,16 @@ func TestExecutorSchemaScenarios(t *testing.T) {
 		t.Errorf("file schemas are for %v, want Read and Write", names)
 	}
 }
+
+// Scenario: Create concrete tool from BaseTool
+func TestConcreteTool(t *testing.T) {
+	tool := &rtTool{name: "test_tool", desc: "A test tool for verification", cat: CategoryOther,
+		params: []Parameter{{Name: "message", Type: TypeString, Required: true, Description: "Message to echo"}}}
+	var _ Tool = tool
+	if tool.Name() != "test_tool" || tool.Description() != "A test tool for verification" || tool.Category() != CategoryOther || len(tool.Parameters()) != 1 {
+		t.Errorf("tool = %q %q %q %d", tool.Name(), tool.Description(), tool.Category(), len(tool.Parameters()))
+	}
+	if err := CheckTool(Describe(tool)); err != nil {
+		t.Errorf("CheckTool = %v", err)
+	}
+}

@@ -20,9 +20,9 @@ const (
 // logStart writes "Executing tool: NAME" at info level and the parameters
 // and context at debug level. Messages are built only when their level is
 // on, so a quiet logger costs next to nothing.
-func (e *Executor) logStart(name string, ec ExecutionContext, args Args) {
+func (e *Executor) logStart(en *entry, ec *ExecutionContext, args Args) {
 	if ev := e.log.Info(); ev != nil {
-		ev.Msg("Executing tool: " + name)
+		ev.Msg(en.start)
 	}
 	if ev := e.log.Debug(); ev != nil {
 		ev.Msg("Parameters: " + formatParams(args))
@@ -33,22 +33,31 @@ func (e *Executor) logStart(name string, ec ExecutionContext, args Args) {
 }
 
 // logDone writes the result at debug level, then "Tool NAME succeeded" at
-// info level or "Tool NAME failed: ERROR" at warning level.
-func (e *Executor) logDone(name string, r Result) {
+// info level or "Tool NAME failed: ERROR" at warning level. en, the
+// registered tool, holds the messages ready; it is nil for an unknown name.
+func (e *Executor) logDone(name string, en *entry, r *Result) {
 	if ev := e.log.Debug(); ev != nil {
 		ms := math.Round(r.DurationMS*1000) / 1000
 		ev.Msg("Result: success=" + strconv.FormatBool(r.Success) +
-			", output_size=" + strconv.Itoa(outputSize(r)) +
+			", output_size=" + strconv.Itoa(outputSize(*r)) +
 			", duration_ms=" + strconv.FormatFloat(ms, 'f', -1, 64))
 	}
 	if r.Success {
 		if ev := e.log.Info(); ev != nil {
-			ev.Msg("Tool " + name + " succeeded")
+			if en != nil {
+				ev.Msg(en.ok)
+			} else {
+				ev.Msg("Tool " + name + " succeeded")
+			}
 		}
 		return
 	}
 	if ev := e.log.Warn(); ev != nil {
-		ev.Msg("Tool " + name + " failed: " + r.Error)
+		if en != nil {
+			ev.Msg(en.failed + r.Error)
+		} else {
+			ev.Msg("Tool " + name + " failed: " + r.Error)
+		}
 	}
 }
 

@@ -127,10 +127,12 @@ func TestLogPanicAtErrorLevelWithStack(t *testing.T) {
 }
 
 func TestLogQuietBuildsNothing(t *testing.T) {
-	e, buf := loggedExecutor(t, zerolog.WarnLevel)
+	e, buf := loggedExecutor(t, zerolog.ErrorLevel)
+	en := e.reg.lookup("Read")
 	allocs := testing.AllocsPerRun(50, func() {
-		e.logStart("Read", NewExecutionContext("/"), Args{"file_path": "/x"})
-		e.logDone("Read", Result{Success: true, Output: "x"})
+		e.logStart(en, &ExecutionContext{WorkingDir: "/"}, Args{"file_path": "/x"})
+		e.logDone("Read", en, &Result{Success: true, Output: "x"})
+		e.logDone("Read", en, &Result{Success: false, Error: "x"})
 	})
 	if buf.Len() != 0 || allocs != 0 {
 		t.Errorf("quiet logger wrote %q with %v allocations per call", buf.String(), allocs)

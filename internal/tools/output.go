@@ -9,10 +9,10 @@ import (
 // boundary, so no character is split, and adds a note line saying how much
 // was left out. Metadata records "truncated": true and "original_size".
 // Other outputs are the tool's business: only text has a size to cap.
-func capOutput(r Result, limit int) Result {
+func capOutput(r *Result, limit int) {
 	s, ok := r.Output.(string)
 	if !ok || limit <= 0 || len(s) <= limit {
-		return r
+		return
 	}
 	cut := limit
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -20,7 +20,6 @@ func capOutput(r Result, limit int) Result {
 	}
 	omitted := len(s) - cut
 	r.Output = s[:cut] + "\n[Output truncated: " + strconv.Itoa(omitted) + " of " + strconv.Itoa(len(s)) + " bytes not shown]"
-	r = r.WithMeta("truncated", true)
+	*r = r.WithMeta("truncated", true)
 	r.Metadata["original_size"] = len(s)
-	return r
 }

@@ -75,11 +75,30 @@ type Registry struct {
 // snapshot is one immutable state of a registry.
 type snapshot struct {
 	version uint64
-	tools   map[string]Tool
+	tools   map[string]*entry
 	sorted  []Tool // by name
 }
 
-var emptySnapshot = &snapshot{tools: map[string]Tool{}}
+// entry is a registered tool with what the executor needs on every call,
+// computed once at registration rather than once per call: its parameters
+// (a tool's Parameters often builds a new slice) and its log messages.
+type entry struct {
+	name   string
+	t      Tool
+	lazy   *lazyTool // t itself when it is lazy, else nil
+	params []Parameter
+	start  string // "Executing tool: NAME"
+	ok     string // "Tool NAME succeeded"
+	failed string // "Tool NAME failed: "
+}
+
+func newEntry(t Tool, d Descriptor) *entry {
+	lz, _ := t.(*lazyTool)
+	return &entry{name: d.Name, t: t, lazy: lz, params: d.Parameters,
+		start: "Executing tool: " + d.Name, ok: "Tool " + d.Name + " succeeded", failed: "Tool " + d.Name + " failed: "}
+}
+
+var emptySnapshot = &snapshot{tools: map[string]*entry{}}
 
 // NewRegistry returns an empty registry.
 func NewRegistry(opts ...RegistryOption) *Registry {
@@ -145,7 +164,9 @@ func (r *Registry) depsFor(name string) Deps {
 
 // Register adds t. It fails with a *ToolError when the name is taken
 // (wrapping ErrAlreadyRegistered) or the tool is malformed (wrapping
-// ErrInvalidTool; see CheckTool).
+// ErrInvalidTool; see CheckTool). The tool's descriptor (name, parameters)
+// is read once, here: a tool's parameters must not change while it is
+// registered.
 func (r *Registry) Register(t Tool) error {
 	return r.RegisterMany(t)
 }
@@ -154,7 +175,7 @@ func (r *Registry) Register(t Tool) error {
 // them is malformed, is registered already or appears twice, none is added
 // and the error names the first culprit.
 func (r *Registry) RegisterMany(ts ...Tool) error {
-	names := make([]string, len(ts))
+	entries := make([]*entry, len(ts))
 	for i, t := range ts {
 		d, err := describeSafe(t)
 		if err != nil {
@@ -163,21 +184,21 @@ func (r *Registry) RegisterMany(ts ...Tool) error {
 		if err := CheckTool(d); err != nil {
 			return err
 		}
-		names[i] = d.Name
+		entries[i] = newEntry(t, d)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.load()
-	next := make(map[string]Tool, len(old.tools)+len(ts))
+	next := make(map[string]*entry, len(old.tools)+len(ts))
 	for k, v := range old.tools {
 		next[k] = v
 	}
-	for i, t := range ts {
-		name := names[i]
+	for _, en := range entries {
+		name := en.name
 		if _, dup := next[name]; dup {
 			return &ToolError{ToolName: name, Message: "Tool already registered", Err: ErrAlreadyRegistered}
 		}
-		next[name] = t
+		next[name] = en
 	}
 	r.install(old, next)
 	return nil
@@ -196,10 +217,10 @@ func (r *Registry) RegisterLazy(d Descriptor, f Factory, how Instancing) error {
 }
 
 // install publishes a new snapshot; r.mu must be held.
-func (r *Registry) install(old *snapshot, tools map[string]Tool) {
+func (r *Registry) install(old *snapshot, tools map[string]*entry) {
 	sorted := make([]Tool, 0, len(tools))
-	for _, t := range tools {
-		sorted = append(sorted, t)
+	for _, en := range tools {
+		sorted = append(sorted, en.t)
 	}
 	slices.SortFunc(sorted, func(a, b Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	r.cur.Store(&snapshot{version: old.version + 1, tools: tools, sorted: sorted})
@@ -220,25 +241,32 @@ func (r *Registry) Deregister(name string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.load()
-	t, ok := old.tools[name]
+	en, ok := old.tools[name]
 	if !ok {
 		return false
 	}
-	next := make(map[string]Tool, len(old.tools))
+	next := make(map[string]*entry, len(old.tools))
 	for k, v := range old.tools {
 		if k != name {
 			next[k] = v
 		}
 	}
-	r.retire(t)
+	r.retire(en.t)
 	r.install(old, next)
 	return true
 }
 
 // Get returns the named tool. It takes no lock and does not allocate.
 func (r *Registry) Get(name string) (Tool, bool) {
-	t, ok := r.load().tools[name]
-	return t, ok
+	if en := r.load().tools[name]; en != nil {
+		return en.t, true
+	}
+	return nil, false
+}
+
+// lookup returns the named tool's entry, or nil.
+func (r *Registry) lookup(name string) *entry {
+	return r.load().tools[name]
 }
 
 // GetOrError returns the named tool or a *ToolError saying it was not found
@@ -295,7 +323,7 @@ func (r *Registry) Clear() {
 	for _, t := range old.sorted {
 		r.retire(t)
 	}
-	r.install(old, map[string]Tool{})
+	r.install(old, map[string]*entry{})
 }
 
 // Version changes whenever the set of tools changes; caches of exported
