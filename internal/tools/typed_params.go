@@ -129,6 +129,9 @@ func (d *deriver) typeParam(t reflect.Type) (Parameter, error) {
 		return Parameter{Type: TypeNumber}, nil
 	case reflect.Slice, reflect.Array:
 		p := Parameter{Type: TypeArray}
+		if t.Kind() == reflect.Array {
+			p.MaxLength = Int(t.Len()) // a Go array holds no more
+		}
 		e := t.Elem()
 		if e.Kind() == reflect.Pointer {
 			e = e.Elem()

@@ -85,7 +85,7 @@ func TestTypedParameters(t *testing.T) {
 		`"ratio":{"type":"number","default":0.5,"maximum":1},` +
 		`"any":{"type":"array"},` +
 		`"ptrs":{"type":"array","items":{"type":"object","properties":{"old_string":{"type":"string","description":"Text to replace"},"new_string":{"type":"string","description":"Replacement"},"replace_all":{"type":"boolean","description":"Replace every occurrence"}},"required":["old_string","new_string"]}},` +
-		`"fixed":{"type":"array","items":{"type":"string"}}` +
+		`"fixed":{"type":"array","maxItems":2,"items":{"type":"string"}}` +
 		`},"required":["file_path","content"]}`
 	if got := string(ParametersSchema(tool.Parameters())); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
