@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/forgehq/forge/builtin/internal/fsutil"
@@ -27,7 +28,8 @@ const (
 // grepMatcher finds the lines that match a pattern.
 type grepMatcher struct {
 	re  *regexp.Regexp
-	lit []byte // the whole pattern when it is a plain literal: bytes.Index is faster than the regexp engine
+	lit []byte     // the whole pattern when it is a plain literal: bytes.Index is faster than the regexp engine
+	pre *prefilter // otherwise, literals that every match holds (nil when there are none worth scanning for)
 }
 
 // compileGrep compiles an RE2 pattern, line-anchored (^ and $ match at line
@@ -44,8 +46,18 @@ func compileGrep(pattern string, fold bool) (*grepMatcher, error) {
 		return nil, fmt.Errorf("Invalid regular expression: %s", strings.TrimPrefix(msg, "error parsing regexp: "))
 	}
 	m := &grepMatcher{re: re}
-	if prefix, complete := re.LiteralPrefix(); complete && prefix != "" && !strings.Contains(prefix, "\n") {
+	prefix, complete := re.LiteralPrefix()
+	switch {
+	case complete && prefix != "" && !strings.Contains(prefix, "\n"):
 		m.lit = []byte(prefix)
+	default:
+		sflags := syntax.Perl
+		if fold {
+			sflags |= syntax.FoldCase
+		}
+		if parsed, err := syntax.Parse(pattern, sflags); err == nil {
+			m.pre = newPrefilter(parsed.Simplify())
+		}
 	}
 	return m, nil
 }
@@ -53,6 +65,45 @@ func compileGrep(pattern string, fold bool) (*grepMatcher, error) {
 // next finds the first line of buf[from:] that matches and returns its
 // bounds [start, end) (end excludes the newline), or start -1.
 func (m *grepMatcher) next(buf []byte, from int) (start, end int) {
+	return m.scanner(buf).next(from)
+}
+
+// lineScanner finds matching lines in one buffer, call after call.
+type lineScanner struct {
+	m   *grepMatcher
+	buf []byte
+	pre *preScan
+}
+
+func (m *grepMatcher) scanner(buf []byte) *lineScanner {
+	s := &lineScanner{m: m, buf: buf}
+	if m.pre != nil {
+		s.pre = m.pre.scan(buf)
+	}
+	return s
+}
+
+// next finds the first matching line at or after from: see grepMatcher.next.
+func (s *lineScanner) next(from int) (start, end int) {
+	m, buf := s.m, s.buf
+	if s.pre != nil {
+		for from < len(buf) {
+			i := s.pre.index(from)
+			if i < 0 {
+				return -1, -1
+			}
+			ls := bytes.LastIndexByte(buf[:i], '\n') + 1
+			le := len(buf)
+			if j := bytes.IndexByte(buf[i:], '\n'); j >= 0 {
+				le = i + j
+			}
+			if m.re.Match(buf[ls:le]) {
+				return ls, le
+			}
+			from = le + 1
+		}
+		return -1, -1
+	}
 	for from <= len(buf) {
 		var ms, me int
 		if m.lit != nil {
@@ -90,6 +141,9 @@ func (m *grepMatcher) next(buf []byte, from int) (start, end int) {
 func (m *grepMatcher) matchLine(line []byte) bool {
 	if m.lit != nil {
 		return bytes.Contains(line, m.lit)
+	}
+	if m.pre != nil && m.pre.scan(line).index(0) < 0 {
+		return false
 	}
 	return m.re.Match(line)
 }
@@ -188,8 +242,9 @@ func (s *blockState) search(block []byte) bool {
 			return true
 		}
 	case modeCount:
+		sc := j.m.scanner(block)
 		for from := 0; from < len(block); {
-			st, end := j.m.next(block, from)
+			st, end := sc.next(from)
 			if st < 0 {
 				break
 			}

@@ -193,13 +193,15 @@ func TestGrepMatchesRipgrep(t *testing.T) {
 }
 
 // FuzzGrepPattern compiles arbitrary patterns and searches arbitrary text:
-// never a panic, and every reported line lies within the text.
+// never a panic, and the lines found (through the literal fast paths and
+// prefilters) are exactly those the regexp engine matches line by line.
 func FuzzGrepPattern(f *testing.F) {
-	for _, s := range []string{"needle", `a\sb`, "^$", "(?i)x+", "a(b", `\`, "[[:alpha:]]+", "", ".*"} {
-		f.Add(s, "a\nb needle\r\n\nxyz")
+	for _, s := range []string{"needle", `a\sb`, "^$", "(?i)x+", "a(b", `\`, "[[:alpha:]]+", "", ".*", "TODO|FIXME", "Copy(right)+", "ks"} {
+		f.Add(s, "a\nb needle\r\n\nxyz TODO COPYRIGHTRIGHT \u212a\u017f", false)
 	}
-	f.Fuzz(func(t *testing.T, pattern, text string) {
-		m, err := compileGrep(pattern, false)
+	f.Add("kelvin", "\u212aELVIN", true)
+	f.Fuzz(func(t *testing.T, pattern, text string, fold bool) {
+		m, err := compileGrep(pattern, fold)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "Invalid regular expression: ") {
 				t.Fatalf("unexpected error %v", err)
@@ -207,6 +209,7 @@ func FuzzGrepPattern(f *testing.F) {
 			return
 		}
 		buf := []byte(text)
+		var got []string
 		for from := 0; from < len(buf); {
 			st, end := m.next(buf, from)
 			if st < 0 {
@@ -215,15 +218,63 @@ func FuzzGrepPattern(f *testing.F) {
 			if st < from || end > len(buf) || st > end || strings.Contains(text[st:end], "\n") {
 				t.Fatalf("bad line [%d,%d) from %d in %q", st, end, from, text)
 			}
-			if !m.matchLine(buf[st:end]) {
-				t.Fatalf("line %q reported but does not match", text[st:end])
-			}
+			got = append(got, text[st:end])
 			from = end + 1
+		}
+		var want []string
+		lines := strings.Split(text, "\n")
+		if strings.HasSuffix(text, "\n") || text == "" {
+			lines = lines[:len(lines)-1] // no line after the last line end; an empty text has none
+		}
+		for _, l := range lines {
+			if m.re.MatchString(l) {
+				want = append(want, l)
+			}
+			if m.matchLine([]byte(l)) != m.re.MatchString(l) {
+				t.Fatalf("matchLine(%q) disagrees with the engine", l)
+			}
+		}
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Fatalf("pattern %q: found %q, engine matches %q", pattern, got, want)
 		}
 		res := fileResult{}
 		s := blockState{job: &grepJob{m: m, mode: modeContent, before: 1, after: 1, maxLine: 5}, res: &res, keep: func(int) bool { return true }, line: 1}
 		s.search(buf)
 	})
+}
+
+func TestRequiredLiterals(t *testing.T) {
+	tests := []struct {
+		pattern string
+		fold    bool
+		want    string // the literals, "|"-joined; "" for no prefilter
+	}{
+		{pattern: `Errorf\("[a-z]+`, want: `Errorf("`},
+		{pattern: "TODO|FIXME", want: "TODO|FIXME"},
+		{pattern: "copyright", fold: true, want: "copyright"},
+		{pattern: "kelvin", fold: true, want: "elvin"},
+		{pattern: "x[0-9]+y", want: ""},
+		{pattern: "a|b*", want: ""},
+		{pattern: "(foo)+bar", want: "foo"},
+		{pattern: "(?:abc){2,}", want: "abc"},
+		{pattern: "(?:abc)?", want: ""},
+		{pattern: "\u00e9t\u00e9", fold: true, want: ""},
+	}
+	for _, tc := range tests {
+		m, err := compileGrep(tc.pattern, tc.fold)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		if m.pre != nil {
+			for _, l := range m.pre.lits {
+				got = append(got, string(l.text))
+			}
+		}
+		if strings.Join(got, "|") != tc.want {
+			t.Errorf("%s (fold %v): literals %q, want %q", tc.pattern, tc.fold, got, tc.want)
+		}
+	}
 }
 
 func BenchmarkGrepGoroot(b *testing.B) {
