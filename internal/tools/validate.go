@@ -16,6 +16,7 @@ type ValidationError struct {
 	Received any // the offending value; nil for a missing parameter
 }
 
+// Error returns Message, the seed's text.
 func (e *ValidationError) Error() string { return e.Message }
 
 // Validate checks args against params and returns a new Args with defaults
