@@ -34,7 +34,12 @@ func (e *ValidationError) Error() string { return e.Message }
 //     required parameter is missing (models send null for optional fields);
 //   - checks run in the order of the seed's flowchart: presence, type, enum,
 //     range, length; the first failure is reported, with its path
-//     (edits[1].old_string) in place of the name.
+//     (edits[1].old_string) in place of the name, except that undeclared
+//     names in the same object are reported first (a misspelt "filepath" says
+//     more than "Missing required parameter: file_path");
+//   - a free-form object or array (no Properties, no Items) is passed through
+//     as it came; declared items and properties are checked recursively and
+//     copied.
 func Validate(params []Parameter, args Args) (Args, *ValidationError) {
 	out, err := checkObject(params, nil, args, len(params))
 	if err != nil {
