@@ -35,6 +35,11 @@ func WithHistoryCapacity(n int) ExecutorOption {
 // Executor runs tools by name (FR-2.1.4): lookup, validation, dry run,
 // timeout, cancellation, panic recovery, output cap, history, metrics, logs.
 // It is safe for concurrent use.
+//
+// Each call runs its tool on a goroutine of its own, so that the caller
+// gets "Tool timed out after 1s" at the deadline even from a tool that
+// ignores its context. Go cannot stop a goroutine: such a tool's goroutine
+// is abandoned and its late result dropped. Well-behaved tools watch ctx.
 type Executor struct {
 	reg         *Registry
 	log         zerolog.Logger

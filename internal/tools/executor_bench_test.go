@@ -66,3 +66,22 @@ func BenchmarkExecuteConcurrent10k(b *testing.B) {
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/batch")
 	b.ReportMetric(float64((processCPU()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/batch")
 }
+
+// BenchmarkGoroutines10kBaseline is the floor under
+// BenchmarkExecuteConcurrent10k: 10,000 bare goroutines sleeping 1 ms, no
+// executor. The difference between the two is what forge adds.
+func BenchmarkGoroutines10kBaseline(b *testing.B) {
+	var total time.Duration
+	c0 := processCPU()
+	for b.Loop() {
+		start := time.Now()
+		var wg sync.WaitGroup
+		for range 10000 {
+			wg.Go(func() { time.Sleep(time.Millisecond) })
+		}
+		wg.Wait()
+		total += time.Since(start)
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/batch")
+	b.ReportMetric(float64((processCPU()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/batch")
+}
