@@ -190,3 +190,15 @@ func FuzzParseAnthropicToolUse(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParseToolCalls parses a typical answer: text and two calls.
+func BenchmarkParseToolCalls(b *testing.B) {
+	text := "I'll read the file and search it.\n<tool>\n{\"server_name\":\"local\",\"tool_name\":\"Read\",\"arguments\":{\"file_path\":\"/home/user/main.go\",\"limit\":50}}\n</tool>\n" +
+		"<tool>{\"server_name\":\"local\",\"tool_name\":\"Grep\",\"arguments\":{\"pattern\":\"func main\",\"path\":\"/home/user\"}}</tool>\nDone."
+	b.ReportAllocs()
+	for b.Loop() {
+		if calls, err := ParseToolCalls(text); err != nil || len(calls) != 2 {
+			b.Fatal(err)
+		}
+	}
+}
