@@ -1,0 +1,282 @@
+// Package mcp connects forge to the Model Context Protocol in both
+// directions (issue 5): MCP servers as sources of tools (Manager, Server),
+// and forge's registry served to MCP clients (Serve). It uses the official
+// SDK, github.com/modelcontextprotocol/go-sdk.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/forgehq/forge/internal/version"
+)
+
+// ServerConfig is one configured server (mcp.servers.<name>): a command
+// spoken to over stdio, or the URL of a streamable HTTP endpoint.
+type ServerConfig struct {
+	Name    string
+	Command string
+	Args    []string
+	Env     map[string]string // added to forge's environment
+	Cwd     string
+	URL     string
+	Start   bool          // connect when forge starts, not on first use
+	Timeout time.Duration // per-call limit; 0 means the call's own
+}
+
+// Transport describes how the server is reached, for /mcp.
+func (c ServerConfig) Transport() string {
+	if c.URL != "" {
+		return "http " + c.URL
+	}
+	return strings.TrimSpace("stdio " + c.Command + " " + strings.Join(c.Args, " "))
+}
+
+// State is where a server's connection stands.
+type State string
+
+// The states /mcp shows.
+const (
+	StateNotStarted State = "not started"
+	StateConnected  State = "connected"
+	StateFailed     State = "failed"
+	StateClosed     State = "closed"
+)
+
+// connectTimeout bounds a connection attempt that has no deadline of its own.
+const connectTimeout = 30 * time.Second
+
+// terminateWait is how long a stdio server gets to exit after its standard
+// input is closed, before it is signalled.
+const terminateWait = 2 * time.Second
+
+// Server is the connection to one MCP server. It connects on demand, keeps
+// one session for listing and calling, notices when the server dies and
+// connects again on the next use.
+type Server struct {
+	cfg    ServerConfig
+	client *mcp.Client
+
+	connMu sync.Mutex // serialises connection attempts
+
+	mu      sync.Mutex
+	session *mcp.ClientSession
+	state   State
+	err     error
+	tools   []*mcp.Tool
+	stderr  *tail
+	gen     int // bumped at every connection, so a stale death notice is ignored
+}
+
+// NewServer returns the unconnected server of cfg.
+func NewServer(cfg ServerConfig) *Server {
+	client := mcp.NewClient(&mcp.Implementation{Name: "forge", Version: version.Version}, nil)
+	return &Server{cfg: cfg, client: client, state: StateNotStarted}
+}
+
+// Config returns the server's configuration.
+func (s *Server) Config() ServerConfig { return s.cfg }
+
+// Status returns the state, the reason of a failure and the tools last listed.
+func (s *Server) Status() (State, error, []*mcp.Tool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state, s.err, s.tools
+}
+
+// Session returns the live session, connecting when there is none. listed
+// reports whether a connection was made (and the tool list refreshed).
+func (s *Server) Session(ctx context.Context) (cs *mcp.ClientSession, listed bool, err error) {
+	s.mu.Lock()
+	cs = s.session
+	s.mu.Unlock()
+	if cs != nil {
+		return cs, false, nil
+	}
+	s.connMu.Lock()
+	defer s.connMu.Unlock()
+	s.mu.Lock()
+	cs = s.session
+	s.mu.Unlock()
+	if cs != nil {
+		return cs, false, nil // someone else connected while we waited
+	}
+	cs, err = s.connect(ctx)
+	return cs, err == nil, err
+}
+
+// Reconnect closes the session, if any, and connects again.
+func (s *Server) Reconnect(ctx context.Context) error {
+	s.connMu.Lock()
+	defer s.connMu.Unlock()
+	s.drop(nil)
+	_, err := s.connect(ctx)
+	return err
+}
+
+// connect starts the server (or opens the HTTP session), lists its tools
+// and keeps the session; s.connMu must be held.
+func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, connectTimeout)
+		defer cancel()
+	}
+	transport, stderr, err := s.transport()
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	// The session must outlive ctx (a call's context): Connect only uses
+	// ctx for the handshake, so a cancelled call does not close it.
+	cs, err := s.client.Connect(ctx, transport, nil)
+	if err != nil {
+		return nil, s.fail(withStderr(fmt.Errorf("connect: %w", err), stderr))
+	}
+	var list []*mcp.Tool
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			_ = cs.Close()
+			return nil, s.fail(withStderr(fmt.Errorf("list tools: %w", err), stderr))
+		}
+		list = append(list, t)
+	}
+	s.mu.Lock()
+	s.gen++
+	gen := s.gen
+	s.session, s.state, s.err, s.tools, s.stderr = cs, StateConnected, nil, list, stderr
+	s.mu.Unlock()
+	go func() {
+		// Wait returns when the server goes away (it exited, or we closed).
+		err := cs.Wait()
+		s.died(gen, cs, err)
+	}()
+	return cs, nil
+}
+
+// transport builds the transport of the configuration.
+func (s *Server) transport() (mcp.Transport, *tail, error) {
+	if s.cfg.URL != "" {
+		return &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, MaxRetries: -1}, nil, nil
+	}
+	if s.cfg.Command == "" {
+		return nil, nil, errors.New("no command and no url configured")
+	}
+	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
+	cmd.Dir = s.cfg.Cwd
+	cmd.Env = os.Environ()
+	for k, v := range s.cfg.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	// Standard error is the server's log: keep its end for failure reasons,
+	// never mix it into forge's output.
+	stderr := &tail{max: 4096}
+	cmd.Stderr = stderr
+	detach(cmd)
+	return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, stderr, nil
+}
+
+// fail records a failed connection attempt.
+func (s *Server) fail(err error) error {
+	err = fmt.Errorf("MCP server %s: %w", s.cfg.Name, err)
+	s.mu.Lock()
+	s.session, s.state, s.err = nil, StateFailed, err
+	s.mu.Unlock()
+	return err
+}
+
+// died records that the session of generation gen ended.
+func (s *Server) died(gen int, cs *mcp.ClientSession, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != gen || s.session != cs {
+		return // closed on purpose, or already replaced
+	}
+	reason := "the server exited"
+	if err != nil {
+		reason += ": " + err.Error()
+	}
+	if s.stderr != nil {
+		if t := s.stderr.String(); t != "" {
+			reason += ": " + t
+		}
+	}
+	s.session, s.state, s.err = nil, StateFailed, errors.New(reason)
+}
+
+// drop closes the current session; a non-nil reason marks the server
+// failed (a call saw it die), nil means a deliberate close.
+func (s *Server) drop(reason error) {
+	s.mu.Lock()
+	cs := s.session
+	s.session = nil
+	s.gen++
+	if reason != nil {
+		s.state, s.err = StateFailed, reason
+	}
+	s.mu.Unlock()
+	if cs != nil {
+		go cs.Close() // a dead stdio server can take terminateWait to reap
+	}
+}
+
+// Close ends the session and stops the server.
+func (s *Server) Close() error {
+	s.connMu.Lock()
+	defer s.connMu.Unlock()
+	s.mu.Lock()
+	cs := s.session
+	s.session, s.state, s.err = nil, StateClosed, nil
+	s.gen++
+	s.mu.Unlock()
+	if cs == nil {
+		return nil
+	}
+	err := cs.Close()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return nil // the server's exit status on the way out is not our concern
+	}
+	return err
+}
+
+func withStderr(err error, t *tail) error {
+	if t == nil {
+		return err
+	}
+	if s := t.String(); s != "" {
+		return fmt.Errorf("%w: %s", err, s)
+	}
+	return err
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(b), nil
+}
+
+// String returns the kept text, trimmed, on one line.
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.Join(strings.Fields(string(t.buf)), " ")
+}

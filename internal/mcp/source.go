@@ -1,0 +1,343 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// Manager makes the tools of the configured MCP servers forge tools, in
+// category mcp, named mcp__<server>__<tool>.
+//
+// When connections happen: a server with start: true is connected by Start,
+// and its tools are registered then. Any other server is "not started"
+// until its first use: /mcp reload NAME (or Connect), or `forge mcp list`.
+// Its tools join the registry at that first connection, which also serves
+// the calls: listing never connects a second time. A server that dies is
+// marked failed; its tools stay registered and the next call starts it
+// again (and refreshes the tool list).
+type Manager struct {
+	reg  *tools.Registry
+	wrap func(tools.Tool) tools.Tool
+
+	servers map[string]*Server
+	order   []string
+
+	mu    sync.Mutex
+	owned map[string]owned // forge name -> what we registered under it
+}
+
+// owned is one registered MCP tool.
+type owned struct {
+	server, tool string
+	value        tools.Tool // as registered (perhaps wrapped)
+}
+
+// Option configures a Manager.
+type Option func(*Manager)
+
+// WithWrap sets a decorator applied to every MCP tool before it is
+// registered (the rate limiter: ratelimit.Set.Wrap).
+func WithWrap(wrap func(tools.Tool) tools.Tool) Option { return func(m *Manager) { m.wrap = wrap } }
+
+// NewManager returns a manager for the servers, none connected yet.
+func NewManager(reg *tools.Registry, servers []ServerConfig, opts ...Option) *Manager {
+	m := &Manager{reg: reg, servers: map[string]*Server{}, owned: map[string]owned{}}
+	for _, c := range servers {
+		if _, dup := m.servers[c.Name]; dup {
+			continue
+		}
+		m.servers[c.Name] = NewServer(c)
+		m.order = append(m.order, c.Name)
+	}
+	slices.Sort(m.order)
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+// Names returns the configured server names, sorted.
+func (m *Manager) Names() []string { return slices.Clone(m.order) }
+
+// Server returns the named server.
+func (m *Manager) Server(name string) (*Server, bool) {
+	s, ok := m.servers[name]
+	return s, ok
+}
+
+// Start connects the servers configured with start: true, in parallel,
+// and registers their tools. Failures are joined in the error and shown by
+// /mcp; the other servers are not affected.
+func (m *Manager) Start(ctx context.Context) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(m.order))
+	for i, name := range m.order {
+		if !m.servers[name].cfg.Start {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = m.Connect(ctx, name)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// ConnectAll connects every server not connected yet (forge mcp list).
+func (m *Manager) ConnectAll(ctx context.Context) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(m.order))
+	for i, name := range m.order {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = m.Connect(ctx, name)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// Connect connects the named server if it is not connected, and brings
+// its tools into the registry.
+func (m *Manager) Connect(ctx context.Context, name string) error {
+	s, ok := m.servers[name]
+	if !ok {
+		return m.unknown(name)
+	}
+	_, listed, err := s.Session(ctx)
+	if err != nil {
+		return err
+	}
+	if listed {
+		return m.sync(s)
+	}
+	return nil
+}
+
+// Reload reconnects the named server and refreshes its tools: new ones are
+// registered, changed ones replaced, and those that disappeared
+// deregistered. On failure its tools are deregistered too.
+func (m *Manager) Reload(ctx context.Context, name string) error {
+	s, ok := m.servers[name]
+	if !ok {
+		return m.unknown(name)
+	}
+	if err := s.Reconnect(ctx); err != nil {
+		m.deregister(name, nil)
+		return err
+	}
+	return m.sync(s)
+}
+
+func (m *Manager) unknown(name string) error {
+	return fmt.Errorf("Unknown MCP server: %s (configured: %v)", name, m.order)
+}
+
+// sync makes the registry hold exactly the server's listed tools.
+func (m *Manager) sync(s *Server) error {
+	_, _, list := s.Status()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	server := s.cfg.Name
+	// Forget what we registered for this server, then register the list.
+	m.deregisterLocked(server, nil)
+	var errs []error
+	for _, t := range list {
+		name := uniqueName(server, t.Name, func(n string) bool {
+			if o, ok := m.owned[n]; ok {
+				return o.server != server || o.tool != t.Name
+			}
+			return m.reg.Exists(n)
+		})
+		var tool tools.Tool = newRemoteTool(m, s, name, t)
+		if m.wrap != nil {
+			tool = m.wrap(tool)
+		}
+		if err := m.reg.Register(tool); err != nil {
+			errs = append(errs, fmt.Errorf("MCP server %s, tool %s: %w", server, t.Name, err))
+			continue
+		}
+		m.owned[name] = owned{server: server, tool: t.Name, value: tool}
+	}
+	return errors.Join(errs...)
+}
+
+// deregister removes the tools registered for server (all of them when
+// keep is nil, else those keep refuses).
+func (m *Manager) deregister(server string, keep func(string) bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.deregisterLocked(server, keep)
+}
+
+func (m *Manager) deregisterLocked(server string, keep func(string) bool) {
+	for name, o := range m.owned {
+		if o.server != server || (keep != nil && keep(o.tool)) {
+			continue
+		}
+		if cur, ok := m.reg.Get(name); ok && cur == o.value {
+			m.reg.Deregister(name)
+		}
+		delete(m.owned, name)
+	}
+}
+
+// ToolStatus is one tool of a server, for /mcp.
+type ToolStatus struct {
+	Name        string // forge's name
+	Remote      string // the server's name
+	Description string
+	Registered  bool
+}
+
+// ServerStatus is one server, for /mcp and forge mcp list.
+type ServerStatus struct {
+	Name      string
+	Transport string
+	State     State
+	Err       error // why it failed
+	Tools     []ToolStatus
+}
+
+// Status returns every server with its state and tools, sorted by name.
+func (m *Manager) Status() []ServerStatus {
+	m.mu.Lock()
+	byRemote := map[[2]string]string{}
+	for name, o := range m.owned {
+		byRemote[[2]string{o.server, o.tool}] = name
+	}
+	m.mu.Unlock()
+	out := make([]ServerStatus, 0, len(m.order))
+	for _, name := range m.order {
+		s := m.servers[name]
+		state, err, list := s.Status()
+		st := ServerStatus{Name: name, Transport: s.cfg.Transport(), State: state, Err: err}
+		for _, t := range list {
+			fname, ok := byRemote[[2]string{name, t.Name}]
+			if !ok {
+				fname = ToolName(name, t.Name)
+			}
+			st.Tools = append(st.Tools, ToolStatus{Name: fname, Remote: t.Name, Description: t.Description, Registered: ok})
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// Close stops every server. Their tools stay registered; a call after
+// Close starts the server again.
+func (m *Manager) Close() error {
+	var errs []error
+	for _, name := range m.order {
+		errs = append(errs, m.servers[name].Close())
+	}
+	return errors.Join(errs...)
+}
+
+// remoteTool is one MCP tool as a forge tool.
+type remoteTool struct {
+	m      *Manager
+	srv    *Server
+	name   string
+	remote *mcp.Tool
+	schema *inputSchema
+	desc   string
+}
+
+func newRemoteTool(m *Manager, s *Server, name string, t *mcp.Tool) *remoteTool {
+	desc := t.Description
+	if desc == "" {
+		desc = t.Title
+	}
+	if desc == "" {
+		desc = fmt.Sprintf("Tool %s of MCP server %s", t.Name, s.cfg.Name)
+	}
+	return &remoteTool{m: m, srv: s, name: name, remote: t, desc: desc,
+		schema: compileSchema("mcp://"+s.cfg.Name+"/"+t.Name, t.InputSchema)}
+}
+
+// Name returns the forge name, mcp__server__tool.
+func (t *remoteTool) Name() string { return t.name }
+
+// Description returns the server's description of the tool.
+func (t *remoteTool) Description() string { return t.desc }
+
+// Category is always mcp.
+func (t *remoteTool) Category() tools.Category { return tools.CategoryMCP }
+
+// Parameters are the schema's top-level properties (see inputSchema).
+func (t *remoteTool) Parameters() []tools.Parameter { return t.schema.params }
+
+// CallTimeout is the server's configured timeout; 0 means the context's.
+func (t *remoteTool) CallTimeout(tools.ExecutionContext, tools.Args) time.Duration {
+	return t.srv.cfg.Timeout
+}
+
+// DryRun names the server and tool the call would go to.
+func (t *remoteTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
+	return fmt.Sprintf("Would call tool %s on MCP server %s with %s", t.remote.Name, t.srv.cfg.Name, jsonText(args))
+}
+
+// Execute validates args against the server's inputSchema, then calls the
+// tool. The call's context goes to the SDK, which sends
+// notifications/cancelled to the server when it ends early (forge's
+// timeout, Ctrl-C), so the server can stop working too.
+func (t *remoteTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
+	if msg := t.schema.validate(args); msg != "" {
+		r := tools.Fail(fmt.Sprintf("Invalid arguments for %s: %s", t.name, msg))
+		r.ErrorKind = tools.KindValidation
+		return r
+	}
+	cs, listed, err := t.srv.Session(ctx)
+	if err != nil {
+		return tools.Fail(fmt.Sprintf("MCP server %s is not available: %v", t.srv.cfg.Name, unwrapServer(err)), "server", t.srv.cfg.Name)
+	}
+	if listed { // restarted: its tools may have changed
+		_ = t.m.sync(t.srv)
+	}
+	if args == nil {
+		args = tools.Args{}
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: t.remote.Name, Arguments: map[string]any(args)})
+	if err != nil {
+		if ctx.Err() != nil {
+			r := tools.Fail("Tool execution cancelled")
+			r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout
+			}
+			return r
+		}
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) {
+			// The server answered, with a protocol error: it is alive.
+			return tools.Fail(fmt.Sprintf("MCP server %s refused the call: %v", t.srv.cfg.Name, err), "server", t.srv.cfg.Name)
+		}
+		// No answer (EOF, closed connection): the server is gone.
+		reason := fmt.Errorf("the server stopped during a call to %s: %v", t.remote.Name, err)
+		t.srv.drop(reason)
+		return tools.Fail(fmt.Sprintf("MCP server %s stopped during the call (it is restarted on the next call): %v", t.srv.cfg.Name, err), "server", t.srv.cfg.Name)
+	}
+	return toResult(t.srv.cfg.Name, t.remote.Name, res)
+}
+
+// unwrapServer drops the "MCP server NAME: " prefix fail adds, which the
+// callers' messages already say.
+func unwrapServer(err error) error {
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
+}
