@@ -1,0 +1,241 @@
+//go:build linux || darwin
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/term"
+)
+
+// expectTimeout is generous: CI machines are small and busy.
+const expectTimeout = 20 * time.Second
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]|\r| ?\x08`)
+
+// terminal is forge running on a pseudo-terminal, with an expect helper
+// over everything it printed.
+type terminal struct {
+	t    *testing.T
+	ptmx *os.File
+	tty  *os.File
+	cmd  *exec.Cmd
+	done chan error
+
+	mu   sync.Mutex
+	out  bytes.Buffer
+	seen int // the part of out that expect has consumed
+}
+
+// startForge runs the forge binary (the test binary under the name testscript
+// gives it on $PATH) on a new 40x100 pseudo-terminal, in its own session
+// with that terminal as its controlling terminal.
+func startForge(t *testing.T) (*terminal, *term.State) {
+	t.Helper()
+	bin, err := exec.LookPath("forge")
+	if err != nil {
+		t.Skipf("forge is not on PATH: %v", err)
+	}
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 100}); err != nil {
+		t.Fatalf("setsize: %v", err)
+	}
+	before, err := term.GetState(int(tty.Fd()))
+	if err != nil {
+		t.Fatalf("terminal state: %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("Hello, World!\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "NO_COLOR=1", "TERM=xterm")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start forge: %v", err)
+	}
+	tm := &terminal{t: t, ptmx: ptmx, tty: tty, cmd: cmd, done: make(chan error, 1)}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			tm.mu.Lock()
+			tm.out.Write(buf[:n])
+			tm.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() { tm.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-tm.done
+		}
+		ptmx.Close()
+		tty.Close()
+	})
+	return tm, before
+}
+
+// screen returns what forge printed, escapes and carriage returns removed.
+func (tm *terminal) screen() string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return ansi.ReplaceAllString(tm.out.String(), "")
+}
+
+// expect waits until the output after the last match matches re.
+func (tm *terminal) expect(re string) {
+	tm.t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(expectTimeout)
+	for {
+		tm.mu.Lock()
+		raw := tm.out.String()
+		tm.mu.Unlock()
+		if tm.seen > len(raw) {
+			tm.seen = len(raw)
+		}
+		text := ansi.ReplaceAllString(raw[tm.seen:], "")
+		if rx.MatchString(text) {
+			// Consume up to the end of the raw output seen so far: later
+			// expectations look at what comes next.
+			tm.seen = len(raw)
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for %q; output since last match:\n%s\nraw tail: %q", re, text, raw[max(0, len(raw)-80):])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (tm *terminal) send(s string) {
+	tm.t.Helper()
+	if _, err := tm.ptmx.Write([]byte(s)); err != nil {
+		tm.t.Fatalf("write to terminal: %v", err)
+	}
+}
+
+// wait waits for forge to exit and returns its status.
+func (tm *terminal) wait() int {
+	tm.t.Helper()
+	select {
+	case err := <-tm.done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				return 128 + int(ws.Signal())
+			}
+			return ee.ExitCode()
+		}
+		if err != nil {
+			tm.t.Fatalf("wait: %v", err)
+		}
+		return 0
+	case <-time.After(expectTimeout):
+		tm.t.Fatalf("forge did not exit; output:\n%s", tm.screen())
+		return -1
+	}
+}
+
+// assertRestored checks the terminal is in the state it was in before forge.
+func (tm *terminal) assertRestored(before *term.State) {
+	tm.t.Helper()
+	after, err := term.GetState(int(tm.tty.Fd()))
+	if err != nil {
+		tm.t.Fatalf("terminal state: %v", err)
+	}
+	if *after != *before {
+		tm.t.Errorf("terminal not restored:\nbefore %+v\nafter  %+v", *before, *after)
+	}
+}
+
+// The REPL on a terminal: a command and its panel, Tab completion, Ctrl-C
+// cancelling a running tool, Ctrl-C at the prompt, Ctrl-D leaving with the
+// terminal as it was.
+func TestInteractiveShell(t *testing.T) {
+	tm, before := startForge(t)
+	tm.expect(`forge> *$`)
+
+	tm.send("/run calculator operation=add a=2 b=3\r")
+	tm.expect(`(?s)Status: ✓ Success.*│ 5 .*forge> *$`)
+
+	// Tab completes the tool name (and adds a space), then the parameter.
+	tm.send("/run Rea\t")
+	tm.expect(`/run Read *$`)
+	tm.send("fi\t")
+	tm.expect(`file_path= *$`)
+	tm.send("hello.txt\r")
+	tm.expect(`(?s)Tool: Read.*Hello, World!.*forge> *$`)
+
+	// Ctrl-C at the prompt drops the line.
+	tm.send("/run this is dropped\x03")
+	tm.expect(`\^C`)
+	tm.send("/context\r")
+	tm.expect(`(?s)Execution Context.*forge> *$`)
+	if strings.Contains(tm.screen(), "this is dropped\n") {
+		t.Errorf("the interrupted line ran")
+	}
+
+	// Ctrl-C while a tool runs cancels the tool; the shell stays. The
+	// first ^C may arrive before the tool has started, so send it until
+	// the cancelled panel shows.
+	tm.send("/run Bash command=\"sleep 30\"\r")
+	cancelled := regexp.MustCompile(`Cancelled`)
+	deadline := time.Now().Add(expectTimeout)
+	for !cancelled.MatchString(tm.screen()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no cancelled panel; output:\n%s", tm.screen())
+		}
+		time.Sleep(300 * time.Millisecond)
+		tm.send("\x03")
+	}
+	tm.expect(`(?s)Cancelled.*forge> *$`)
+
+	tm.send("/set dry_run true\r")
+	tm.expect(`forge \[dry-run\]> *$`)
+
+	tm.send("\x04") // Ctrl-D
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit status %d, want 0; output:\n%s", code, tm.screen())
+	}
+	tm.assertRestored(before)
+
+	hist := filepath.Join(tm.cmd.Dir, "state", "forge", "history")
+	if b, err := os.ReadFile(hist); err != nil || !strings.Contains(string(b), "/context") {
+		t.Errorf("history file %s: %q, %v", hist, b, err)
+	}
+}
+
+// SIGTERM at the prompt ends forge with the terminal restored.
+func TestInteractiveSIGTERMRestoresTerminal(t *testing.T) {
+	tm, before := startForge(t)
+	tm.expect(`forge> *$`)
+	if err := tm.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := tm.wait(); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit status %d, want %d", code, 128+int(syscall.SIGTERM))
+	}
+	tm.assertRestored(before)
+}
