@@ -135,3 +135,17 @@ func FuzzGlobPattern(f *testing.F) {
 		globMatches(q.pattern, name)
 	})
 }
+
+func BenchmarkGlobGoroot(b *testing.B) {
+	src := gorootSrc(b)
+	if _, err := os.Stat(src); err != nil {
+		b.Skip("no GOROOT/src")
+	}
+	tl := buildTool(b, newGlob, nil)
+	ec := tools.NewExecutionContext(src)
+	for b.Loop() {
+		if r := tl.Execute(b.Context(), ec, tools.Args{"pattern": "**/*.go"}); !r.Success {
+			b.Fatal(r.Error)
+		}
+	}
+}
