@@ -50,7 +50,7 @@ func (e *Executor) ExecuteCalls(ctx context.Context, ec ExecutionContext, calls 
 func (e *Executor) executeCall(ctx context.Context, ec ExecutionContext, c ToolCall) CallResult {
 	cr := CallResult{Call: c}
 	if c.Server != "" && c.Server != "local" {
-		cr.Result = e.reject(c.Name, ec, nil, Result{Status: StatusFailed,
+		cr.Result = e.reject(c.Name, nil, ec, Result{Status: StatusFailed,
 			Error:     "Unsupported server: " + c.Server + " (only local tools can run)",
 			ErrorKind: KindUnknownTool, Metadata: map[string]any{"server_name": c.Server}})
 		return cr

@@ -31,18 +31,23 @@ type job struct {
 // failed result of kind KindPanic.
 func (j *job) run() {
 	var r Result
+	returned := false
 	defer func() {
 		if p := recover(); p != nil {
 			r = j.e.panicResult(j.name, p, debug.Stack())
+		} else if !returned {
+			// runtime.Goexit: no panic, but no result either.
+			r = Result{Status: StatusFailed, Error: "Execution error: the tool exited without a result", ErrorKind: KindPanic}
 		}
 		j.e.releaseInstance(j.name, j.lz, j.t)
 		j.done <- r
 	}()
 	if j.dry {
 		j.dryRun(&r)
-		return
+	} else {
+		r = j.t.Execute(j.ctx, j.ec, j.args)
 	}
-	r = j.t.Execute(j.ctx, j.ec, j.args)
+	returned = true
 }
 
 // dryRun writes to r what the tool would do.

@@ -73,18 +73,20 @@ func (e *Executor) Registry() *Registry { return e.reg }
 func (e *Executor) ExecuteJSON(ctx context.Context, name string, ec ExecutionContext, raw json.RawMessage) Result {
 	args, err := DecodeArgs(raw)
 	if err != nil {
-		if _, ok := e.reg.Get(name); !ok {
+		en := e.reg.lookup(name)
+		if en == nil {
 			return e.Execute(ctx, name, ec, nil) // the unknown tool is the first problem
 		}
-		return e.reject(name, ec, nil, Result{Status: StatusFailed, Error: err.Error(), ErrorKind: KindValidation})
+		return e.reject(name, en, ec, Result{Status: StatusFailed, Error: err.Error(), ErrorKind: KindValidation})
 	}
 	return e.Execute(ctx, name, ec, args)
 }
 
-// reject records and logs a call refused before its tool was looked up.
-func (e *Executor) reject(name string, ec ExecutionContext, args Args, r Result) Result {
+// reject records and logs a call refused before its tool could run; en is
+// the tool it counts against in the metrics, or nil.
+func (e *Executor) reject(name string, en *entry, ec ExecutionContext, r Result) Result {
 	ec = ec.withDefaults()
-	e.finish(name, e.reg.lookup(name), &ec, args, time.Now(), &r)
+	e.finish(name, en, &ec, nil, time.Now(), &r)
 	return r
 }
 

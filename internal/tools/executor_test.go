@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -231,6 +232,17 @@ func TestExecutePanic(t *testing.T) {
 	}
 	if res := e.Execute(context.Background(), "PanicDry", NewExecutionContext("/"), nil); res.ErrorKind != KindPanic || !strings.Contains(res.Error, "deadline panic") {
 		t.Errorf("panicking CallTimeout = %+v", res)
+	}
+}
+
+func TestExecuteToolCallingGoexit(t *testing.T) {
+	r := NewRegistry()
+	quitter := newTool("Quitter", CategoryOther)
+	quitter.run = func(context.Context, ExecutionContext, Args) Result { runtime.Goexit(); return OK("") }
+	mustRegister(t, r, quitter)
+	res := NewExecutor(r).Execute(context.Background(), "Quitter", ExecutionContext{}, nil)
+	if res.Success || res.ErrorKind != KindPanic || res.Error != "Execution error: the tool exited without a result" {
+		t.Errorf("result = %+v", res)
 	}
 }
 
