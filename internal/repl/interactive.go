@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -63,6 +64,13 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 	ints := make(chan os.Signal, 1)
 	signal.Notify(ints, os.Interrupt)
 	defer signal.Stop(ints)
+	// On SIGTERM or SIGHUP: remember the signal, cancel a running tool,
+	// restore the terminal and make Readline return; the loop below then
+	// ends with 128+signal. If it does not within a second (readline #217:
+	// Close can hang), exit from here, the terminal already restored.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var killed atomic.Int32
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -70,19 +78,22 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 			select {
 			case <-ints:
 			case sig := <-stops:
+				n := int32(sig.(syscall.Signal))
+				killed.Store(n)
+				cancel()
 				if saved != nil {
 					_ = termRestore(fd, saved)
 				}
-				closed := make(chan struct{})
-				go func() { _ = rl.Close(); close(closed) }()
+				go func() { _ = rl.Close() }()
 				select {
-				case <-closed:
-				case <-time.After(500 * time.Millisecond): // readline #217: Close can hang
+				case <-done:
+				case <-time.After(time.Second):
+					if saved != nil {
+						_ = termRestore(fd, saved)
+					}
+					os.Exit(128 + int(n))
 				}
-				if saved != nil {
-					_ = termRestore(fd, saved)
-				}
-				os.Exit(128 + int(sig.(syscall.Signal)))
+				return
 			case <-done:
 				return
 			}
@@ -105,7 +116,7 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 	if !s.jsonMode() {
 		fmt.Fprintf(s.out, "forge %s. Type /help for the commands, Tab to complete, Ctrl-D to leave.\n", version.Version)
 	}
-	for !s.quit && ctx.Err() == nil {
+	for !s.quit && ctx.Err() == nil && killed.Load() == 0 {
 		rl.SetPrompt(s.prompt())
 		line, err := rl.Readline()
 		if errors.Is(err, readline.ErrInterrupt) {
@@ -124,6 +135,9 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 	_ = rl.Close()
 	if saved != nil {
 		_ = termRestore(fd, saved)
+	}
+	if n := killed.Load(); n != 0 {
+		return 128 + int(n)
 	}
 	return ExitOK
 }
