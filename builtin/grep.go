@@ -34,7 +34,7 @@ var grepDescriptor = tools.Descriptor{
 	Parameters: []tools.Parameter{
 		{Name: "pattern", Type: tools.TypeString, Description: "The regular expression to search for (RE2 syntax)", Required: true},
 		{Name: "path", Type: tools.TypeString, Description: "File or directory to search in (default: the working directory)"},
-		{Name: "glob", Type: tools.TypeString, Description: "Only search files matching this glob (\"*.go\", \"*.{ts,tsx}\", \"src/**/*.py\"); without a slash it matches file names"},
+		{Name: "glob", Type: tools.TypeString, Description: "Only search files matching this glob (\"*.go\", \"*.{ts,tsx}\", \"src/**/*.py\"; \"!*_test.go\" to exclude); without a slash it matches file names"},
 		{Name: "output_mode", Type: tools.TypeString, Description: "What to return: files_with_matches, content or count", Default: modeFiles, Enum: []any{modeFiles, modeContent, modeCount}},
 		{Name: "-i", Type: tools.TypeBoolean, Description: "Case-insensitive search", Default: false},
 		{Name: "-n", Type: tools.TypeBoolean, Description: "Show line numbers (content mode)", Default: true},
@@ -77,6 +77,7 @@ type grepQuery struct {
 	rootIsDir bool
 	glob      string
 	globPath  bool // the glob has a slash: match it against the relative path
+	globNot   bool // the glob began with "!": skip the files it matches (ripgrep's -g '!x')
 	walk      fsutil.WalkOptions
 	headLimit int // 0: no limit
 	offset    int
@@ -109,6 +110,9 @@ func (t *grepTool) parse(ec tools.ExecutionContext, args tools.Args) (grepQuery,
 		return q, fmt.Errorf("Invalid path: %w", err)
 	}
 	if g := args.String("glob"); g != "" {
+		if strings.HasPrefix(g, "!") {
+			q.globNot, g = true, g[1:]
+		}
 		g = strings.TrimPrefix(g, "./")
 		if !doublestar.ValidatePattern(g) || strings.IndexByte(g, 0) >= 0 {
 			return q, fmt.Errorf("Invalid glob pattern: %s", g)
@@ -222,7 +226,7 @@ func (t *grepTool) search(ctx context.Context, q grepQuery, keep func(int) bool)
 				if q.globPath {
 					subject = rel
 				}
-				if !doublestar.MatchUnvalidated(q.glob, subject) {
+				if doublestar.MatchUnvalidated(q.glob, subject) == q.globNot {
 					return nil
 				}
 			}

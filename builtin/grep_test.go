@@ -44,6 +44,7 @@ func TestGrep(t *testing.T) {
 			want: p("a.go") + "\n" + p("b.txt") + "\n" + p("long.txt") + "\n" + p("sub/c.go")},
 		{name: "case-insensitive", args: tools.Args{"pattern": "NEEDLE", "-i": true, "glob": "*.go"},
 			want: p("a.go") + "\n" + p("sub/c.go")},
+		{name: "negated glob", args: tools.Args{"pattern": "needle", "glob": "!*.go"}, want: p("b.txt") + "\n" + p("long.txt")},
 		{name: "glob with a slash", args: tools.Args{"pattern": "needle", "glob": "sub/**"}, want: p("sub/c.go")},
 		{name: "content with numbers", args: tools.Args{"pattern": "needle", "output_mode": "content", "path": "b.txt"},
 			want: p("b.txt") + ":3:needle\n" + p("b.txt") + ":8:needle"},
