@@ -272,16 +272,15 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 }
 
 // failWithOutput is a failed result whose error is the command's output
-// followed by the reason, as the wireframe's Execution Error panel shows
-// them; the output is also the result's Output.
+// followed by the reason, in the order of the wireframe's Execution Error
+// panel. The output is in the error only (a model reads the error of a
+// failed result), so that panels do not show it twice.
 func failWithOutput(reason, out string, meta []any) tools.Result {
 	msg := reason
 	if t := strings.TrimRight(out, "\n"); t != "" {
 		msg = t + "\n\n" + reason
 	}
-	r := tools.Fail(msg, meta...)
-	r.Output = out
-	return r
+	return tools.Fail(msg, meta...)
 }
 
 // stoppedResult is the result of a command ended by its timeout (after d)
@@ -297,7 +296,6 @@ func stoppedResult(err error, d time.Duration, out string) tools.Result {
 	}
 	if out != "" {
 		r.Error = strings.TrimRight(out, "\n") + "\n\n" + r.Error
-		r.Output = out
 	}
 	return r
 }
