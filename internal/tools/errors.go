@@ -10,6 +10,7 @@ type ToolError struct {
 	Err      error // the cause, if any, for errors.Is/As
 }
 
+// Error returns the seed's text: Tool 'Read' error: File not found.
 func (e *ToolError) Error() string {
 	return fmt.Sprintf("Tool '%s' error: %s", e.ToolName, e.Message)
 }
