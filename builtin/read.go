@@ -177,6 +177,9 @@ func (t *readTool) stream(ctx context.Context, ec tools.ExecutionContext, r *buf
 	if err != nil {
 		return fail(err)
 	}
+	if full {
+		remaining++ // the line read but left out for lack of room
+	}
 	if known && remaining == 0 {
 		return tools.OK(strings.TrimSuffix(out.String(), "\n"), append(meta, "total_lines", line, "truncated", false)...)
 	}

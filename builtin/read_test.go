@@ -154,8 +154,12 @@ func TestReadOutputCap(t *testing.T) {
 	if len(out) > 10000 {
 		t.Errorf("output %d bytes, over the 10000 cap", len(out))
 	}
-	if !strings.HasSuffix(out, fmt.Sprintf("Use offset=%d to continue.", r.Metadata["lines"])) {
+	shown := r.Metadata["lines"].(int)
+	if !strings.HasSuffix(out, fmt.Sprintf("... %d more lines not shown. Use offset=%d to continue.", 3000-shown, shown)) {
 		t.Errorf("no continuation line: %q", out[len(out)-200:])
+	}
+	if r.Metadata["total_lines"] != 3000 {
+		t.Errorf("total_lines %v", r.Metadata["total_lines"])
 	}
 }
 
