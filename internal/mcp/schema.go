@@ -92,7 +92,7 @@ func (s *inputSchema) validate(args tools.Args) string {
 }
 
 // describe turns the validator's error tree into one line:
-// at '/path': got number, want string; at '': missing property 'q'.
+// at '/path': got number, want string; at ”: missing property 'q'.
 func describe(ve *jsonschema.ValidationError) string {
 	lines := strings.Split(ve.Error(), "\n")
 	var parts []string
