@@ -54,8 +54,11 @@ type Executor struct {
 	exports exportCache // schema exports, keyed by registry version (schema.go)
 }
 
-// NewExecutor returns an executor over reg.
+// NewExecutor returns an executor over reg; a nil reg means Default().
 func NewExecutor(reg *Registry, opts ...ExecutorOption) *Executor {
+	if reg == nil {
+		reg = Default()
+	}
 	e := &Executor{reg: reg, log: zerolog.Nop(), metrics: map[string]*Metrics{}}
 	e.hist.capacity = DefaultHistoryCapacity
 	for _, o := range opts {

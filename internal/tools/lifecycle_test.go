@@ -71,7 +71,7 @@ func TestToolSystemInitialization(t *testing.T) {
 		t.Fatal("no default registry")
 	}
 	mustRegister(t, r, fileTools()...)
-	e := NewExecutor(Default())
+	e := NewExecutor(nil)
 	if e.Registry() != r {
 		t.Fatal("the executor does not use the default registry")
 	}
