@@ -193,3 +193,30 @@ func TestBashOutputCancelledAndDryRun(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// The table forgets the oldest ended commands beyond maxShells, never a
+// running one.
+func TestShellTablePrunes(t *testing.T) {
+	b, _, _ := execTrio(t)
+	ec := testEC(t)
+	running := startBackground(t, b, ec, "sleep 300")
+	var last string
+	for i := 0; i < maxShells+5; i++ {
+		last = startBackground(t, b, ec, "true")
+		waitDrained(t, b, last)
+		s, _ := b.shells.get(last)
+		<-s.group.Done()
+	}
+	if n := len(b.shells.list()); n > maxShells {
+		t.Errorf("%d shells kept, at most %d expected", n, maxShells)
+	}
+	if _, ok := b.shells.get(running); !ok {
+		t.Error("the running command was forgotten")
+	}
+	if _, ok := b.shells.get(last); !ok {
+		t.Error("the newest command was forgotten")
+	}
+	if _, ok := b.shells.get("bash_2"); ok {
+		t.Error("the oldest ended command was kept")
+	}
+}

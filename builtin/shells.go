@@ -22,6 +22,9 @@ const (
 	// streamSize is how much of a background command's output is kept for
 	// BashOutput: the newest bytes, the older ones are dropped and counted.
 	streamSize = 1 << 20
+	// maxShells bounds the table: beyond it, the oldest commands that have
+	// ended are forgotten (with their output) to make room.
+	maxShells = 100
 )
 
 // errShellsClosed is returned when a command is started after forge began
@@ -136,6 +139,7 @@ func (t *shellTable) killGrace() time.Duration {
 
 // add gives s the next id and stores it.
 func (t *shellTable) add(s *bgShell) error {
+	t.prune()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -182,6 +186,24 @@ func (t *shellTable) adopt(command string, pgid int, exit proc.Exit, drained cha
 		return nil, err
 	}
 	return s, nil
+}
+
+// prune forgets the oldest ended commands while the table is full. Running
+// commands are never forgotten: they must still be ended on Close.
+func (t *shellTable) prune() {
+	all := t.list()
+	excess := len(all) - (maxShells - 1)
+	for _, s := range all {
+		if excess <= 0 {
+			return
+		}
+		if st, _ := s.status(); st != shellRunning {
+			t.mu.Lock()
+			delete(t.shells, s.id)
+			t.mu.Unlock()
+			excess--
+		}
+	}
 }
 
 // get returns the shell of that id.
