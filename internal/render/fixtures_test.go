@@ -70,7 +70,9 @@ func wireframeStats() tools.Stats {
 }
 
 func wireframeHistory() []tools.Execution {
-	at := func(sec int) time.Time { return time.Date(2024, 1, 15, 10, 23, 45, 0, time.UTC).Add(time.Duration(sec) * time.Second) }
+	at := func(sec int) time.Time {
+		return time.Date(2024, 1, 15, 10, 23, 45, 0, time.UTC).Add(time.Duration(sec) * time.Second)
+	}
 	ok := func() tools.Result { return tools.OK("done") }
 	failed := func(msg string) tools.Result { return tools.Fail(msg) }
 	timedOut := tools.Fail("Tool timed out after 5s")

@@ -7,6 +7,10 @@ import (
 	"github.com/rivo/uniseg"
 )
 
+// maxClusterBytes bounds how far nextSegment looks for the end of a
+// grapheme cluster.
+const maxClusterBytes = 48
+
 // tabStop is where a tab in tool output moves the column to.
 const tabStop = 8
 
@@ -118,9 +122,28 @@ func nextSegment(s string) (n, width int) {
 	if s[0] < utf8.RuneSelf {
 		return 1, 1
 	}
-	cluster, _, w, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+	// Grapheme rules can glue a whole run into one cluster (a million
+	// combining marks, a run of prepended concatenation marks); looking at a
+	// bounded window keeps wrapping linear. Real clusters are far shorter.
+	look := s
+	if len(look) > maxClusterBytes {
+		cut := maxClusterBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		look = s[:cut]
+	}
+	cluster, _, w, _ := uniseg.FirstGraphemeClusterInString(look, -1)
 	if len(cluster) == 0 {
 		return 1, 1
+	}
+	if w > 2 {
+		// No real character is wider than two cells; a longer "cluster" is a
+		// run that grapheme rules glue together (prepended concatenation
+		// marks: "\u0600\u0600..."), whose width uniseg sums rune by rune.
+		// Break it between runes so that it can wrap.
+		_, size := utf8.DecodeRuneInString(s)
+		return size, uniseg.StringWidth(s[:size])
 	}
 	return len(cluster), w
 }
