@@ -184,7 +184,7 @@ func (t *webFetchTool) Execute(ctx context.Context, ec tools.ExecutionContext, a
 	meta := []any{"status_code", resp.StatusCode, "final_url", final.String(), "content_type", ctype, "bytes", len(body), "truncated", cut}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		msg := fmt.Sprintf("HTTP %s from %s", resp.Status, final.Redacted())
-		if snippet := strings.TrimSpace(string(body[:min(len(body), 500)])); snippet != "" && isTextual(ctype) {
+		if snippet := strings.TrimSpace(truncateUTF8(string(body), 500)); snippet != "" && isTextual(ctype) {
 			msg += "\n\n" + snippet
 		}
 		return tools.Fail(msg, meta...)
