@@ -206,6 +206,13 @@ func (r *Registry) RegisterMany(ts ...Tool) error {
 
 // RegisterLazy registers a tool that is built by f on first use (or for every
 // call with PerCall). Listing and exporting use d and never build it.
+//
+// f receives the registry's Deps for the tool and the context of the call
+// that needs it, bounded by that call's timeout; Init runs once after each
+// construction. A Singleton is built once even when many calls ask at the
+// same moment (they share the build and its outcome); a failed build is
+// not kept, so a later call tries again. A factory that fails or panics
+// gives a failed Result of kind KindFactory naming the tool.
 func (r *Registry) RegisterLazy(d Descriptor, f Factory, how Instancing) error {
 	if f == nil {
 		return &ToolError{ToolName: d.Name, Message: "Lazy tool has no factory", Err: ErrInvalidTool}
