@@ -7,14 +7,29 @@ import (
 )
 
 // The extension seam: MCP servers and plugins (issue 5) add slash commands,
-// cobra subcommands and start-up work here, in files of their own.
+// cobra subcommands and start-up work here; the work itself is in
+// ext_*.go.
 
 // extCommands returns the slash commands extensions add (/mcp, /plugins).
-func extCommands(s *Shell) []Command { return nil }
+func extCommands(s *Shell) []Command {
+	return []Command{mcpCommand(), pluginsCommand()}
+}
 
 // extSubcommands returns the cobra subcommands extensions add (forge mcp).
-func extSubcommands(app *App) []*cobra.Command { return nil }
+func extSubcommands(app *App) []*cobra.Command {
+	return []*cobra.Command{app.mcpSubcommand()}
+}
 
 // loadExtensions runs once at start-up, after the built-in tools are
-// registered: it may register more tools in app's registry.
-func loadExtensions(ctx context.Context, app *App) error { return nil }
+// registered: rate limits, plugins, then the MCP servers marked start.
+// Nothing here stops forge from starting: a bad manifest or a server that
+// does not answer is reported on standard error (and by /plugins, /mcp),
+// and the rest of forge works.
+func loadExtensions(ctx context.Context, app *App) error {
+	x := app.ext()
+	x.limits = app.rateLimits()
+	x.loadPlugins(ctx, app)
+	x.startMCP(ctx, app)
+	app.applyRateLimits(x.limits)
+	return nil
+}
