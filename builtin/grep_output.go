@@ -27,7 +27,8 @@ func (t *grepTool) report(ctx context.Context, q grepQuery, hits []grepHit, budg
 		}
 	}
 	meta := []any{"path", q.root, "mode", mode, "files", files, "matches", matches}
-	var entries []string // the whole result list, before paging
+	var entries []string // the result list, before paging
+	uncounted := 0       // content lines counted but not kept, past the last page asked for
 	switch mode {
 	case modeFiles:
 		for _, h := range hits {
@@ -42,9 +43,9 @@ func (t *grepTool) report(ctx context.Context, q grepQuery, hits []grepHit, budg
 			}
 		}
 	default:
-		entries = t.contentLines(ctx, q, hits)
+		entries, uncounted = t.contentLines(ctx, q, hits)
 	}
-	total := len(entries)
+	total := len(entries) + uncounted
 	if total == 0 {
 		return tools.OK("No matches found", append(meta, "total", 0, "shown", 0, "truncated", false)...)
 	}
@@ -55,7 +56,7 @@ func (t *grepTool) report(ctx context.Context, q grepQuery, hits []grepHit, budg
 	}
 	var out strings.Builder
 	shown := 0
-	for _, e := range entries[start:end] {
+	for _, e := range entries[min(start, len(entries)):min(end, len(entries))] {
 		if out.Len()+len(e)+1 > budget-200 && shown > 0 {
 			break
 		}
@@ -81,8 +82,9 @@ func (t *grepTool) report(ctx context.Context, q grepQuery, hits []grepHit, budg
 // contentLines renders content mode's lines in order: "path:12:text" for a
 // match, "path-13-text" for context, "--" between separate groups. Lines of
 // files whose text was not kept (the budget ran out while other files were
-// searched) are searched again if they fall inside the page.
-func (t *grepTool) contentLines(ctx context.Context, q grepQuery, hits []grepHit) []string {
+// searched) are searched again if they fall inside the page; past it they
+// are only counted, in uncounted (their matches, not their context).
+func (t *grepTool) contentLines(ctx context.Context, q grepQuery, hits []grepHit) (lines []string, uncounted int) {
 	need := q.offset + q.headLimit
 	groups := q.job.before > 0 || q.job.after > 0 // "--" separates groups only with context, as in ripgrep
 	var out []string
@@ -110,13 +112,10 @@ func (t *grepTool) contentLines(ctx context.Context, q grepQuery, hits []grepHit
 			}
 		}
 		if h.truncated {
-			// Lines only counted: stand-ins keep the total right.
-			for range h.count - countMatches(h.lines) {
-				out = append(out, "")
-			}
+			uncounted += h.count - countMatches(h.lines)
 		}
 	}
-	return out
+	return out, uncounted
 }
 
 func countMatches(ls []grepLine) int {
