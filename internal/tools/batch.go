@@ -49,7 +49,7 @@ func (e *Executor) ExecuteCalls(ctx context.Context, ec ExecutionContext, calls 
 // executeCall runs one call of a batch.
 func (e *Executor) executeCall(ctx context.Context, ec ExecutionContext, c ToolCall) CallResult {
 	cr := CallResult{Call: c}
-	if c.Server != "" && c.Server != "local" {
+	if c.Server != "" && c.Server != LocalServer {
 		cr.Result = e.reject(c.Name, nil, ec, Result{Status: StatusFailed,
 			Error:     "Unsupported server: " + c.Server + " (only local tools can run)",
 			ErrorKind: KindUnknownTool, Metadata: map[string]any{"server_name": c.Server}})
