@@ -198,13 +198,13 @@ func (a *App) close() {
 	}
 }
 
-// colorAllowed applies NO_COLOR and --no-color; CLICOLOR_FORCE wins over a
-// missing terminal but never over NO_COLOR.
+// colorAllowed applies NO_COLOR and --no-color; CLICOLOR_FORCE (in
+// useColor) wins over a missing terminal but never over NO_COLOR.
 func (a *App) colorAllowed() bool {
 	if a.cfg.NoColor {
 		return false
 	}
-	if _, ok := a.lookup("NO_COLOR"); ok {
+	if a.env("NO_COLOR") != "" { // no-color.org: present and not empty
 		return false
 	}
 	return true
