@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 )
@@ -51,7 +52,7 @@ func (e *Executor) executeCall(ctx context.Context, ec ExecutionContext, c ToolC
 	cr := CallResult{Call: c}
 	if c.Server != "" && c.Server != LocalServer {
 		cr.Result = e.reject(c.Name, nil, ec, Result{Status: StatusFailed,
-			Error:     "Unsupported server: " + c.Server + " (only local tools can run)",
+			Error:     fmt.Sprintf("Server %q is not supported: only %q", c.Server, LocalServer),
 			ErrorKind: KindUnknownTool, Metadata: map[string]any{"server_name": c.Server}})
 		return cr
 	}

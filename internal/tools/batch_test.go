@@ -46,7 +46,7 @@ func TestExecuteCalls(t *testing.T) {
 	}
 	check(0, true, KindNone, "one", false)
 	check(1, true, KindNone, "", true)
-	check(2, false, KindUnknownTool, "Unsupported server: remote (only local tools can run)", false)
+	check(2, false, KindUnknownTool, `Server "remote" is not supported: only "local"`, false)
 	check(3, false, KindValidation, "Invalid JSON arguments: ", false)
 	check(4, false, KindUnknownTool, "Unknown tool: Nope", false)
 	check(5, true, KindNone, "six", false)
