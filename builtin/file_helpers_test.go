@@ -100,3 +100,28 @@ func buildTool(t testing.TB, f tools.Factory, cfg map[string]any) tools.Tool {
 	}
 	return tl
 }
+
+// TestFileToolsRegistered checks that Register adds the five file tools,
+// lazily, in the file category, with descriptors the core accepts.
+func TestFileToolsRegistered(t *testing.T) {
+	reg := tools.NewRegistry()
+	_ = Register(reg) // other groups' errors are theirs to test
+	for _, name := range []string{"Read", "Write", "Edit", "Glob", "Grep"} {
+		tl, ok := reg.Get(name)
+		if !ok {
+			t.Errorf("%s not registered", name)
+			continue
+		}
+		if tl.Category() != tools.CategoryFile {
+			t.Errorf("%s in category %s", name, tl.Category())
+		}
+		if err := tools.CheckTool(tools.Describe(tl)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		for _, f := range tools.Formats() {
+			if _, err := tools.ExportSchema(tools.Describe(tl), f); err != nil {
+				t.Errorf("%s: export %s: %v", name, f, err)
+			}
+		}
+	}
+}
