@@ -8,6 +8,9 @@
 // every line of a panel has exactly the same display width (ANSI-aware, wide
 // characters counted as two cells) and the borders line up.
 //
+// Every panel is returned without a final newline (as lipgloss.Render
+// does): write it with fmt.Fprintln.
+//
 // Text that comes from outside (tool output, arguments, error messages) is
 // sanitized before it is drawn: control characters and escape sequences are
 // shown as visible placeholders (ESC as "^["), never passed to the terminal.

@@ -52,7 +52,7 @@ func (r *Renderer) statusWord(res tools.Result) (string, *lipgloss.Style) {
 func (r *Renderer) Result(tool string, res tools.Result, params tools.Args) string {
 	p := r.newPanel()
 	glyph, word, st := r.status(res)
-	p.field(0, "Tool: ", tool, nil)
+	p.field(0, "Tool: ", tool, &r.st.title)
 	p.field(0, "Status: ", glyph+" "+word, st)
 	p.section()
 	out := outputText(res.Output)
@@ -99,7 +99,7 @@ func (r *Renderer) ExecutionFailed(tool string, res tools.Result, params tools.A
 	p := r.newPanel()
 	p.title("Error: Tool Execution Failed")
 	p.section()
-	p.field(0, "Tool: ", tool, nil)
+	p.field(0, "Tool: ", tool, &r.st.title)
 	if cmd, ok := params["command"].(string); ok && cmd != "" {
 		p.field(0, "Command: ", cmd, nil)
 	}
