@@ -27,12 +27,15 @@ func sanitizeLines(s string) []string {
 	var (
 		lines []string
 		b     strings.Builder
-		col   int // display column within the line, for tab stops
+		col   int // display column at measured, for tab stops
+		// measured is how much of the line (in b) col accounts for: wide
+		// text is measured only when a tab needs the column.
+		measured int
 	)
 	flush := func() {
 		lines = append(lines, b.String())
 		b.Reset()
-		col = 0
+		col, measured = 0, 0
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -47,23 +50,22 @@ func sanitizeLines(s string) []string {
 				}
 				flush()
 			case c == '\t':
+				col += textWidth(b.String()[measured:])
 				n := tabStop - col%tabStop
 				b.WriteString(spaces(n))
 				col += n
+				measured = b.Len()
 			case c < 0x20 || c == 0x7f:
 				b.WriteByte('^')
 				b.WriteByte(c ^ 0x40) // ^@ .. ^_, and ^? for DEL
-				col += 2
 			default:
 				b.WriteByte(c)
-				col++
 			}
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError || isUnsafeRune(r) {
 			b.WriteRune(utf8.RuneError)
-			col++
 			i += size
 			continue
 		}
@@ -78,7 +80,6 @@ func sanitizeLines(s string) []string {
 			j += size2
 		}
 		b.WriteString(s[i:j])
-		col += textWidth(s[i:j])
 		i = j
 	}
 	flush()
