@@ -245,3 +245,22 @@ func alive(pid int) bool {
 	i := strings.LastIndexByte(string(b), ')')
 	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
 }
+
+// BenchmarkPluginCallMinimal is the floor of a plugin call: one sh that
+// prints a line.
+func BenchmarkPluginCallMinimal(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "min.sh"), []byte("#!/bin/sh\necho ok\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	m, err := ParseManifest(filepath.Join(dir, "min.yaml"), []byte("name: min\ndescription: d\ncommand: ./min.sh\n"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, ec := New(m), tools.NewExecutionContext(dir)
+	for b.Loop() {
+		if r := p.Execute(context.Background(), ec, nil); !r.Success {
+			b.Fatal(r)
+		}
+	}
+}
