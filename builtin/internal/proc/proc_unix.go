@@ -1,0 +1,108 @@
+//go:build unix
+
+package proc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+const defaultShell = "/bin/sh"
+
+// newGroupAttr makes the child the leader of a new process group.
+func newGroupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// signalOf reports the signal that ended the process, if one did.
+func signalOf(st *os.ProcessState) (string, bool) {
+	ws, ok := st.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return "", false
+	}
+	name := unix.SignalName(ws.Signal())
+	if name == "" {
+		name = ws.Signal().String()
+	}
+	return name, true
+}
+
+// Terminate ends the whole group: SIGTERM to every member, then, if any is
+// still alive after grace, SIGKILL. It returns once the group is gone or
+// SIGKILL was sent. Ending a group that is already gone is not an error.
+func Terminate(pgid int, grace time.Duration) error {
+	if pgid <= 1 {
+		return fmt.Errorf("refusing to signal process group %d", pgid)
+	}
+	if err := syscall.Kill(-pgid, syscall.SIGTERM); err != nil {
+		if errors.Is(err, syscall.ESRCH) {
+			return nil
+		}
+		return fmt.Errorf("signal process group %d: %w", pgid, err)
+	}
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) {
+		if !Alive(pgid) {
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("kill process group %d: %w", pgid, err)
+	}
+	return nil
+}
+
+// Alive reports whether the group has a member that is not a zombie. Zombies
+// are left out because an init that does not reap orphans (as in some
+// containers) would otherwise keep a dead group "alive" forever.
+func Alive(pgid int) bool {
+	if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	members, err := Members(pgid)
+	if err != nil {
+		return true // no /proc: trust kill(2)
+	}
+	return len(members) > 0
+}
+
+// Members lists the pids of the live (non-zombie) processes of a group, read
+// from /proc. It fails where /proc is not available.
+func Members(pgid int) ([]int, error) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue // gone meanwhile
+		}
+		// The command name is in parentheses and may hold spaces: fields
+		// start after the last ')'. They are: state ppid pgrp ...
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
+			out = append(out, pid)
+		}
+	}
+	return out, nil
+}
