@@ -120,26 +120,34 @@ func (r *Renderer) ToolDetails(d tools.Descriptor) string {
 		p.blank()
 	}
 	for _, q := range d.Parameters {
-		r.parameter(p, q, 2)
+		r.parameter(p, q, 2, 0)
 		p.blank()
 	}
 	return p.String()
 }
 
+// maxParamDepth bounds how deep ToolDetails follows items and properties: a
+// descriptor whose Items point back at themselves must not recurse forever.
+const maxParamDepth = 8
+
 // parameter adds one parameter's block at indent, and those of its items and
 // properties below it, further indented.
-func (r *Renderer) parameter(p *panel, q tools.Parameter, indent int) {
+func (r *Renderer) parameter(p *panel, q tools.Parameter, indent, depth int) {
 	head := " (" + typeName(q) + ") " + requirement(q)
 	if q.Name == "" {
 		head = head[1:]
 	}
 	p.flow(indent, q.Name, &r.st.name, head, nil, indent+4)
-	r.parameterBody(p, q, indent+2)
+	r.parameterBody(p, q, indent+2, depth)
 }
 
 // parameterBody adds the description, constraints, items and properties of
 // q at indent.
-func (r *Renderer) parameterBody(p *panel, q tools.Parameter, indent int) {
+func (r *Renderer) parameterBody(p *panel, q tools.Parameter, indent, depth int) {
+	if depth >= maxParamDepth {
+		p.text("…", &r.st.hint, indent)
+		return
+	}
 	if desc := strings.TrimSpace(q.Description); desc != "" {
 		p.text(desc, nil, indent)
 	}
@@ -148,12 +156,12 @@ func (r *Renderer) parameterBody(p *panel, q tools.Parameter, indent int) {
 	}
 	if q.Items != nil {
 		p.text("Items ("+typeName(*q.Items)+"):", &r.st.label, indent)
-		r.parameterBody(p, *q.Items, indent+2)
+		r.parameterBody(p, *q.Items, indent+2, depth+1)
 	}
 	if len(q.Properties) > 0 {
 		p.text("Properties:", &r.st.label, indent)
 		for _, sub := range q.Properties {
-			r.parameter(p, sub, indent+2)
+			r.parameter(p, sub, indent+2, depth+1)
 		}
 	}
 }

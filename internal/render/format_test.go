@@ -244,3 +244,13 @@ type errWrap struct{ err error }
 
 func (e errWrap) Error() string { return "register: " + e.err.Error() }
 func (e errWrap) Unwrap() error { return e.err }
+
+func TestToolDetailsCyclicItems(t *testing.T) {
+	q := &tools.Parameter{Name: "tree", Type: tools.TypeArray}
+	q.Items = q // a descriptor that points at itself
+	out := newTest().ToolDetails(tools.Descriptor{Name: "T", Parameters: []tools.Parameter{*q}})
+	if !strings.Contains(out, "…") {
+		t.Errorf("cyclic items not cut:\n%s", out)
+	}
+	assertAligned(t, "cyclic", out, DefaultWidth)
+}
