@@ -35,6 +35,7 @@ var grepDescriptor = tools.Descriptor{
 		{Name: "pattern", Type: tools.TypeString, Description: "The regular expression to search for (RE2 syntax)", Required: true},
 		{Name: "path", Type: tools.TypeString, Description: "File or directory to search in (default: the working directory)"},
 		{Name: "glob", Type: tools.TypeString, Description: "Only search files matching this glob (\"*.go\", \"*.{ts,tsx}\", \"src/**/*.py\"; \"!*_test.go\" to exclude); without a slash it matches file names"},
+		{Name: "type", Type: tools.TypeString, Description: "Only search files of this type (ripgrep's type names: go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh, ...)"},
 		{Name: "output_mode", Type: tools.TypeString, Description: "What to return: files_with_matches, content or count", Default: modeFiles, Enum: []any{modeFiles, modeContent, modeCount}},
 		{Name: "-i", Type: tools.TypeBoolean, Description: "Case-insensitive search", Default: false},
 		{Name: "-n", Type: tools.TypeBoolean, Description: "Show line numbers (content mode)", Default: true},
@@ -76,8 +77,9 @@ type grepQuery struct {
 	root      string
 	rootIsDir bool
 	glob      string
-	globPath  bool // the glob has a slash: match it against the relative path
-	globNot   bool // the glob began with "!": skip the files it matches (ripgrep's -g '!x')
+	globPath  bool     // the glob has a slash: match it against the relative path
+	globNot   bool     // the glob began with "!": skip the files it matches (ripgrep's -g '!x')
+	types     []string // file-name globs of the type filter; nil: any type
 	walk      fsutil.WalkOptions
 	headLimit int // 0: no limit
 	offset    int
@@ -118,6 +120,11 @@ func (t *grepTool) parse(ec tools.ExecutionContext, args tools.Args) (grepQuery,
 			return q, fmt.Errorf("Invalid glob pattern: %s", g)
 		}
 		q.glob, q.globPath = g, strings.Contains(g, "/")
+	}
+	if ty := args.String("type"); ty != "" {
+		if q.types, err = typeGlobs(ty); err != nil {
+			return q, err
+		}
 	}
 	q.walk = fsutil.WalkOptions{Gitignore: boolArg(args, "respect_gitignore", true), SkipHidden: !boolArg(args, "hidden", false)}
 	q.headLimit = intArg(args, "head_limit", t.headLimit, 0, 0)
@@ -220,6 +227,9 @@ func (t *grepTool) search(ctx context.Context, q grepQuery, keep func(int) bool)
 		walkErr = fsutil.Walk(ctx, q.root, q.walk, func(path, rel string, d fs.DirEntry) error {
 			if !d.Type().IsRegular() {
 				return nil // symbolic links and special files are not followed, as in ripgrep
+			}
+			if q.types != nil && !matchesType(q.types, d.Name()) {
+				return nil
 			}
 			if q.glob != "" {
 				subject := d.Name()

@@ -44,6 +44,7 @@ func TestGrep(t *testing.T) {
 			want: p("a.go") + "\n" + p("b.txt") + "\n" + p("long.txt") + "\n" + p("sub/c.go")},
 		{name: "case-insensitive", args: tools.Args{"pattern": "NEEDLE", "-i": true, "glob": "*.go"},
 			want: p("a.go") + "\n" + p("sub/c.go")},
+		{name: "type filter", args: tools.Args{"pattern": "needle", "type": "go"}, want: p("a.go") + "\n" + p("sub/c.go")},
 		{name: "negated glob", args: tools.Args{"pattern": "needle", "glob": "!*.go"}, want: p("b.txt") + "\n" + p("long.txt")},
 		{name: "glob with a slash", args: tools.Args{"pattern": "needle", "glob": "sub/**"}, want: p("sub/c.go")},
 		{name: "content with numbers", args: tools.Args{"pattern": "needle", "output_mode": "content", "path": "b.txt"},
@@ -87,6 +88,7 @@ func TestGrepErrors(t *testing.T) {
 	}{
 		{name: "bad regexp", args: tools.Args{"pattern": "a(b"}, want: "Invalid regular expression: missing closing ): `a(b`"},
 		{name: "bad glob", args: tools.Args{"pattern": "a", "glob": "[x"}, want: "Invalid glob pattern: [x"},
+		{name: "unknown type", args: tools.Args{"pattern": "a", "type": "cobol"}, want: "Unknown file type: cobol (known: c, cpp,"},
 		{name: "bad mode", args: tools.Args{"pattern": "a", "output_mode": "lines"}, want: "Invalid value for output_mode"},
 		{name: "missing path", args: tools.Args{"pattern": "a", "path": "nope"}, want: "Path not found: " + filepath.Join(dir, "nope")},
 		{name: "nul in path", args: tools.Args{"pattern": "a", "path": "x\x00"}, want: "Invalid path"},
