@@ -29,11 +29,6 @@ func newTestBash(t *testing.T) *bashTool {
 	return b
 }
 
-// testEC is an execution context in a fresh temporary directory.
-func testEC(t *testing.T) tools.ExecutionContext {
-	t.Helper()
-	return tools.NewExecutionContext(t.TempDir())
-}
 
 // bashArgs are validated Bash arguments with the defaults applied.
 func bashArgs(command string) tools.Args {
