@@ -50,7 +50,11 @@ func (r *Renderer) ValidationError(d tools.Descriptor, res tools.Result) string 
 	p := r.newPanel()
 	p.title("Validation Error")
 	p.section()
-	p.field(0, "Tool: ", d.Name, &r.st.title)
+	name := d.Name
+	if name == "" {
+		name = "(unknown)"
+	}
+	p.field(0, "Tool: ", name, &r.st.title)
 	msg := res.Error
 	if msg == "" {
 		msg = "(no message)"
