@@ -25,11 +25,13 @@ type Command struct {
 	Complete func(s *Shell, words []string, partial string) []string
 }
 
-// commands is the command table: the core commands, then the extensions'
-// (ext.go), in the order /help lists them.
+// commands is the command table in the order /help lists them: the core
+// commands, the extensions' (ext.go), then /exit.
 func (s *Shell) commands() []Command {
-	cmds := coreCommands()
-	return append(cmds, extCommands(s)...)
+	core := coreCommands()
+	last := len(core) - 1 // /exit stays last in /help
+	cmds := append(core[:last:last], extCommands(s)...)
+	return append(cmds, core[last])
 }
 
 func coreCommands() []Command {
