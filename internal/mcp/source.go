@@ -285,6 +285,11 @@ func (t *remoteTool) CallTimeout(tools.ExecutionContext, tools.Args) time.Durati
 	return t.srv.cfg.Timeout
 }
 
+// Close stops the tool's server (Registry.Close at exit). The server's
+// other tools share it; closing twice is harmless, and a later call starts
+// the server again.
+func (t *remoteTool) Close() error { return t.srv.Close() }
+
 // DryRun names the server and tool the call would go to.
 func (t *remoteTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 	return fmt.Sprintf("Would call tool %s on MCP server %s with %s", t.remote.Name, t.srv.cfg.Name, jsonText(args))

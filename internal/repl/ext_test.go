@@ -1,0 +1,96 @@
+package repl
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runForgeExt runs forge with its real start-up (built-in tools and the
+// extensions), in a fresh config home.
+func runForgeExt(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir, "XDG_STATE_HOME": dir, DeterministicEnv: "1"}
+	app := &App{
+		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		Getwd:     func() (string, error) { return dir, nil },
+	}
+	code = app.Run(context.Background(), args)
+	return code, out.String(), errb.String()
+}
+
+// examplePlugins is absolute: forge resolves --plugins-dir against its
+// working directory, a temporary one here.
+var examplePlugins, _ = filepath.Abs(filepath.Join("..", "..", "examples", "plugins"))
+
+func TestPluginsCommand(t *testing.T) {
+	code, out, errOut := runForgeExt(t, "/plugins\n/run wordcount text=\"a b c\"\n/plugins reload\n", "--plugins-dir", examplePlugins)
+	if code != ExitOK {
+		t.Fatalf("code %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"Plugins: 1 found", "✓ wordcount", "3 words"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runForgeExt(t, "", "--plugins-dir", examplePlugins, "-o", "json", "-c", "/plugins")
+	var got struct {
+		Plugins []struct {
+			Name   string `json:"name"`
+			Loaded bool   `json:"loaded"`
+		} `json:"plugins"`
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &got) != nil || len(got.Plugins) != 1 || !got.Plugins[0].Loaded {
+		t.Errorf("json: %d %s", code, out)
+	}
+}
+
+func TestPluginCollisionShowsPanel(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "read.yaml"), []byte("name: Read\ndescription: an impostor\ncommand: ./x\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("name: bad\ndescription: d\ncommand: c\ncolour: red\n"), 0o644)
+	code, out, errOut := runForgeExt(t, "", "--plugins-dir", dir, "-c", "/plugins reload")
+	if code != ExitFailed {
+		t.Errorf("code = %d", code)
+	}
+	if !strings.Contains(errOut, "Error: Registration Failed") || !strings.Contains(out, `Cannot register tool "Read": a tool with this name already exists.`) {
+		t.Errorf("no registration panel:\nstdout %s\nstderr %s", out, errOut)
+	}
+	if !strings.Contains(errOut, "bad.yaml: colour: unknown field") {
+		t.Errorf("no manifest error on stderr:\n%s", errOut)
+	}
+}
+
+func TestMCPCommandWithoutServers(t *testing.T) {
+	code, out, _ := runForgeExt(t, "", "-c", "/mcp")
+	if code != ExitOK || !strings.Contains(out, "MCP servers: none configured") {
+		t.Errorf("%d %s", code, out)
+	}
+	code, _, errOut := runForgeExt(t, "", "-c", "/mcp reload nope")
+	if code != ExitUsage || !strings.Contains(errOut, "Unknown MCP server: nope") {
+		t.Errorf("%d %s", code, errOut)
+	}
+	code, _, errOut = runForgeExt(t, "", "-c", "/mcp frobnicate")
+	if code != ExitUsage || !strings.Contains(errOut, "Unknown /mcp argument: frobnicate") {
+		t.Errorf("%d %s", code, errOut)
+	}
+}
+
+// TestRateLimitFromConfig: the second call's turn is 100 s away, beyond the
+// plugin's own 10 s deadline, so it fails at once saying when to retry.
+func TestRateLimitFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "forge.yaml")
+	os.WriteFile(cfg, []byte("tools:\n  wordcount:\n    rate: {per_second: 0.01, burst: 1}\n"), 0o644)
+	code, out, errOut := runForgeExt(t, "/run wordcount text=one\n/run wordcount text=two\n", "--config", cfg, "--plugins-dir", examplePlugins)
+	if code != ExitFailed || !strings.Contains(out, "1 words") || !strings.Contains(out, "Rate limit for wordcount exceeded: retry in") {
+		t.Errorf("code %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+}
