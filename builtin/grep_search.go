@@ -171,6 +171,7 @@ type grepJob struct {
 	mode          string
 	before, after int
 	maxLine       int
+	blockSize     int // grepBlockSize when 0; tests make it small to cross block ends
 }
 
 // searchFile searches the file at path. keep is how many content lines may
@@ -181,14 +182,18 @@ func (j *grepJob) searchFile(path string, keep func(n int) bool, buf *[]byte) fi
 		return fileResult{err: err}
 	}
 	defer f.Close()
-	size := grepBlockSize
-	if fi, err := f.Stat(); err == nil && fi.Size() < grepBlockSize {
-		size = max(int(fi.Size())+1, 64<<10) // +1: the read that finds the end
+	block := j.blockSize
+	if block <= 0 {
+		block = grepBlockSize
+	}
+	size := block
+	if fi, err := f.Stat(); err == nil && fi.Size() < int64(block) {
+		size = max(int(fi.Size())+1, min(block, 64<<10)) // +1: the read that finds the end
 	}
 	if cap(*buf) < size {
 		*buf = make([]byte, size)
 	}
-	b := (*buf)[:cap(*buf)]
+	b := (*buf)[:min(cap(*buf), block)]
 	var res fileResult
 	s := blockState{job: j, res: &res, keep: keep, line: 1}
 	carry := 0 // bytes of a partial last line carried to the next block
@@ -217,7 +222,17 @@ func (j *grepJob) searchFile(path string, keep func(n int) bool, buf *[]byte) fi
 		if done := s.search(data[:cut]); done || stop {
 			return res
 		}
-		carry = copy(b, data[cut:])
+		// Carry the partial last line, and in content mode the lines that
+		// may be context before a match in the next block.
+		from, k := cut, 0
+		if j.mode == modeContent && j.before > 0 && cut > 0 && data[cut-1] == '\n' {
+			if start, n := tailLines(data[:cut], j.before); len(data)-start <= len(b)/2 {
+				from, k = start, n
+			}
+		}
+		carry = copy(b, data[from:])
+		s.line -= k
+		s.skip = k
 	}
 }
 
@@ -229,6 +244,22 @@ type blockState struct {
 	line      int // number of the first line of the next block
 	afterLeft int // context lines still owed after the last match
 	lastShown int // number of the last line shown (0: none)
+	skip      int // lines at the block's start already searched, carried only as context
+}
+
+// tailLines returns where the last n lines of b (which ends with a newline)
+// start, and how many there are (fewer than n when b is shorter).
+func tailLines(b []byte, n int) (start, k int) {
+	end := len(b) - 1
+	for k < n {
+		p := bytes.LastIndexByte(b[:end], '\n')
+		k++
+		if p < 0 {
+			return 0, k
+		}
+		end = p
+	}
+	return end + 1, k
 }
 
 // search searches one block of whole lines and reports whether the file is
@@ -256,14 +287,9 @@ func (s *blockState) search(block []byte) bool {
 			s.content(block)
 		}
 	}
+	// A block cut inside a line longer than a block ends without a newline:
+	// the next block continues that line, under the same number.
 	s.line += bytes.Count(block, []byte{'\n'})
-	if len(block) > 0 && block[len(block)-1] != '\n' {
-		// A block cut inside an over-long line: its rest continues the line.
-		s.line--
-		if s.line < 1 {
-			s.line = 1
-		}
-	}
 	return false
 }
 
@@ -285,6 +311,14 @@ func (s *blockState) content(block []byte) {
 		}
 		line := block[pos:end]
 		switch {
+		case no < s.line+s.skip:
+			// Searched with the previous block: context for what follows.
+			if no > s.lastShown && j.before > 0 {
+				if len(prev) == j.before {
+					prev = append(prev[:0], prev[1:]...)
+				}
+				prev = append(prev, span{no, pos, end})
+			}
 		case j.m.matchLine(line):
 			s.res.count++
 			for _, p := range prev {

@@ -303,3 +303,50 @@ func BenchmarkGrepGoroot(b *testing.B) {
 		})
 	}
 }
+
+// TestGrepBlocks searches files in blocks far smaller than the file, lines
+// and block ends falling everywhere, and checks the results equal a search
+// of the whole file at once.
+func TestGrepBlocks(t *testing.T) {
+	dir := realTempDir(t)
+	var b strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&b, "%d %s\n", i, strings.Repeat("ab", i%37))
+		if i%9 == 0 {
+			b.WriteString("needle here\n")
+		}
+	}
+	b.WriteString(strings.Repeat("z", 300) + " needle in a long last line without newline")
+	writeFiles(t, dir, map[string]string{"f.txt": b.String(), "nul.txt": b.String()[:9500] + "\x00needle\n"})
+	m, err := compileGrep("needle", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(mode string, block int, file string) fileResult {
+		j := &grepJob{m: m, mode: mode, before: 2, after: 1, maxLine: 50, blockSize: block}
+		var buf []byte
+		return j.searchFile(filepath.Join(dir, file), func(int) bool { return true }, &buf)
+	}
+	// Blocks shorter than lines end; the search must still make progress.
+	if r := run(modeContent, 64, "f.txt"); r.count == 0 {
+		t.Error("tiny blocks found nothing")
+	}
+	for _, file := range []string{"f.txt", "nul.txt"} {
+		for _, mode := range []string{modeContent, modeCount, modeFiles} {
+			want := run(mode, 0, file)
+			if want.count == 0 {
+				t.Fatalf("%s %s: no match at all", file, mode)
+			}
+			// Context is carried across a block end while it and the partial
+			// last line fill at most half a block, so blocks here hold twice
+			// the longest line (343 bytes) with its context; lines longer
+			// than a block are searched in pieces, a case for 16 MiB lines.
+			for _, block := range []int{800, 801, 1000, 1777, 4096} {
+				got := run(mode, block, file)
+				if got.count != want.count || fmt.Sprint(got.lines) != fmt.Sprint(want.lines) {
+					t.Errorf("%s %s, block %d: %d matches %v\nwant %d %v", file, mode, block, got.count, got.lines, want.count, want.lines)
+				}
+			}
+		}
+	}
+}
