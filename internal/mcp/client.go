@@ -85,11 +85,12 @@ func NewServer(cfg ServerConfig) *Server {
 // Config returns the server's configuration.
 func (s *Server) Config() ServerConfig { return s.cfg }
 
-// Status returns the state, the reason of a failure and the tools last listed.
-func (s *Server) Status() (State, error, []*mcp.Tool) {
+// Status returns the state, the tools last listed and the reason of a
+// failure.
+func (s *Server) Status() (State, []*mcp.Tool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.state, s.err, s.tools
+	return s.state, s.tools, s.err
 }
 
 // Session returns the live session, connecting when there is none. listed

@@ -147,7 +147,7 @@ func (m *Manager) unknown(name string) error {
 
 // sync makes the registry hold exactly the server's listed tools.
 func (m *Manager) sync(s *Server) error {
-	_, _, list := s.Status()
+	_, list, _ := s.Status()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	server := s.cfg.Name
@@ -222,7 +222,7 @@ func (m *Manager) Status() []ServerStatus {
 	out := make([]ServerStatus, 0, len(m.order))
 	for _, name := range m.order {
 		s := m.servers[name]
-		state, err, list := s.Status()
+		state, list, err := s.Status()
 		st := ServerStatus{Name: name, Transport: s.cfg.Transport(), State: state, Err: err}
 		for _, t := range list {
 			fname, ok := byRemote[[2]string{name, t.Name}]

@@ -114,6 +114,19 @@ func TestCrashThenRestart(t *testing.T) {
 	if st := m.Status()[0]; st.State != StateConnected {
 		t.Errorf("status after restart = %+v", st)
 	}
+	// The session made inside that call outlives the call's context.
+	srv, _ := m.Server("test")
+	srv.mu.Lock()
+	gen := srv.gen
+	srv.mu.Unlock()
+	if r := ex.Execute(context.Background(), "mcp__test__echo", ec(), tools.Args{"text": "same"}); r.Output != "same" {
+		t.Fatalf("third call: %+v", r)
+	}
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if srv.gen != gen {
+		t.Errorf("the server was restarted again (generation %d -> %d)", gen, srv.gen)
+	}
 }
 
 func TestTimeoutSendsCancellation(t *testing.T) {
