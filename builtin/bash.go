@@ -248,7 +248,7 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 	}
 
 	out := buf.String()
-	meta := []any{"exit_code", ex.Code, "bytes", buf.Total(), "truncated", buf.Truncated(), "duration_ms", time.Since(start).Milliseconds()}
+	meta := []any{"exit_code", ex.Code, "bytes", buf.Total(), "truncated", buf.Truncated(), "pgid", g.Pgid, "duration_ms", time.Since(start).Milliseconds()}
 	if ex.Signal != "" {
 		meta = append(meta, "signal", ex.Signal)
 	}

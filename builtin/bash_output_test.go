@@ -32,13 +32,9 @@ func startBackground(t *testing.T, b *bashTool, ec tools.ExecutionContext, comma
 	t.Helper()
 	a := bashArgs(command)
 	a["run_in_background"] = true
-	start := time.Now()
 	r := b.Execute(context.Background(), ec, a)
 	if !r.Success {
 		t.Fatalf("start %q: %+v", command, r)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("starting in background took %s", d)
 	}
 	id, _ := r.Metadata["bash_id"].(string)
 	if !strings.Contains(r.Display(), id) || !strings.Contains(r.Display(), "BashOutput") {
@@ -47,12 +43,12 @@ func startBackground(t *testing.T, b *bashTool, ec tools.ExecutionContext, comma
 	return id
 }
 
-// readUntil reads id until its status is want (or 2 s pass), returning
+// readUntil reads id until its status is want (or 10 s pass), returning
 // everything read.
 func readUntil(t *testing.T, o *bashOutputTool, ec tools.ExecutionContext, id string, want shellState) (string, tools.Result) {
 	t.Helper()
 	var all strings.Builder
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(10 * time.Second) // a bound for a loaded machine
 	for {
 		r := o.Execute(context.Background(), ec, tools.Args{"bash_id": id})
 		if !r.Success {
@@ -63,7 +59,7 @@ func readUntil(t *testing.T, o *bashOutputTool, ec tools.ExecutionContext, id st
 			return all.String(), r
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("status %v after 2s, want %s; read %q", r.Metadata["status"], want, all.String())
+			t.Fatalf("status %v after 10s, want %s; read %q", r.Metadata["status"], want, all.String())
 		}
 		time.Sleep(30 * time.Millisecond)
 	}
@@ -75,7 +71,7 @@ func waitDrained(t *testing.T, b *bashTool, id string) {
 	s, _ := b.shells.get(id)
 	select {
 	case <-s.drained:
-	case <-time.After(2 * time.Second):
+	case <-time.After(10 * time.Second): // a bound for a loaded machine, not a timing
 		t.Fatal("command did not finish")
 	}
 }
@@ -170,13 +166,13 @@ func TestBashOutputBounded(t *testing.T) {
 	b, o, _ := execTrio(t)
 	ec := testEC(t)
 	ec.MaxOutputSize = 2000
-	id := startBackground(t, b, ec, "head -c 3000000 /dev/zero | tr '\\0' x; echo; echo END")
+	id := startBackground(t, b, ec, "head -c 1200000 /dev/zero | tr '\\0' x; echo; echo END")
 	waitDrained(t, b, id)
 	r := o.Execute(context.Background(), ec, tools.Args{"bash_id": id})
 	if !r.Success {
 		t.Fatal(r.Error)
 	}
-	if d, _ := r.Metadata["dropped"].(int64); d != 3000000+5-streamSize {
+	if d, _ := r.Metadata["dropped"].(int64); d != 1200000+5-streamSize {
 		t.Errorf("dropped = %v", r.Metadata["dropped"])
 	}
 	if txt := r.Display(); len(txt) > 2500 || !strings.Contains(txt, "END") || !strings.Contains(txt, "earlier bytes were dropped") {

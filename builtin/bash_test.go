@@ -35,10 +35,10 @@ func bashArgs(command string) tools.Args {
 	return tools.Args{"command": command, "timeout": bashDefaultTimeoutMS, "run_in_background": false}
 }
 
-// waitGone fails the test unless the group has no live member within 2 s.
+// waitGone fails the test unless the group soon has no live member.
 func waitGone(t *testing.T, pgid int) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(5 * time.Second) // a bound for a loaded machine
 	for time.Now().Before(deadline) {
 		if !proc.Alive(pgid) {
 			return
@@ -152,8 +152,8 @@ func TestBashOutputCap(t *testing.T) {
 	b := newTestBash(t)
 	ec := testEC(t)
 	ec.MaxOutputSize = 1000
-	// 8 MB, far beyond the cap; the first and last lines are recognisable.
-	r := b.Execute(context.Background(), ec, bashArgs("echo FIRST; head -c 8000000 /dev/zero | tr '\\0' a; echo; echo LAST"))
+	// 2 MB, far beyond the cap; the first and last lines are recognisable.
+	r := b.Execute(context.Background(), ec, bashArgs("echo FIRST; head -c 2000000 /dev/zero | tr '\\0' a; echo; echo LAST"))
 	if !r.Success {
 		t.Fatalf("%+v", r)
 	}
@@ -166,7 +166,7 @@ func TestBashOutputCap(t *testing.T) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	if got := r.Metadata["bytes"].(int64); got != int64(8000000+len("FIRST\n\nLAST\n")) {
+	if got := r.Metadata["bytes"].(int64); got != int64(2000000+len("FIRST\n\nLAST\n")) {
 		t.Errorf("bytes = %d", got)
 	}
 	if r.Metadata["truncated"] != true {
@@ -180,7 +180,7 @@ func TestBashBackgroundChildDoesNotHang(t *testing.T) {
 	b := newTestBash(t)
 	start := time.Now()
 	r := b.Execute(context.Background(), testEC(t), bashArgs("echo started; sleep 300 &"))
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 10*time.Second { // it would be 300 s if the call waited for the pipe
 		t.Fatalf("call took %s", d)
 	}
 	if !r.Success || !strings.Contains(r.Display(), "started") || !strings.Contains(r.Display(), "still running as bash_1") {
@@ -220,10 +220,9 @@ func TestBashDetachedChildTracked(t *testing.T) {
 
 func TestBashTimeoutEndsGroup(t *testing.T) {
 	b := newTestBash(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	marker := t.TempDir() + "/pgid"
-	r := b.Execute(ctx, testEC(t), bashArgs("echo before; echo $$ > "+marker+"; sleep 300 & sleep 300"))
+	r := b.Execute(ctx, testEC(t), bashArgs("echo before; sleep 300 & sleep 300"))
 	if r.Status != tools.StatusTimedOut || r.ErrorKind != tools.KindTimeout {
 		t.Fatalf("%+v", r)
 	}
@@ -234,7 +233,7 @@ func TestBashTimeoutEndsGroup(t *testing.T) {
 		t.Errorf("exit_code %v", pg)
 	}
 	assertNoSleepers(t, b)
-	waitGone(t, readPid(t, marker))
+	waitGone(t, metaInt(t, r, "pgid"))
 }
 
 // assertNoSleepers checks that no group of the table is alive and the last
@@ -250,12 +249,11 @@ func TestBashCancelEndsGroup(t *testing.T) {
 	b := newTestBash(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
-	marker := t.TempDir() + "/pgid"
-	r := b.Execute(ctx, testEC(t), bashArgs("echo $$ > "+marker+"; sleep 300 & sleep 300"))
+	r := b.Execute(ctx, testEC(t), bashArgs("sleep 300 & sleep 300"))
 	if r.Status != tools.StatusCancelled || !strings.Contains(r.Error, "cancelled") {
 		t.Fatalf("%+v", r)
 	}
-	waitGone(t, readPid(t, marker))
+	waitGone(t, metaInt(t, r, "pgid"))
 }
 
 // A command that ignores SIGTERM is killed after the grace.
@@ -263,12 +261,11 @@ func TestBashTermIgnoredIsKilled(t *testing.T) {
 	b := newTestBash(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	marker := t.TempDir() + "/pgid"
-	r := b.Execute(ctx, testEC(t), bashArgs("trap '' TERM; echo $$ > "+marker+"; sleep 300 & sleep 300"))
+	r := b.Execute(ctx, testEC(t), bashArgs("trap '' TERM; sleep 300 & sleep 300"))
 	if r.Status != tools.StatusTimedOut {
 		t.Fatalf("%+v", r)
 	}
-	waitGone(t, readPid(t, marker))
+	waitGone(t, metaInt(t, r, "pgid"))
 }
 
 func TestBashCallTimeout(t *testing.T) {

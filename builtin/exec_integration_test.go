@@ -5,6 +5,7 @@ package builtin
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -50,11 +51,11 @@ func TestExecutorBashTimeout(t *testing.T) {
 	ec := testEC(t)
 	marker := ec.WorkingDir + "/pgid"
 	start := time.Now()
-	r := runJSON(t, e, ec, "Bash", `{"command":"echo $$ > pgid; sleep 5 & sleep 5","timeout":1000}`)
+	r := runJSON(t, e, ec, "Bash", `{"command":"echo $$ > pgid; sleep 60 & sleep 60","timeout":1000}`)
 	if r.Status != tools.StatusTimedOut {
 		t.Fatalf("%+v", r)
 	}
-	if d := time.Since(start); d > 4*time.Second {
+	if d := time.Since(start); d > 30*time.Second { // 60 s if the timeout were ignored
 		t.Errorf("returned after %s: the 1 s timeout was not applied", d)
 	}
 	if !strings.Contains(r.Error, "timed out after 1s") {
@@ -88,7 +89,7 @@ func TestExecutorBashBackgroundChildAndClose(t *testing.T) {
 	if !r.Success {
 		t.Fatalf("%+v", r)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 10*time.Second { // 300 s if the call waited for the pipe
 		t.Fatalf("took %s", d)
 	}
 	bg := runJSON(t, e, ec, "Bash", `{"command":"sleep 300","run_in_background":true}`)
@@ -136,8 +137,16 @@ func TestExecutorCancelEndsGroup(t *testing.T) {
 	e, _ := newTestExecutor(t, nil)
 	ec := testEC(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	r := e.ExecuteJSON(ctx, "Bash", ec, json.RawMessage(`{"command":"echo $$ > pgid; sleep 300"}`))
+	go func() { // cancel once the command is surely running
+		for {
+			if _, err := os.Stat(ec.WorkingDir + "/pgid"); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	r := e.ExecuteJSON(ctx, "Bash", ec, json.RawMessage(`{"command":"echo $$ > pgid.tmp; mv pgid.tmp pgid; sleep 300"}`))
 	if r.Status != tools.StatusCancelled {
 		t.Fatalf("%+v", r)
 	}
