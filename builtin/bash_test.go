@@ -29,7 +29,6 @@ func newTestBash(t *testing.T) *bashTool {
 	return b
 }
 
-
 // bashArgs are validated Bash arguments with the defaults applied.
 func bashArgs(command string) tools.Args {
 	return tools.Args{"command": command, "timeout": bashDefaultTimeoutMS, "run_in_background": false}
