@@ -127,7 +127,9 @@ func deriveParams(schema map[string]any) []tools.Parameter {
 	// already decoded it. Sorting keeps the list stable between runs.
 	names := make([]string, 0, len(props))
 	for name := range props {
-		names = append(names, name)
+		if name != "" { // forge parameters need a name; the schema still checks ""
+			names = append(names, name)
+		}
 	}
 	sortStrings(names)
 	out := make([]tools.Parameter, 0, len(names))
