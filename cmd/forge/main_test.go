@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -37,6 +38,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(work, ".cache"))
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv(repl.DeterministicEnv, "1")
+			// Under -race every forge process would sleep 1 s at exit
+			// (the race runtime's atexit_sleep_ms default).
+			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			return nil
 		},
 	})

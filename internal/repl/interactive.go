@@ -60,10 +60,8 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 	signal.Notify(stops, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(stops)
 	// Ctrl-C between commands must not kill the shell; while a tool runs,
-	// runArgs turns it into cancellation of that tool.
-	ints := make(chan os.Signal, 1)
-	signal.Notify(ints, os.Interrupt)
-	defer signal.Stop(ints)
+	// it cancels that tool.
+	defer s.watchInterrupts()()
 	// On SIGTERM or SIGHUP: remember the signal, cancel a running tool,
 	// restore the terminal and make Readline return; the loop below then
 	// ends with 128+signal. If it does not within a second (readline #217:
@@ -76,7 +74,6 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 	go func() {
 		for {
 			select {
-			case <-ints:
 			case sig := <-stops:
 				n := int32(sig.(syscall.Signal))
 				killed.Store(n)

@@ -97,6 +97,9 @@ func (s *Shell) runScript(ctx context.Context, in io.Reader, failFast bool, maxL
 		return line, nil
 	}
 	defer func() { s.ask = nil }()
+	if !s.noSignals {
+		defer s.watchInterrupts()()
+	}
 	failed := false
 	for !s.quit {
 		line, err := lr.next()
@@ -117,7 +120,7 @@ func (s *Shell) runScript(ctx context.Context, in io.Reader, failFast bool, maxL
 			return ExitFailed
 		}
 		code := s.Exec(ctx, line)
-		if code == ExitCancelled {
+		if code == ExitCancelled || s.interrupted.Load() {
 			return ExitCancelled
 		}
 		if code != ExitOK {

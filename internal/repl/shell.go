@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/forgehq/forge/internal/render"
@@ -32,11 +34,48 @@ type Shell struct {
 	// ask, when set, puts a question to the person (the line editor, or the
 	// next input line of a script); the Shell is then the tools' Asker.
 	ask func(ctx context.Context, question string) (string, error)
-	// interrupt, when set, replaces os.Interrupt handling while a tool
-	// runs (tests).
+	// noSignals turns off Ctrl-C handling (tests).
 	noSignals bool
+	// While a session watches for Ctrl-C (watchInterrupts), runMu guards
+	// cancelRun, the cancel function of the tool running now, if any.
+	watching    bool
+	runMu       sync.Mutex
+	cancelRun   context.CancelFunc
+	interrupted atomic.Bool // Ctrl-C came while no tool was running
 
 	quit bool
+}
+
+// watchInterrupts turns Ctrl-C (SIGINT) into cancellation of the running
+// tool for a whole session: one signal handler instead of one per command,
+// which a 10,000-line script would feel. A Ctrl-C while no tool runs sets
+// interrupted. The returned function stops watching.
+func (s *Shell) watchInterrupts() (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt)
+	done := make(chan struct{})
+	s.watching = true
+	go func() {
+		for {
+			select {
+			case <-ch:
+				s.runMu.Lock()
+				if s.cancelRun != nil {
+					s.cancelRun()
+				} else {
+					s.interrupted.Store(true)
+				}
+				s.runMu.Unlock()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+		s.watching = false
+	}
 }
 
 // newShell returns a shell over a (set up) App.
@@ -182,7 +221,21 @@ func (s *Shell) runArgs(ctx context.Context, name string, args tools.Args) int {
 	if s.ask != nil {
 		ec.Asker = s
 	}
-	if !s.noSignals {
+	switch {
+	case s.noSignals:
+	case s.watching:
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		s.runMu.Lock()
+		s.cancelRun = cancel
+		s.runMu.Unlock()
+		defer func() {
+			s.runMu.Lock()
+			s.cancelRun = nil
+			s.runMu.Unlock()
+			cancel()
+		}()
+	default:
 		var stop context.CancelFunc
 		ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
 		defer stop()
