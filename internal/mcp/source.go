@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -124,6 +125,30 @@ func (m *Manager) Connect(ctx context.Context, name string) error {
 		return m.sync(s)
 	}
 	return nil
+}
+
+// ConnectFor connects the server that a forge tool name of the form
+// mcp__<server>__<tool> points at, when that server is configured and not
+// connected yet, and reports whether the tool is registered afterwards.
+// It is the lazy "first use" for callers that meet an unknown tool name
+// (a /run of a tool whose server is not started).
+func (m *Manager) ConnectFor(ctx context.Context, toolName string) (bool, error) {
+	rest, ok := strings.CutPrefix(toolName, namePrefix)
+	if !ok {
+		return false, nil
+	}
+	for _, server := range m.order {
+		if !strings.HasPrefix(rest, sanitize(server)+nameSep) {
+			continue
+		}
+		if err := m.Connect(ctx, server); err != nil {
+			return false, err
+		}
+		if m.reg.Exists(toolName) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // Reload reconnects the named server and refreshes its tools: new ones are

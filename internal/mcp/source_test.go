@@ -184,8 +184,11 @@ func TestLazyConnectAndReload(t *testing.T) {
 	if reg.Count() != 0 || m.Status()[0].State != StateNotStarted {
 		t.Fatalf("a server without start connected: %v", reg.ListNames())
 	}
-	if err := m.Connect(context.Background(), "lazy"); err != nil {
-		t.Fatal(err)
+	if ok, err := m.ConnectFor(context.Background(), "mcp__other__echo"); ok || err != nil {
+		t.Errorf("ConnectFor(other server) = %v, %v", ok, err)
+	}
+	if ok, err := m.ConnectFor(context.Background(), "mcp__lazy__echo"); !ok || err != nil {
+		t.Fatalf("ConnectFor = %v, %v", ok, err)
 	}
 	if got := strings.Join(reg.ListNames(), ","); got != "mcp__lazy__echo,mcp__lazy__fail,mcp__lazy__image" {
 		t.Fatalf("after connect: %s", got)
