@@ -327,3 +327,13 @@ func TestBashSchemaMatchesSeed(t *testing.T) {
 		t.Errorf("description %q", bashDescriptor.Description)
 	}
 }
+
+// A command that wants a terminal fails at once instead of hanging: it runs
+// in a session of its own, without a controlling terminal.
+func TestBashNoControllingTerminal(t *testing.T) {
+	b := newTestBash(t)
+	r := b.Execute(context.Background(), testEC(t), bashArgs("cat /dev/tty"))
+	if r.Success || r.Status == tools.StatusTimedOut || !strings.Contains(r.Error, "exit code 1") {
+		t.Fatalf("%+v", r)
+	}
+}

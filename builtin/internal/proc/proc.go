@@ -44,7 +44,7 @@ type Group struct {
 	err   error
 }
 
-// Start runs `shell -c command` in dir, in a new process group, with standard
+// Start runs `shell -c command` in dir, in a new process group (and session), with standard
 // input empty (/dev/null) and its output going to g.Out. env nil means
 // forge's environment.
 func Start(shell, command, dir string, env []string) (*Group, error) {
