@@ -246,3 +246,20 @@ error only. With --dry-run every call only says what it would do.`,
 	cmd.AddCommand(list, serve)
 	return cmd
 }
+
+// extResolve is the lazy first use of an MCP server: when name is not
+// registered but looks like mcp__<server>__<tool> of a configured server
+// that is not connected, it connects the server and reports whether the
+// tool exists now. A connection failure is logged (and shown by /mcp).
+// It is meant for the shell's "tool not found" path (runTool, forge run).
+func (a *App) extResolve(ctx context.Context, name string) bool {
+	x := a.ext()
+	if x.mcp == nil || a.reg.Exists(name) {
+		return a.reg.Exists(name)
+	}
+	ok, err := x.mcp.ConnectFor(ctx, name)
+	if err != nil {
+		a.log.Warn().Str("component", "mcp").Msg(err.Error())
+	}
+	return ok
+}
