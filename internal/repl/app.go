@@ -41,6 +41,7 @@ type App struct {
 	// with the built-in tools (tests).
 	Registry *tools.Registry
 
+	args     []string // the command line, for errors before flags are parsed
 	cfg      config.Config
 	reg      *tools.Registry
 	exec     *tools.Executor
@@ -67,6 +68,7 @@ func Main(ctx context.Context, args []string) int {
 // Run executes the command line args and returns the exit status.
 func (a *App) Run(ctx context.Context, args []string) int {
 	root := a.RootCommand()
+	a.args = args
 	root.SetArgs(args)
 	root.SetIn(a.Stdin)
 	root.SetOut(a.Stdout)

@@ -3,6 +3,7 @@ package repl
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -91,9 +92,37 @@ func errorKind(ee *exitError) string {
 // reportError prints a message that is not a panel: a JSON error object on
 // standard output with -o json, else "Error: ..." on standard error.
 func (a *App) reportError(kind, msg string) {
-	if a.ready && a.cfg.Output == "json" {
+	if a.jsonOutput() {
 		writeJSONLine(a.Stdout, errorJSON(kind, msg))
 		return
 	}
 	fmt.Fprintf(a.Stderr, "Error: %s\n", msg)
+}
+
+// jsonOutput reports whether -o json is in effect. Errors that stop a
+// command before its configuration is loaded (a wrong number of
+// arguments, an unknown flag) still honour --output and FORGE_OUTPUT.
+func (a *App) jsonOutput() bool {
+	if a.ready {
+		return a.cfg.Output == "json"
+	}
+	// The flags may not have been parsed (an unknown flag stops pflag):
+	// look at the words themselves, the last one winning as in pflag.
+	out := ""
+	for i, w := range a.args {
+		switch {
+		case w == "--":
+			return out == "json" || (out == "" && a.env("FORGE_OUTPUT") == "json")
+		case (w == "-o" || w == "--output") && i+1 < len(a.args):
+			out = a.args[i+1]
+		case strings.HasPrefix(w, "--output="):
+			out = strings.TrimPrefix(w, "--output=")
+		case strings.HasPrefix(w, "-o") && !strings.HasPrefix(w, "--") && len(w) > 2:
+			out = strings.TrimPrefix(strings.TrimPrefix(w, "-o"), "=")
+		}
+	}
+	if out != "" {
+		return out == "json"
+	}
+	return a.env("FORGE_OUTPUT") == "json"
 }
