@@ -213,6 +213,12 @@ func TestInteractiveShell(t *testing.T) {
 	}
 	tm.expect(`(?s)Cancelled.*forge> *$`)
 
+	// ask_question reads its answer through the same line editor.
+	tm.send("/run ask_question question=\"Your name?\"\r")
+	tm.expect(`Your name\?(.|\n)*\? *$`)
+	tm.send("Ada\r")
+	tm.expect(`(?s)Tool: ask_question.*│ Ada .*forge> *$`)
+
 	tm.send("/set dry_run true\r")
 	tm.expect(`forge \[dry-run\]> *$`)
 
@@ -223,8 +229,12 @@ func TestInteractiveShell(t *testing.T) {
 	tm.assertRestored(before)
 
 	hist := filepath.Join(tm.cmd.Dir, "state", "forge", "history")
-	if b, err := os.ReadFile(hist); err != nil || !strings.Contains(string(b), "/context") {
+	b, err := os.ReadFile(hist)
+	if err != nil || !strings.Contains(string(b), "/context") {
 		t.Errorf("history file %s: %q, %v", hist, b, err)
+	}
+	if strings.Contains(string(b), "Ada") {
+		t.Errorf("an answer to a tool's question went into the history: %q", b)
 	}
 }
 
