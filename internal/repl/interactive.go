@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -45,11 +46,15 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 		Prompt:            s.prompt(),
 		HistoryFile:       hist,
 		HistorySearchFold: true,
-		AutoComplete:      s,
-		InterruptPrompt:   "^C",
-		EOFPrompt:         "",
-		Stdout:            s.out,
-		Stderr:            s.errOut,
+		// Lines are saved by the loop below, so that answers to a tool's
+		// question stay out of the history (HistoryDisable/Enable race
+		// with readline's own goroutine).
+		DisableAutoSaveHistory: true,
+		AutoComplete:           s,
+		InterruptPrompt:        "^C",
+		EOFPrompt:              "",
+		Stdout:                 s.out,
+		Stderr:                 s.errOut,
 	})
 	if err != nil {
 		return s.fail(ExitFailed, "input", "cannot start the line editor: "+err.Error())
@@ -99,9 +104,8 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 
 	s.ask = func(_ context.Context, question string) (string, error) {
 		fmt.Fprintln(s.out, question)
-		rl.HistoryDisable()
 		rl.SetPrompt("? ")
-		defer func() { rl.SetPrompt(s.prompt()); rl.HistoryEnable() }()
+		defer rl.SetPrompt(s.prompt())
 		line, err := rl.Readline()
 		if errors.Is(err, readline.ErrInterrupt) {
 			return "", context.Canceled
@@ -125,6 +129,9 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 		if err != nil {
 			s.fail(ExitFailed, "input", "cannot read input: "+err.Error())
 			break
+		}
+		if strings.TrimSpace(line) != "" {
+			_ = rl.SaveHistory(line)
 		}
 		s.r = s.app.renderer() // the terminal may have been resized
 		s.Exec(ctx, line)
