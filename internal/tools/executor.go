@@ -284,7 +284,8 @@ func (e *Executor) releaseInstance(name string, lz *lazyTool, t Tool) {
 func genericDryRun(name string, args Args) string {
 	b, err := json.Marshal(args)
 	if err != nil {
-		b = fmt.Appendf(nil, "%v", map[string]any(args))
+		// Not JSON (a channel, a cycle): the log's bounded rendering.
+		return "Would run " + name + " with " + formatParams(args)
 	}
 	return "Would run " + name + " with " + string(b)
 }

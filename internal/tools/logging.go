@@ -15,6 +15,7 @@ import (
 const (
 	logMaxString = 200 // characters of a string value
 	logMaxItems  = 20  // elements of an array, keys of an object
+	logMaxDepth  = 8   // levels of nesting (a cyclic value must not recurse forever)
 )
 
 // logStart writes "Executing tool: NAME" at info level and the parameters
@@ -89,7 +90,7 @@ func formatParams(args Args) string {
 		}
 		writeLogJSON(&b, k)
 		b.WriteString(": ")
-		writeLogJSON(&b, shorten(args[k]))
+		writeLogJSON(&b, shorten(args[k], 0))
 	}
 	b.WriteByte('}')
 	return b.String()
@@ -105,8 +106,11 @@ func writeLogJSON(b *strings.Builder, v any) {
 }
 
 // shorten returns v with strings cut to logMaxString characters and
-// collections to logMaxItems entries, recursively.
-func shorten(v any) any {
+// collections to logMaxItems entries, recursively down to logMaxDepth.
+func shorten(v any, depth int) any {
+	if depth > logMaxDepth {
+		return "..."
+	}
 	switch x := v.(type) {
 	case string:
 		if utf8.RuneCountInString(x) <= logMaxString {
@@ -127,7 +131,7 @@ func shorten(v any) any {
 				out = append(out, "... ("+strconv.Itoa(len(x)-logMaxItems)+" more)")
 				break
 			}
-			out = append(out, shorten(it))
+			out = append(out, shorten(it, depth+1))
 		}
 		return out
 	case map[string]any:
@@ -142,11 +146,11 @@ func shorten(v any) any {
 				out["..."] = strconv.Itoa(len(x)-logMaxItems) + " more"
 				break
 			}
-			out[k] = shorten(x[k])
+			out[k] = shorten(x[k], depth+1)
 		}
 		return out
 	case Args:
-		return shorten(map[string]any(x))
+		return shorten(map[string]any(x), depth)
 	case time.Duration:
 		return x.String()
 	}

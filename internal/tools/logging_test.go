@@ -165,7 +165,12 @@ func TestFormatParamsShortens(t *testing.T) {
 	if formatParams(nil) != "{}" {
 		t.Errorf("formatParams(nil) = %q", formatParams(nil))
 	}
-	if shorten(strings.Repeat("x", 200)) != strings.Repeat("x", 200) {
+	cyclic := map[string]any{}
+	cyclic["self"] = cyclic
+	if got := formatParams(Args{"c": cyclic}); !strings.Contains(got, `"self":"..."`) {
+		t.Errorf("cyclic value: %s", got)
+	}
+	if shorten(strings.Repeat("x", 200), 0) != strings.Repeat("x", 200) {
 		t.Error("a 200-character string was shortened")
 	}
 }
