@@ -45,6 +45,7 @@ exits 0 when every command succeeded, 1 otherwise. Type /help in the shell.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s := newShell(a)
 			if cmd.Flags().Changed("command") {
+				s.ask = a.stdinAsker()
 				return exitWith(s.Exec(cmd.Context(), line))
 			}
 			if a.stdinTTY && a.stdoutTTY {
@@ -167,15 +168,7 @@ Exit status:
 				}
 			} else {
 				targs, err = ParseArgWords(words, params, s.readArgFile)
-				// A tool that asks (ask_question) reads the answer from
-				// standard input, which the arguments left unused.
-				lr := newLineReader(a.Stdin, 0)
-				s.ask = func(_ context.Context, question string) (string, error) {
-					if a.stdinTTY {
-						fmt.Fprintln(a.Stderr, question)
-					}
-					return lr.next()
-				}
+				s.ask = a.stdinAsker()
 			}
 			if err != nil {
 				return exitWith(s.fail(ExitUsage, "usage", err.Error()))
@@ -273,5 +266,21 @@ func (a *App) versionCommand() *cobra.Command {
 			fmt.Fprintf(a.Stdout, "forge %s (%s %s/%s)\n", version.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return nil
 		},
+	}
+}
+
+// stdinAsker answers a tool's question (ask_question) with the next line
+// of standard input, which forge run and forge -c leave unused. On a
+// terminal the question is shown on standard error first.
+func (a *App) stdinAsker() func(context.Context, string) (string, error) {
+	var lr *lineReader
+	return func(_ context.Context, question string) (string, error) {
+		if lr == nil {
+			lr = newLineReader(a.Stdin, 0)
+		}
+		if a.stdinTTY {
+			fmt.Fprintln(a.Stderr, question)
+		}
+		return lr.next()
 	}
 }
