@@ -114,7 +114,7 @@ func cmdHelp(_ context.Context, s *Shell, rest string) int {
 		var b strings.Builder
 		fmt.Fprintf(&b, "Usage: %s\n\n%s.\n", c.Usage, c.Summary)
 		if c.Help != "" {
-			fmt.Fprintf(&b, "\n%s\n", c.Help)
+			fmt.Fprintf(&b, "\n%s\n", reflow(c.Help))
 		}
 		if c.Example != "" {
 			b.WriteString("\nExamples:\n")
@@ -152,4 +152,14 @@ func cmdExit(_ context.Context, s *Shell, rest string) int {
 		writeJSONLine(s.out, map[string]any{"exit": true})
 	}
 	return ExitOK
+}
+
+// reflow joins the lines of each paragraph of text, so that the panel wraps
+// it to its own width; paragraphs stay separated by a blank line.
+func reflow(text string) string {
+	paras := strings.Split(strings.TrimSpace(text), "\n\n")
+	for i, p := range paras {
+		paras[i] = strings.Join(strings.Fields(p), " ")
+	}
+	return strings.Join(paras, "\n\n")
 }

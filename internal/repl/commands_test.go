@@ -122,3 +122,10 @@ func TestSchemaShapes(t *testing.T) {
 		t.Errorf("names and --category: status %d, want 2", code)
 	}
 }
+
+func TestReflow(t *testing.T) {
+	got := reflow("one\ntwo  three\n\nfour\nfive\n")
+	if want := "one two three\n\nfour five"; got != want {
+		t.Errorf("reflow = %q, want %q", got, want)
+	}
+}
