@@ -20,6 +20,8 @@ type resultJSON struct {
 	ErrorKind  string         `json:"error_kind"`
 	DurationMS float64        `json:"duration_ms"`
 	Metadata   map[string]any `json:"metadata"`
+	// Suggestions are the closest tool names when the tool is unknown.
+	Suggestions []string `json:"suggestions,omitempty"`
 }
 
 func newResultJSON(tool string, r tools.Result) resultJSON {

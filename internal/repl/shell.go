@@ -251,7 +251,11 @@ func (s *Shell) showResult(name string, args tools.Args, res tools.Result) {
 		res.DurationMS = 0
 	}
 	if s.jsonMode() {
-		writeJSONLine(s.out, newResultJSON(name, res))
+		rj := newResultJSON(name, res)
+		if res.ErrorKind == tools.KindUnknownTool {
+			rj.Suggestions = tools.Suggest(name, s.app.reg.ListNames(), 3)
+		}
+		writeJSONLine(s.out, rj)
 		return
 	}
 	switch {
