@@ -78,13 +78,26 @@ func (e *Executor) call(parent context.Context, j *job, deadline time.Time, time
 	case *r = <-j.done:
 		*j = job{done: j.done}
 		jobPool.Put(j)
-		if !r.Success && r.Status == "" && ctx.Err() != nil {
+		if !r.Success && ctx.Err() != nil {
 			// The tool gave up because its context ended: say so the
-			// executor's way, keeping what the tool reported beside.
+			// executor's way whatever the tool said, so the message does not
+			// depend on who noticed the deadline first; the tool's own words
+			// are kept as detail.
+			if r.Error != "" {
+				*r = r.WithMeta("detail", r.Error)
+			}
 			markDeadline(parent, timeout, r)
 		}
 	case <-ctx.Done():
 		*r = Result{}
+		select {
+		case late := <-j.done: // the tool answered at the same moment: keep what it said
+			if late.Error != "" {
+				late = late.WithMeta("detail", late.Error)
+			}
+			*r = late
+		default:
+		}
 		markDeadline(parent, timeout, r)
 	}
 }

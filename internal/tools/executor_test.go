@@ -126,6 +126,30 @@ func TestExecuteTimeout(t *testing.T) {
 	}
 }
 
+// A tool that notices its deadline and reports it in its own words (with its
+// own status) still gets the executor's message, so the text never depends on
+// who saw the deadline first; the tool's words are kept as detail.
+func TestExecuteTimeoutReportedByTool(t *testing.T) {
+	r := NewRegistry()
+	own := newTool("Own", CategoryOther)
+	own.run = func(ctx context.Context, _ ExecutionContext, _ Args) Result {
+		<-ctx.Done()
+		res := Fail("The command timed out after 29ms", "exit_code", -1)
+		res.Status = StatusTimedOut
+		return res
+	}
+	mustRegister(t, r, own)
+	res := NewExecutor(r).Execute(context.Background(), "Own", ExecutionContext{Timeout: 30 * time.Millisecond}, nil)
+	if res.Status != StatusTimedOut || res.Error != "Tool timed out after 0.03s" {
+		t.Fatalf("result = %+v", res)
+	}
+	// Whether the tool's metadata survives depends on which of the two saw
+	// the deadline first; when it does, its words are the detail.
+	if d, ok := res.Metadata["detail"]; ok && d != "The command timed out after 29ms" {
+		t.Errorf("detail = %v", d)
+	}
+}
+
 func TestFormatSeconds(t *testing.T) {
 	for d, want := range map[time.Duration]string{time.Second: "1s", 120 * time.Second: "120s", 1500 * time.Millisecond: "1.5s", 50 * time.Millisecond: "0.05s"} {
 		if got := formatSeconds(d); got != want {
