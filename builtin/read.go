@@ -187,7 +187,7 @@ func (t *readTool) stream(ctx context.Context, ec tools.ExecutionContext, r *buf
 		out.WriteString(fmt.Sprintf("[output limit of %d bytes reached]\n", budget))
 	}
 	if known {
-		out.WriteString(fmt.Sprintf("... %d more lines not shown. Use offset=%d to continue.", remaining, next))
+		out.WriteString(fmt.Sprintf("... %s not shown. Use offset=%d to continue.", plural(remaining, "more line"), next))
 		meta = append(meta, "total_lines", next+remaining)
 	} else {
 		out.WriteString(fmt.Sprintf("More lines follow. Use offset=%d to continue.", next))

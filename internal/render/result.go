@@ -103,16 +103,19 @@ func (r *Renderer) ExecutionFailed(tool string, res tools.Result, params tools.A
 	if cmd, ok := params["command"].(string); ok && cmd != "" {
 		p.field(0, "Command: ", cmd, nil)
 	}
-	if res.Error != "" {
+	code, hasCode := exitCode(res.Metadata)
+	// Bash ends its error with the exit-code sentence for the model's sake;
+	// the panel has a line of its own for it.
+	msg := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(res.Error), "The command failed with exit code "+code+"."))
+	if msg != "" {
 		p.blank()
-		p.field(0, "Error: ", res.Error, &r.st.failure)
+		p.field(0, "Error: ", msg, &r.st.failure)
 	}
 	if out := outputText(res.Output); out != "" {
 		p.blank()
 		p.text("Output:", &r.st.label, 0)
 		r.output(p, out)
 	}
-	code, hasCode := exitCode(res.Metadata)
 	p.blank()
 	if hasCode {
 		p.text("The command failed with exit code "+code+".", nil, 0)

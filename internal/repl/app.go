@@ -49,6 +49,8 @@ type App struct {
 	logClose io.Closer
 	ready    bool
 
+	ext *extState // the extensions' state (ext_state.go), made on first use
+
 	stdinTTY, stdoutTTY bool
 	deterministic       bool
 }
@@ -130,8 +132,11 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		if err := builtin.Register(a.reg); err != nil {
 			return fmt.Errorf("register built-in tools: %w", err)
 		}
-		if err := loadExtensions(ctx, a); err != nil {
-			return err
+		// Completion must stay fast and offline: no plugin or MCP start-up.
+		if !lenient {
+			if err := loadExtensions(ctx, a); err != nil {
+				return err
+			}
 		}
 	}
 	a.exec = tools.NewExecutor(a.reg, tools.WithLogger(a.executorLogger(cmd)), tools.WithHistoryCapacity(a.cfg.HistoryCapacity))
@@ -147,7 +152,7 @@ func (a *App) setupLogger(lenient bool) error {
 		f, err := logging.Open(a.cfg.LogFile)
 		if err != nil {
 			if !lenient {
-				return usageErr(fmt.Errorf("open log file: %w", err))
+				return usageErr(err) // logging.Open names the file
 			}
 		} else {
 			w, a.logClose, color = f, f, false

@@ -26,7 +26,7 @@ func extSubcommands(app *App) []*cobra.Command {
 // does not answer is reported on standard error (and by /plugins, /mcp),
 // and the rest of forge works.
 func loadExtensions(ctx context.Context, app *App) error {
-	x := app.ext()
+	x := app.extensions()
 	x.limits = app.rateLimits()
 	x.loadPlugins(ctx, app)
 	x.startMCP(ctx, app)

@@ -61,7 +61,7 @@ reconnects and refreshes the tools, deregistering those that disappeared.`,
 			case 0:
 				return filterPrefix([]string{"list", "connect", "reload"}, partial)
 			case 1:
-				if x := s.app.ext(); x.mcp != nil {
+				if x := s.app.extensions(); x.mcp != nil {
 					return filterPrefix(x.mcp.Names(), partial)
 				}
 			}
@@ -71,7 +71,7 @@ reconnects and refreshes the tools, deregistering those that disappeared.`,
 }
 
 func cmdMCP(ctx context.Context, s *Shell, rest string) int {
-	x := s.app.ext()
+	x := s.app.extensions()
 	if x.mcp == nil {
 		return s.fail(ExitFailed, "error", "MCP servers are not loaded in this session")
 	}
@@ -198,7 +198,7 @@ func (a *App) mcpSubcommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s := newShell(a)
-			x := a.ext()
+			x := a.extensions()
 			if x.mcp == nil {
 				return exitWith(s.fail(ExitFailed, "error", "MCP servers are not loaded in this session"))
 			}
@@ -247,13 +247,25 @@ error only. With --dry-run every call only says what it would do.`,
 	return cmd
 }
 
+// lookupTool returns the named tool, connecting the MCP server it belongs to
+// when that server has not been started yet (the lazy first use).
+func (a *App) lookupTool(ctx context.Context, name string) (tools.Tool, bool) {
+	if t, ok := a.reg.Get(name); ok {
+		return t, true
+	}
+	if a.extResolve(ctx, name) {
+		return a.reg.Get(name)
+	}
+	return nil, false
+}
+
 // extResolve is the lazy first use of an MCP server: when name is not
 // registered but looks like mcp__<server>__<tool> of a configured server
 // that is not connected, it connects the server and reports whether the
 // tool exists now. A connection failure is logged (and shown by /mcp).
 // It is meant for the shell's "tool not found" path (runTool, forge run).
 func (a *App) extResolve(ctx context.Context, name string) bool {
-	x := a.ext()
+	x := a.extensions()
 	if x.mcp == nil || a.reg.Exists(name) {
 		return a.reg.Exists(name)
 	}

@@ -72,7 +72,7 @@ removed manifests take effect. See docs/extending.md.`,
 }
 
 func cmdPlugins(ctx context.Context, s *Shell, rest string) int {
-	x := s.app.ext()
+	x := s.app.extensions()
 	if x.plugins == nil {
 		return s.fail(ExitFailed, "error", "Plugins are not loaded in this session")
 	}

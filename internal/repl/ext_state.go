@@ -1,8 +1,6 @@
 package repl
 
 import (
-	"sync"
-
 	"github.com/forgehq/forge/internal/mcp"
 	"github.com/forgehq/forge/internal/plugin"
 	"github.com/forgehq/forge/internal/ratelimit"
@@ -16,13 +14,11 @@ type extState struct {
 	mcp     *mcp.Manager
 }
 
-// extStates holds each App's extState. App has no field for it (app.go
-// belongs to the shell); keying by the App keeps two Apps (tests) apart.
-// TODO(shell): an ext field on App would make this map unnecessary.
-var extStates sync.Map // *App -> *extState
-
-// ext returns a's extension state, creating it empty.
-func (a *App) ext() *extState {
-	v, _ := extStates.LoadOrStore(a, &extState{})
-	return v.(*extState)
+// extensions returns a's extension state, creating it empty. An App is
+// used by one goroutine at a time, so no lock is needed.
+func (a *App) extensions() *extState {
+	if a.ext == nil {
+		a.ext = &extState{}
+	}
+	return a.ext
 }

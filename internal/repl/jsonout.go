@@ -88,14 +88,18 @@ func writeJSONLine(w io.Writer, v any) {
 	_, _ = w.Write(b.Bytes())
 }
 
-// indentJSON returns v indented by two spaces, as forge schema prints it.
+// indentJSON returns v indented by two spaces as the wireframes print
+// schemas: keys in order, short lists such as "required" on one line.
 func indentJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	out, err := tools.IndentSchema(b.Bytes(), "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
 }

@@ -138,19 +138,23 @@ Exit status:
   1    the tool failed
   2    usage error, validation error or unknown tool
   124  the tool timed out
-  130  cancelled (Ctrl-C)`,
+  130  cancelled (Ctrl-C)
+
+Parameters whose names begin with a dash (Grep's -i, -n, -A, -B, -C) go
+after "--", so that they are not taken for forge's own flags.`,
 		Example: `  forge run Read file_path=go.mod limit=5
   forge run Bash command="ls -la" timeout=5000
   forge run Read '{"file_path": "go.mod"}'
   echo '{"file_path": "go.mod"}' | forge run Read -
   forge run Write file_path=out.txt content=@draft.txt --dry-run
-  forge run Read file_path=go.mod -o json | jq -r .output`,
+  forge run Read file_path=go.mod -o json | jq -r .output
+  forge run Grep pattern=todo output_mode=content -- -i=true -n=true`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s := newShell(a)
 			name, words := args[0], args[1:]
 			var params []tools.Parameter
-			if t, ok := a.reg.Get(name); ok {
+			if t, ok := a.lookupTool(cmd.Context(), name); ok {
 				params = t.Parameters()
 			}
 			var (

@@ -204,8 +204,7 @@ func (s *Shell) print(text string) {
 // Ctrl-C while the tool runs cancels only the tool.
 func (s *Shell) runTool(ctx context.Context, name, argLine string) int {
 	var params []tools.Parameter
-	t, known := s.app.reg.Get(name)
-	if known {
+	if t, known := s.app.lookupTool(ctx, name); known {
 		params = t.Parameters()
 	}
 	args, err := ParseArgLine(argLine, params, s.readArgFile)
