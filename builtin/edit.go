@@ -17,7 +17,7 @@ const editMaxFileSize = 64 << 20
 // editDescriptor is Edit's identity and schema.
 var editDescriptor = tools.Descriptor{
 	Name: "Edit",
-	Description: "Edit a file with find/replace: replace old_string, which must occur exactly once unless replace_all " +
+	Description: "Edit a file with find/replace. Replaces old_string, which must occur exactly once unless replace_all " +
 		"is set, with new_string. Matching is exact; when it fails, the closest lines of the file are shown with " +
 		"whitespace made visible. CRLF line endings and the final newline are kept. An empty old_string creates a " +
 		"missing file with new_string as its content. The write is atomic.",

@@ -26,7 +26,7 @@ const (
 // ripgrep's (and Claude Code's Grep's): -i, -n, -A, -B, -C.
 var grepDescriptor = tools.Descriptor{
 	Name: "Grep",
-	Description: "Search file contents with a regular expression (RE2 syntax, like ripgrep's). output_mode " +
+	Description: "Search file contents. The pattern is a regular expression (RE2 syntax, like ripgrep's); output_mode " +
 		"files_with_matches (default) lists matching files, content shows matching lines (path:line:text, with -A/-B/-C " +
 		"context), count gives matches per file. Results are in path order; head_limit and offset page through them. " +
 		"Skips .git, hidden files, binary files and files ignored by .gitignore, as ripgrep does. Lines over 2000 characters are shortened.",

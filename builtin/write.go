@@ -11,7 +11,7 @@ import (
 // writeDescriptor is Write's identity and schema.
 var writeDescriptor = tools.Descriptor{
 	Name: "Write",
-	Description: "Write content to a file, replacing it if it exists. The write is atomic (a crash leaves the old " +
+	Description: "Write content to a file. It replaces the file if it exists; the write is atomic (a crash leaves the old " +
 		"content or the new, never a mix), the file's permissions are kept and missing parent directories are created. " +
 		"Only paths inside the working directory or the configured allowed roots may be written.",
 	Category: tools.CategoryFile,
