@@ -240,6 +240,11 @@ func (s *Shell) runArgs(ctx context.Context, name string, args tools.Args) int {
 		defer stop()
 	}
 	res := s.app.exec.Execute(ctx, name, ec, args)
+	if res.Status == tools.StatusCancelled && s.app.stdoutTTY && !s.jsonMode() {
+		// The terminal echoed ^C where the cursor was: start the panel at
+		// column 0 over it, or its top border would wrap.
+		_, _ = io.WriteString(s.out, "\r")
+	}
 	s.showResult(name, args, res)
 	return resultStatus(res)
 }
