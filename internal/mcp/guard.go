@@ -17,7 +17,10 @@ const maxLine = 16 << 20
 // JSON-RPC messages itself. The SDK closes the session on input it cannot
 // decode; a client that sends garbage must get an error and keep its
 // session, so garbage never reaches the SDK.
-func guard(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
+//
+// When in ends, the SDK's input stays open until every request passed on
+// has been answered (see pending), so no answer is lost.
+func guard(in io.Reader, sdk *io.PipeWriter, out io.Writer, owed *pending) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, tooLong, err := readLine(r)
@@ -27,12 +30,16 @@ func guard(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
 					sdk.CloseWithError(werr)
 					return
 				}
-			} else if _, werr := sdk.Write(append(line, '\n')); werr != nil {
-				return // the SDK stopped reading: the session is over
+			} else {
+				owed.sent(line)
+				if _, werr := sdk.Write(append(line, '\n')); werr != nil {
+					return // the SDK stopped reading: the session is over
+				}
 			}
 		}
 		if err != nil {
-			sdk.Close() // EOF: the client is done
+			owed.wait(drainLimit)
+			sdk.Close() // EOF: the client is done, and has its answers
 			return
 		}
 	}
@@ -117,16 +124,21 @@ func errorReply(id json.RawMessage, code int64, message string) []byte {
 }
 
 // lockedWriter serialises the SDK's writes and the guard's, so that their
-// lines never interleave.
+// lines never interleave, and tells owed which requests are answered.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	owed *pending
 }
 
 func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(b)
+	n, err := l.w.Write(b)
+	l.mu.Unlock()
+	if l.owed != nil && err == nil {
+		l.owed.answered(b)
+	}
+	return n, err
 }
 
 // Close does nothing: standard output belongs to the process.

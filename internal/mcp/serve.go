@@ -159,9 +159,10 @@ func Serve(ctx context.Context, ex *tools.Executor, opts ServeOptions, in io.Rea
 	if err != nil {
 		return err
 	}
-	w := &lockedWriter{w: out}
+	owed := newPending()
+	w := &lockedWriter{w: out, owed: owed}
 	pr, pw := io.Pipe()
-	go guard(in, pw, w)
+	go guard(in, pw, w, owed)
 	err = s.Run(ctx, &mcp.IOTransport{Reader: pr, Writer: w})
 	_ = pr.Close()
 	if errors.Is(err, io.EOF) {

@@ -2,10 +2,12 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -266,4 +268,51 @@ func TestGuardCheck(t *testing.T) {
 			t.Errorf("check(%s) ok = %v", tc.line, got)
 		}
 	}
+}
+
+// A script that writes its requests and closes its input at once
+// (printf ... | forge mcp serve) gets every answer before Serve returns.
+func TestServeAnswersEverythingBeforeEOF(t *testing.T) {
+	ex, _ := serveRegistry(t)
+	in := strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"Greet","arguments":{"name":"ann"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"Greet","arguments":{}}}`,
+	}, "\n") + "\n")
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), ex, ServeOptions{}, in, &syncBuffer{b: &out}) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after answering")
+	}
+	got := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if id, ok := messageID([]byte(line), false); ok {
+			got[id] = true
+		}
+	}
+	for _, id := range []string{"1", "2", `"c"`, "4"} {
+		if !got[id] {
+			t.Errorf("no answer to request %s; output:\n%s", id, out.String())
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
 }
