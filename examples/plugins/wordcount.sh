@@ -16,7 +16,7 @@ text=$FORGE_ARG_TEXT
 unit=${FORGE_ARG_UNIT:-words}
 
 words=$(printf '%s' "$text" | wc -w | tr -d ' ')
-lines=$(printf '%s\n' "$text" | wc -l | tr -d ' ')
+lines=$(printf '%s' "$text" | awk 'END { print NR }') # a last line without its newline counts too
 characters=$(printf '%s' "$text" | wc -m | tr -d ' ')
 
 case $unit in
