@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/forgehq/forge/builtin/internal/cfg"
 	"github.com/forgehq/forge/builtin/internal/fsutil"
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -39,7 +40,7 @@ type editTool struct {
 
 // newEdit builds Edit from its tools.Edit configuration: allowed_roots.
 func newEdit(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	roots, err := configStrings(deps.Config, "allowed_roots")
+	roots, err := cfg.Strings(deps.Config, "allowed_roots")
 	if err != nil {
 		return nil, err
 	}

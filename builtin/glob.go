@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/forgehq/forge/builtin/internal/cfg"
 	"github.com/forgehq/forge/builtin/internal/fsutil"
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -47,7 +48,7 @@ type globTool struct {
 
 // newGlob builds Glob from its tools.Glob configuration: limit.
 func newGlob(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	n, err := configInt(deps.Config, "limit", globDefaultLimit)
+	n, err := cfg.PositiveInt(deps.Config, "limit", globDefaultLimit)
 	if err != nil {
 		return nil, err
 	}

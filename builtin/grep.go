@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/forgehq/forge/builtin/internal/cfg"
 	"github.com/forgehq/forge/builtin/internal/fsutil"
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -60,11 +61,11 @@ type grepTool struct {
 // newGrep builds Grep from its tools.Grep configuration: head_limit,
 // max_line_length.
 func newGrep(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	hl, err := configInt(deps.Config, "head_limit", grepDefaultHeadLimit)
+	hl, err := cfg.PositiveInt(deps.Config, "head_limit", grepDefaultHeadLimit)
 	if err != nil {
 		return nil, err
 	}
-	ml, err := configInt(deps.Config, "max_line_length", defaultMaxLineLen)
+	ml, err := cfg.PositiveInt(deps.Config, "max_line_length", defaultMaxLineLen)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/forgehq/forge/builtin/internal/cfg"
 	"github.com/forgehq/forge/builtin/internal/fsutil"
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -46,7 +47,7 @@ type readTool struct {
 
 // newRead builds Read from its tools.Read configuration: max_line_length.
 func newRead(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	n, err := configInt(deps.Config, "max_line_length", defaultMaxLineLen)
+	n, err := cfg.PositiveInt(deps.Config, "max_line_length", defaultMaxLineLen)
 	if err != nil {
 		return nil, err
 	}

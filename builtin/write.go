@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/forgehq/forge/builtin/internal/cfg"
 	"github.com/forgehq/forge/builtin/internal/fsutil"
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -30,7 +31,7 @@ type writeTool struct {
 // newWrite builds Write from its tools.Write configuration: allowed_roots, a
 // list of directories besides the working directory that may be written.
 func newWrite(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	roots, err := configStrings(deps.Config, "allowed_roots")
+	roots, err := cfg.Strings(deps.Config, "allowed_roots")
 	if err != nil {
 		return nil, err
 	}

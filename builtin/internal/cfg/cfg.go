@@ -135,3 +135,42 @@ func Duration(m map[string]any, key string, def time.Duration) (time.Duration, e
 	}
 	return time.Duration(f * float64(time.Second)), nil
 }
+
+// PositiveInt returns the integer value of key, or def when absent; zero
+// and negative values are refused, so that a typo in a limit is reported
+// when the tool is built instead of turning the limit off.
+func PositiveInt(m map[string]any, key string, def int) (int, error) {
+	n, err := Int(m, key, int64(def))
+	if err != nil {
+		return 0, err
+	}
+	if n <= 0 || n > math.MaxInt32 {
+		return 0, fmt.Errorf("%s: expected a positive integer, got %d", key, n)
+	}
+	return int(n), nil
+}
+
+// Strings returns the list of strings of key (one string counts as a list
+// of one), or nil when absent.
+func Strings(m map[string]any, key string) ([]string, error) {
+	v, _ := Lookup(m, key)
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return []string{x}, nil
+	case []string:
+		return x, nil
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, it := range x {
+			s, ok := it.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s: expected a list of strings, found %v", key, it)
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s: expected a list of strings, got %T", key, v)
+}

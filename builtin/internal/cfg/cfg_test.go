@@ -62,3 +62,31 @@ func TestScalars(t *testing.T) {
 		t.Error("Float of array")
 	}
 }
+
+func TestPositiveIntAndStrings(t *testing.T) {
+	m := map[string]any{"limit": 5, "zero": 0, "neg": "-2", "frac": 1.5, "roots": []any{"/a", "/b"}, "one": "/c", "bad": []any{"/a", 3}, "num": 7}
+	for _, tc := range []struct {
+		key     string
+		want    int
+		wantErr bool
+	}{{"limit", 5, false}, {"missing", 9, false}, {"zero", 0, true}, {"neg", 0, true}, {"frac", 0, true}} {
+		got, err := PositiveInt(m, tc.key, 9)
+		if (err != nil) != tc.wantErr || (!tc.wantErr && got != tc.want) {
+			t.Errorf("PositiveInt(%s) = %d, %v", tc.key, got, err)
+		}
+	}
+	if got, err := Strings(m, "roots"); err != nil || len(got) != 2 || got[1] != "/b" {
+		t.Errorf("Strings(roots) = %v, %v", got, err)
+	}
+	if got, err := Strings(m, "one"); err != nil || len(got) != 1 || got[0] != "/c" {
+		t.Errorf("Strings(one) = %v, %v", got, err)
+	}
+	if got, err := Strings(m, "missing"); err != nil || got != nil {
+		t.Errorf("Strings(missing) = %v, %v", got, err)
+	}
+	for _, key := range []string{"bad", "num"} {
+		if _, err := Strings(m, key); err == nil {
+			t.Errorf("Strings(%s): no error", key)
+		}
+	}
+}
