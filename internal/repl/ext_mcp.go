@@ -191,11 +191,16 @@ func (a *App) mcpSubcommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "MCP: list the configured servers, or serve forge's tools to an MCP client",
+		Example: `  forge mcp list                       # each configured server: state and tools
+  forge mcp serve                      # forge's tools to an MCP client over stdio
+  forge mcp serve --category file --dry-run`,
 	}
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "Connect every configured MCP server and list its state and tools",
-		Args:  cobra.NoArgs,
+		Example: `  forge mcp list
+  forge mcp list -o json | jq '.servers[] | {name, state}'`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s := newShell(a)
 			x := a.extensions()
