@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,5 +93,39 @@ func TestRateLimitFromConfig(t *testing.T) {
 	code, out, errOut := runForgeExt(t, "/run wordcount text=one\n/run wordcount text=two\n", "--config", cfg, "--plugins-dir", examplePlugins)
 	if code != ExitFailed || !strings.Contains(out, "1 words") || !strings.Contains(out, "Rate limit for wordcount exceeded: retry in") {
 		t.Errorf("code %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+}
+
+// TestRunConnectsMCPServerOnFirstUse: a configured server that is not
+// started at start-up has no tools registered yet; the first /run of one of
+// its tools connects it (the lazy first use) instead of "Tool Not Found".
+func TestRunConnectsMCPServerOnFirstUse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the test MCP server")
+	}
+	dir := t.TempDir()
+	server := filepath.Join(dir, "mcpserver")
+	build := exec.Command("go", "build", "-o", server, "../mcp/testdata/mcpserver")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cfg := filepath.Join(dir, "forge.yaml")
+	if err := os.WriteFile(cfg, []byte("mcp:\n  servers:\n    test:\n      command: "+server+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runForgeExt(t, "/run mcp__test__echo text=hello-mcp\n/mcp\n", "--config", cfg, "-o", "json")
+	if code != ExitOK {
+		t.Fatalf("code %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var res struct {
+		Status string `json:"status"`
+		Output string `json:"output"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &res); err != nil || res.Status != "success" || res.Output != "hello-mcp" {
+		t.Errorf("first /run = %s (%v)", lines[0], err)
+	}
+	if len(lines) < 2 || !strings.Contains(lines[1], `"state":"connected"`) {
+		t.Errorf("/mcp after the first use: %v", lines)
 	}
 }
