@@ -70,8 +70,8 @@ var jobPool = sync.Pool{New: func() any { return &job{done: make(chan Result, 1)
 // message) and writes its result to r, or the deadline's result when the
 // deadline (or the caller's cancellation) comes first.
 func (e *Executor) call(parent context.Context, j *job, deadline time.Time, timeout time.Duration, r *Result) {
-	ctx, cancel := context.WithDeadline(parent, deadline)
-	defer cancel()
+	ctx := e.watch.start(parent, deadline)
+	defer e.watch.stop(ctx)
 	j.ctx = ctx
 	go j.run()
 	select {

@@ -52,6 +52,7 @@ type Executor struct {
 	metrics map[string]*Metrics
 
 	exports exportCache // schema exports, keyed by registry version (schema.go)
+	watch   watchdog    // ends calls at their deadline (watchdog.go)
 }
 
 // NewExecutor returns an executor over reg; a nil reg means Default().
