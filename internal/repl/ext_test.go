@@ -1,8 +1,6 @@
 package repl
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -15,16 +13,7 @@ import (
 // extensions), in a fresh config home.
 func runForgeExt(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	dir := t.TempDir()
-	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir, "XDG_STATE_HOME": dir, DeterministicEnv: "1"}
-	app := &App{
-		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
-		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-		Getwd:     func() (string, error) { return dir, nil },
-	}
-	code = app.Run(context.Background(), args)
-	return code, out.String(), errb.String()
+	return runApp(t, nil, stdin, args...)
 }
 
 // examplePlugins is absolute: forge resolves --plugins-dir against its

@@ -60,6 +60,13 @@ func testRegistry(t testing.TB) *tools.Registry {
 // runForge runs forge with args and stdin on the test registry.
 func runForge(t testing.TB, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runApp(t, testRegistry(t), stdin, args...)
+}
+
+// runApp runs forge in a fresh home and working directory, on reg, or with
+// its real start-up (built-in tools and extensions) when reg is nil.
+func runApp(t testing.TB, reg *tools.Registry, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	dir := t.TempDir()
 	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir, "XDG_STATE_HOME": dir, DeterministicEnv: "1"}
@@ -67,7 +74,7 @@ func runForge(t testing.TB, stdin string, args ...string) (code int, stdout, std
 		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
 		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
 		Getwd:     func() (string, error) { return dir, nil },
-		Registry:  testRegistry(t),
+		Registry:  reg,
 	}
 	code = app.Run(context.Background(), args)
 	return code, out.String(), errb.String()
