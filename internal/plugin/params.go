@@ -3,6 +3,7 @@ package plugin
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -80,7 +81,7 @@ func (d *decoder) param(n *yaml.Node, field string, depth int, named bool) (tool
 			if p.Type, err = d.str(v, at, depth+1); err != nil {
 				return p, err
 			}
-			if !contains(knownTypes, p.Type) {
+			if !slices.Contains(knownTypes, p.Type) {
 				return p, d.fail(v, at, "unknown type %q (known: %s)", p.Type, strings.Join(knownTypes, ", "))
 			}
 		case "description":
@@ -216,13 +217,4 @@ func check(p tools.Parameter, v any) string {
 		return err.Message
 	}
 	return ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -81,12 +81,12 @@ func (p *Plugin) program() (string, error) {
 //   - standard input is the arguments as one JSON object, validated and
 //     with defaults applied;
 //   - the working directory is the execution context's;
-//   - the environment is forge's, plus FORGE_PLUGIN_DIR (the manifest's
-//     directory), FORGE_WORKING_DIR, FORGE_SESSION_ID, FORGE_ARGS (the same
-//     JSON as standard input) and, for shell scripts, FORGE_ARG_<NAME> for
-//     each argument (the name upper-cased, other characters as _; a string
-//     as it is, any other value as JSON); a value over 32 KiB is on standard
-//     input only;
+//   - the environment is forge's, plus FORGE_PLUGIN (the tool's name),
+//     FORGE_PLUGIN_DIR (the manifest's directory), FORGE_WORKING_DIR,
+//     FORGE_SESSION_ID, FORGE_ARGS (the same JSON as standard input) and,
+//     for shell scripts, FORGE_ARG_<NAME> for each argument (the name
+//     upper-cased, other characters as _; a string as it is, any other
+//     value as JSON); a value over 32 KiB is on standard input only;
 //   - the command runs in its own process group, killed as a whole when the
 //     call times out or is cancelled, and when the command has exited (so
 //     nothing it started outlives the call);
@@ -94,8 +94,8 @@ func (p *Plugin) program() (string, error) {
 //     with only the keys output, error and metadata, it is the result
 //     ({"output": ..., "error": "...", "metadata": {...}}; a non-empty error
 //     fails the call); otherwise it is the output, as text;
-//   - a non-zero exit status fails the call, with standard error in the
-//     message.
+//   - a non-zero exit status fails the call, with standard error (its
+//     first 64 KiB) in the message.
 func (p *Plugin) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
 	prog, err := p.program()
 	if err != nil {
@@ -211,6 +211,8 @@ func (p *Plugin) result(runErr error, stdout, stderr *capped, limit int, elapsed
 // in the environment (128 KiB on Linux), and a huge environment slows exec.
 const maxArgsEnv = 32 << 10
 
+// env is the command's environment: forge's, plus the FORGE_* variables
+// Execute describes.
 func (p *Plugin) env(ec tools.ExecutionContext, args tools.Args, input []byte) []string {
 	env := append(os.Environ(),
 		"FORGE_PLUGIN="+p.m.Name,
