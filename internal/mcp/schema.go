@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -25,7 +26,6 @@ type inputSchema struct {
 	compiled *jsonschema.Schema // nil when the schema did not compile
 	err      error              // why it did not compile
 	params   []tools.Parameter
-	raw      map[string]any
 }
 
 // noLoader refuses every external reference: a server's schema must not
@@ -45,8 +45,8 @@ func compileSchema(id string, schema any) *inputSchema {
 		s.err = err
 		return s
 	}
-	s.raw, _ = raw.(map[string]any)
-	s.params = deriveParams(s.raw)
+	top, _ := raw.(map[string]any)
+	s.params = deriveParams(top)
 	c := jsonschema.NewCompiler()
 	c.UseLoader(noLoader{})
 	if err := c.AddResource(id, raw); err != nil {
@@ -131,7 +131,7 @@ func deriveParams(schema map[string]any) []tools.Parameter {
 			names = append(names, name)
 		}
 	}
-	sortStrings(names)
+	slices.Sort(names)
 	out := make([]tools.Parameter, 0, len(names))
 	for _, name := range names {
 		p, _ := props[name].(map[string]any)

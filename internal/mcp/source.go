@@ -79,27 +79,22 @@ func (m *Manager) Server(name string) (*Server, bool) {
 // and registers their tools. Failures are joined in the error and shown by
 // /mcp; the other servers are not affected.
 func (m *Manager) Start(ctx context.Context) error {
-	var wg sync.WaitGroup
-	errs := make([]error, len(m.order))
-	for i, name := range m.order {
-		if !m.servers[name].cfg.Start {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = m.Connect(ctx, name)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return m.connectEach(ctx, func(s *Server) bool { return s.cfg.Start })
 }
 
 // ConnectAll connects every server not connected yet (forge mcp list).
 func (m *Manager) ConnectAll(ctx context.Context) error {
+	return m.connectEach(ctx, func(*Server) bool { return true })
+}
+
+// connectEach connects, in parallel, the servers that want accepts.
+func (m *Manager) connectEach(ctx context.Context, want func(*Server) bool) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(m.order))
 	for i, name := range m.order {
+		if !want(m.servers[name]) {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -160,7 +155,7 @@ func (m *Manager) Reload(ctx context.Context, name string) error {
 		return m.unknown(name)
 	}
 	if err := s.Reconnect(ctx); err != nil {
-		m.deregister(name, nil)
+		m.deregister(name)
 		return err
 	}
 	return m.sync(s)
@@ -177,7 +172,7 @@ func (m *Manager) sync(s *Server) error {
 	defer m.mu.Unlock()
 	server := s.cfg.Name
 	// Forget what we registered for this server, then register the list.
-	m.deregisterLocked(server, nil)
+	m.deregisterLocked(server)
 	var errs []error
 	for _, t := range list {
 		name := uniqueName(server, t.Name, func(n string) bool {
@@ -199,17 +194,18 @@ func (m *Manager) sync(s *Server) error {
 	return errors.Join(errs...)
 }
 
-// deregister removes the tools registered for server (all of them when
-// keep is nil, else those keep refuses).
-func (m *Manager) deregister(server string, keep func(string) bool) {
+// deregister removes the tools registered for server.
+func (m *Manager) deregister(server string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.deregisterLocked(server, keep)
+	m.deregisterLocked(server)
 }
 
-func (m *Manager) deregisterLocked(server string, keep func(string) bool) {
+// deregisterLocked is deregister with m.mu held. A name that someone else
+// has registered since is left in the registry.
+func (m *Manager) deregisterLocked(server string) {
 	for name, o := range m.owned {
-		if o.server != server || (keep != nil && keep(o.tool)) {
+		if o.server != server {
 			continue
 		}
 		if cur, ok := m.reg.Get(name); ok && cur == o.value {

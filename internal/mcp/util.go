@@ -3,10 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 )
-
-func sortStrings(s []string) { sort.Strings(s) }
 
 // jsonText is v as compact JSON, for messages.
 func jsonText(v any) string {
