@@ -94,32 +94,41 @@ func idOf(msg []byte) json.RawMessage {
 	if json.Unmarshal(msg, &m) != nil || len(m.ID) == 0 {
 		return nil
 	}
-	var v any
-	if json.Unmarshal(m.ID, &v) != nil {
+	if _, ok := idValue(m.ID); !ok {
 		return nil
+	}
+	return m.ID
+}
+
+// idValue decodes a JSON-RPC id: a string or a float64, the only kinds of
+// id the protocol allows; ok is false for anything else.
+func idValue(raw json.RawMessage) (any, bool) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil, false
 	}
 	switch v.(type) {
 	case string, float64:
-		return m.ID
+		return v, true
 	}
-	return nil
+	return nil, false
 }
 
+// errorReply is the JSON-RPC error response, one line, for the request id
+// (null when unknown).
 func errorReply(id json.RawMessage, code int64, message string) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
+	type rpcError struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}
 	b, _ := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	}{code, message}})
+		Error   rpcError        `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: rpcError{code, message}})
 	return append(b, '\n')
 }
 

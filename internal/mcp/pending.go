@@ -74,15 +74,12 @@ func messageID(msg []byte, request bool) (string, bool) {
 	if json.Unmarshal(msg, &m) != nil || len(m.ID) == 0 || (m.Method != "") != request {
 		return "", false
 	}
-	var v any
-	if json.Unmarshal(m.ID, &v) != nil {
+	v, ok := idValue(m.ID)
+	if !ok {
 		return "", false
 	}
-	switch id := v.(type) {
-	case string:
+	if id, ok := v.(string); ok {
 		return strconv.Quote(id), true
-	case float64:
-		return strconv.FormatFloat(id, 'g', -1, 64), true
 	}
-	return "", false
+	return strconv.FormatFloat(v.(float64), 'g', -1, 64), true
 }
