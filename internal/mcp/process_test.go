@@ -39,12 +39,8 @@ func TestForgeMCPServeProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, tl := range list.Tools {
-		names = append(names, tl.Name)
-	}
-	if strings.Join(names, ",") != "Read,wordcount" {
-		t.Fatalf("tools = %v", names)
+	if names := toolNames(list); names != "Read,wordcount" {
+		t.Fatalf("tools = %s", names)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "wordcount", Arguments: map[string]any{"text": "one two three"}})
 	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "3 words" {

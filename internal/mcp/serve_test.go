@@ -88,12 +88,8 @@ func TestServeListAndCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, tl := range list.Tools {
-		names = append(names, tl.Name)
-	}
-	if strings.Join(names, ",") != "Greet,Info,Slow" {
-		t.Fatalf("tools = %v", names)
+	if names := toolNames(list); names != "Greet,Info,Slow" {
+		t.Fatalf("tools = %s", names)
 	}
 	// tools/list carries forge's mcp export, schema and all.
 	want, _ := tools.ExportSchema(tools.Describe(mustGet(t, ex, "Greet")), tools.FormatMCP)
@@ -132,6 +128,15 @@ func TestServeListAndCall(t *testing.T) {
 	if n := len(ex.Executions()); n != 3 {
 		t.Errorf("history has %d executions", n)
 	}
+}
+
+// toolNames is the names of a tools/list answer, comma-separated.
+func toolNames(list *mcp.ListToolsResult) string {
+	names := make([]string, len(list.Tools))
+	for i, tl := range list.Tools {
+		names[i] = tl.Name
+	}
+	return strings.Join(names, ",")
 }
 
 func mustGet(t *testing.T, ex *tools.Executor, name string) tools.Tool {
