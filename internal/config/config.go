@@ -17,8 +17,6 @@ package config
 import (
 	"fmt"
 	"os"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -85,20 +83,8 @@ type Source struct {
 // otherwise the first section (in sorted order) whose name matches ignoring case.
 // The map belongs to the Config: read it, do not change it.
 func (c Config) ToolSection(name string) map[string]any {
-	if s, ok := c.Tools[name]; ok {
-		return s
-	}
-	names := make([]string, 0, len(c.Tools))
-	for n := range c.Tools {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if strings.EqualFold(n, name) {
-			return c.Tools[n]
-		}
-	}
-	return nil
+	s, _ := lookupFold(c.Tools, name)
+	return s
 }
 
 // Rate returns tools.<name>.rate when it is set. Load has already refused a

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -89,14 +90,7 @@ func isSetting(k string) bool {
 	return ok && !strings.Contains(k, "-")
 }
 
-func isSection(k string) bool {
-	for _, s := range sectionKeys {
-		if s == k {
-			return true
-		}
-	}
-	return false
-}
+func isSection(k string) bool { return slices.Contains(sectionKeys, k) }
 
 func topKeys() []string { return append(Keys(), sectionKeys...) }
 
@@ -181,8 +175,9 @@ func asMap(v any) (map[string]any, bool) {
 	return nil, false
 }
 
-// lookupFold finds key in m, exactly or else ignoring case.
-func lookupFold(m map[string]any, key string) (any, bool) {
+// lookupFold finds key in m, exactly or else ignoring case (the first such key
+// in sorted order, so the answer does not depend on map order).
+func lookupFold[V any](m map[string]V, key string) (V, bool) {
 	if v, ok := m[key]; ok {
 		return v, true
 	}
@@ -191,14 +186,8 @@ func lookupFold(m map[string]any, key string) (any, bool) {
 			return m[k], true
 		}
 	}
-	return nil, false
+	var zero V
+	return zero, false
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
