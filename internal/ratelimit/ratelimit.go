@@ -60,7 +60,6 @@ func (l Limit) NewLimiter() *rate.Limiter {
 type Tool struct {
 	inner tools.Tool
 	lim   *rate.Limiter
-	limit Limit
 	now   func() time.Time // for tests; time.Now otherwise
 }
 
@@ -68,14 +67,14 @@ type Tool struct {
 // that is already limited is wrapped again (limits then compose); use Unwrap
 // to avoid it.
 func Wrap(t tools.Tool, lim *rate.Limiter) *Tool {
-	return &Tool{inner: t, lim: lim, limit: Limit{PerSecond: float64(lim.Limit()), Burst: lim.Burst()}, now: time.Now}
+	return &Tool{inner: t, lim: lim, now: time.Now}
 }
 
 // Unwrap returns the limited tool.
 func (t *Tool) Unwrap() tools.Tool { return t.inner }
 
-// Limit returns the limit the tool was wrapped with.
-func (t *Tool) Limit() Limit { return t.limit }
+// Limit returns the limit of the tool's limiter.
+func (t *Tool) Limit() Limit { return Limit{PerSecond: float64(t.lim.Limit()), Burst: t.lim.Burst()} }
 
 // Name forwards to the wrapped tool.
 func (t *Tool) Name() string { return t.inner.Name() }
@@ -145,7 +144,7 @@ func (t *Tool) wait(ctx context.Context) error {
 	now := t.now()
 	r := t.lim.ReserveN(now, 1)
 	if !r.OK() { // burst 0: no call can ever pass
-		return &LimitedError{Tool: t.Name(), RetryAfter: time.Duration(float64(time.Second) / math.Max(t.limit.PerSecond, 1e-9))}
+		return &LimitedError{Tool: t.Name(), RetryAfter: time.Duration(float64(time.Second) / math.Max(float64(t.lim.Limit()), 1e-9))}
 	}
 	delay := r.DelayFrom(now)
 	if delay <= 0 {

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"golang.org/x/time/rate"
 
@@ -21,8 +20,8 @@ var ErrNotRegistered = errors.New("rate limit for a tool that is not registered"
 // Set holds the limits of a process, one limiter per tool name. The limiter
 // outlives the tool values: a plugin reloaded or an MCP server reconnected
 // keeps the tokens it had spent, so a reload is no way around the limit.
+// A Set is not changed after NewSet, so it is safe for concurrent use.
 type Set struct {
-	mu       sync.Mutex
 	limits   map[string]Limit
 	limiters map[string]*rate.Limiter
 }
@@ -49,8 +48,6 @@ func (s *Set) Limit(name string) (Limit, bool) {
 	if s == nil {
 		return Limit{}, false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	l, ok := s.limits[name]
 	return l, ok
 }
@@ -60,8 +57,6 @@ func (s *Set) Names() []string {
 	if s == nil {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	return slices.Sorted(maps.Keys(s.limits))
 }
 
@@ -69,8 +64,6 @@ func (s *Set) limiter(name string) *rate.Limiter {
 	if s == nil {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	return s.limiters[name]
 }
 
