@@ -20,7 +20,8 @@ import (
 //
 // When connections happen: a server with start: true is connected by Start,
 // and its tools are registered then. Any other server is "not started"
-// until its first use: /mcp reload NAME (or Connect), or `forge mcp list`.
+// until its first use: Connect (/mcp connect or reload NAME), ConnectAll
+// (`forge mcp list`), or ConnectFor (a /run of one of its tools).
 // Its tools join the registry at that first connection, which also serves
 // the calls: listing never connects a second time. A server that dies is
 // marked failed; its tools stay registered and the next call starts it
