@@ -5,8 +5,6 @@ import (
 	"reflect"
 )
 
-func jsonNumber(s string) json.Number { return json.Number(s) }
-
 // equalJSON compares two values by their JSON encodings.
 func equalJSON(a, b any) bool {
 	ja, err1 := json.Marshal(a)

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,7 +52,7 @@ func TestExamplePluginThroughExecutor(t *testing.T) {
 	if !r.Success || r.Output != "4 words" {
 		t.Fatalf("result = %+v", r)
 	}
-	if r.Metadata["lines"] != jsonNumber("2") || r.Metadata["plugin"] != "wordcount" {
+	if r.Metadata["lines"] != json.Number("2") || r.Metadata["plugin"] != "wordcount" {
 		t.Errorf("metadata = %v", r.Metadata)
 	}
 	r = run(t, reg, "wordcount", ec, tools.Args{"text": "a\nb\nc", "unit": "lines"})
@@ -88,7 +89,7 @@ func TestPluginProtocol(t *testing.T) {
 		{"stdin", "cat", tools.Args{"a": "b"}, true, `{"a":"b"}`, ""},
 		{"envarg", `printf '%s|%s' "$FORGE_ARG_A" "$FORGE_ARGS"`, tools.Args{"a": "b c"}, true, `b c|{"a":"b c"}`, ""},
 		{"cwd", `pwd`, nil, true, dir, ""},
-		{"reply", `echo '{"output": {"n": 1}, "metadata": {"k": "v"}}'`, nil, true, map[string]any{"n": jsonNumber("1")}, ""},
+		{"reply", `echo '{"output": {"n": 1}, "metadata": {"k": "v"}}'`, nil, true, map[string]any{"n": json.Number("1")}, ""},
 		{"reply error", `echo '{"error": "no such thing"}'`, nil, false, nil, "no such thing"},
 		{"other json is text", `echo '{"result": 1}'`, nil, true, `{"result": 1}`, ""},
 		{"exit", `echo partial; echo "disk on fire" >&2; exit 3`, nil, false, "partial", "Plugin exit failed with exit status 3\ndisk on fire"},
