@@ -15,6 +15,8 @@ import (
 type setting struct {
 	key  string // in the file and viper; the environment variable is FORGE_ + upper case
 	flag string // long flag name, "" when there is none
+	// get is the current value as Set would accept it back.
+	get func(c Config) string
 	// apply checks v and stores it in c; the error is the reason v is unusable.
 	apply func(c *Config, v any, r resolver) error
 }
@@ -22,76 +24,90 @@ type setting struct {
 // settings lists every key Load resolves through viper, in the order they are applied:
 // working_dir first, so a bad one is the first error reported.
 var settings = []setting{
-	{key: "working_dir", flag: "working-dir", apply: func(c *Config, v any, r resolver) error {
-		s, err := toString(v)
-		if err != nil {
+	{key: "working_dir", flag: "working-dir", get: func(c Config) string { return c.WorkingDir },
+		apply: func(c *Config, v any, r resolver) error {
+			s, err := toString(v)
+			if err != nil {
+				return err
+			}
+			if s == "" {
+				s = r.cwd
+			}
+			dir, err := r.dir(s)
+			if err == nil {
+				c.WorkingDir = dir
+			}
 			return err
-		}
-		if s == "" {
-			s = r.cwd
-		}
-		dir, err := r.dir(s)
-		if err == nil {
-			c.WorkingDir = dir
-		}
-		return err
-	}},
-	{key: "timeout", flag: "timeout", apply: func(c *Config, v any, _ resolver) error {
-		d, err := toDuration(v)
-		if err == nil {
-			c.Timeout = d
-		}
-		return err
-	}},
-	{key: "dry_run", flag: "dry-run", apply: func(c *Config, v any, _ resolver) (err error) {
-		c.DryRun, err = keepBool(c.DryRun, v)
-		return err
-	}},
-	{key: "output", flag: "output", apply: func(c *Config, v any, _ resolver) error {
-		s, err := oneOf(v, "text", "json")
-		if err == nil {
-			c.Output = s
-		}
-		return err
-	}},
-	{key: "log_level", flag: "log-level", apply: func(c *Config, v any, _ resolver) error {
-		s, err := oneOf(v, logging.Levels()...)
-		if err == nil {
-			c.LogLevel = s
-		}
-		return err
-	}},
-	{key: "log_file", flag: "log-file", apply: func(c *Config, v any, r resolver) error {
-		return setPath(&c.LogFile, v, r)
-	}},
-	{key: "no_color", flag: "no-color", apply: func(c *Config, v any, _ resolver) (err error) {
-		c.NoColor, err = keepBool(c.NoColor, v)
-		return err
-	}},
-	{key: "width", flag: "width", apply: func(c *Config, v any, _ resolver) error {
-		return setInt(&c.Width, v, 0, "must be 0 (detect) or a number of columns")
-	}},
-	{key: "max_output_size", apply: func(c *Config, v any, _ resolver) error {
-		return setInt(&c.MaxOutputSize, v, 1, "must be a positive number of bytes")
-	}},
-	{key: "history_file", apply: func(c *Config, v any, r resolver) error {
-		return setPath(&c.HistoryFile, v, r)
-	}},
-	{key: "history_capacity", apply: func(c *Config, v any, _ resolver) error {
-		return setInt(&c.HistoryCapacity, v, 0, "must be 0 (keep none) or more")
-	}},
-	{key: "allowed_roots", apply: func(c *Config, v any, r resolver) error {
-		return setPaths(&c.AllowedRoots, v, r)
-	}},
+		}},
+	{key: "timeout", flag: "timeout", get: func(c Config) string { return c.Timeout.String() },
+		apply: func(c *Config, v any, _ resolver) error {
+			d, err := toDuration(v)
+			if err == nil {
+				c.Timeout = d
+			}
+			return err
+		}},
+	{key: "dry_run", flag: "dry-run", get: func(c Config) string { return fmt.Sprint(c.DryRun) },
+		apply: func(c *Config, v any, _ resolver) (err error) {
+			c.DryRun, err = keepBool(c.DryRun, v)
+			return err
+		}},
+	{key: "output", flag: "output", get: func(c Config) string { return c.Output },
+		apply: func(c *Config, v any, _ resolver) error {
+			s, err := oneOf(v, "text", "json")
+			if err == nil {
+				c.Output = s
+			}
+			return err
+		}},
+	{key: "log_level", flag: "log-level", get: func(c Config) string { return c.LogLevel },
+		apply: func(c *Config, v any, _ resolver) error {
+			s, err := oneOf(v, logging.Levels()...)
+			if err == nil {
+				c.LogLevel = s
+			}
+			return err
+		}},
+	{key: "log_file", flag: "log-file", get: func(c Config) string { return c.LogFile },
+		apply: func(c *Config, v any, r resolver) error {
+			return setPath(&c.LogFile, v, r)
+		}},
+	{key: "no_color", flag: "no-color", get: func(c Config) string { return fmt.Sprint(c.NoColor) },
+		apply: func(c *Config, v any, _ resolver) (err error) {
+			c.NoColor, err = keepBool(c.NoColor, v)
+			return err
+		}},
+	{key: "width", flag: "width", get: func(c Config) string { return fmt.Sprint(c.Width) },
+		apply: func(c *Config, v any, _ resolver) error {
+			return setInt(&c.Width, v, 0, "must be 0 (detect) or a number of columns")
+		}},
+	{key: "max_output_size", get: func(c Config) string { return fmt.Sprint(c.MaxOutputSize) },
+		apply: func(c *Config, v any, _ resolver) error {
+			return setInt(&c.MaxOutputSize, v, 1, "must be a positive number of bytes")
+		}},
+	{key: "history_file", get: func(c Config) string { return c.HistoryFile },
+		apply: func(c *Config, v any, r resolver) error {
+			return setPath(&c.HistoryFile, v, r)
+		}},
+	{key: "history_capacity", get: func(c Config) string { return fmt.Sprint(c.HistoryCapacity) },
+		apply: func(c *Config, v any, _ resolver) error {
+			return setInt(&c.HistoryCapacity, v, 0, "must be 0 (keep none) or more")
+		}},
+	{key: "allowed_roots", get: func(c Config) string { return joinList(c.AllowedRoots) },
+		apply: func(c *Config, v any, r resolver) error {
+			return setPaths(&c.AllowedRoots, v, r)
+		}},
 	// --plugins-dir adds to plugin_dirs rather than replacing it (issue 5: the default
 	// directory "and" --plugins-dir), so it is not this setting's flag; see Load.
-	{key: "plugin_dirs", apply: func(c *Config, v any, r resolver) error {
-		return setPaths(&c.PluginDirs, v, r)
-	}},
-	{key: "fail_fast", flag: "fail-fast", apply: func(c *Config, v any, _ resolver) (err error) {
-		c.FailFast, err = keepBool(c.FailFast, v)
-		return err
-	}},
+	{key: "plugin_dirs", get: func(c Config) string { return joinList(c.PluginDirs) },
+		apply: func(c *Config, v any, r resolver) error {
+			return setPaths(&c.PluginDirs, v, r)
+		}},
+	{key: "fail_fast", flag: "fail-fast", get: func(c Config) string { return fmt.Sprint(c.FailFast) },
+		apply: func(c *Config, v any, _ resolver) (err error) {
+			c.FailFast, err = keepBool(c.FailFast, v)
+			return err
+		}},
 }
 
 // sectionKeys are the top-level keys read from the raw file rather than through viper.
@@ -144,36 +160,7 @@ func (c Config) Get(key string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	switch s.key {
-	case "working_dir":
-		return c.WorkingDir, true
-	case "timeout":
-		return c.Timeout.String(), true
-	case "dry_run":
-		return fmt.Sprint(c.DryRun), true
-	case "output":
-		return c.Output, true
-	case "log_level":
-		return c.LogLevel, true
-	case "log_file":
-		return c.LogFile, true
-	case "no_color":
-		return fmt.Sprint(c.NoColor), true
-	case "width":
-		return fmt.Sprint(c.Width), true
-	case "max_output_size":
-		return fmt.Sprint(c.MaxOutputSize), true
-	case "history_file":
-		return c.HistoryFile, true
-	case "history_capacity":
-		return fmt.Sprint(c.HistoryCapacity), true
-	case "allowed_roots":
-		return joinList(c.AllowedRoots), true
-	case "plugin_dirs":
-		return joinList(c.PluginDirs), true
-	default: // fail_fast
-		return fmt.Sprint(c.FailFast), true
-	}
+	return s.get(c), true
 }
 
 // defaults are the values of the bottom layer.
