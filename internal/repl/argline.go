@@ -1,7 +1,6 @@
 package repl
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -302,9 +301,6 @@ func quoteForMessage(s string) string {
 	if len(s) > max {
 		s = s[:max] + "..."
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	b, _ := encodeJSON(s) // a string always encodes
+	return strings.TrimSuffix(string(b), "\n")
 }

@@ -75,29 +75,36 @@ type executionJSON struct {
 	resultJSON
 }
 
-// writeJSONLine writes v as one compact line. HTML characters stay as they
-// are (<, >, &), since the reader is a program or jq, not a browser.
-func writeJSONLine(w io.Writer, v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		b.Reset()
-		_ = enc.Encode(errorJSON("internal", "cannot encode output as JSON: "+err.Error()))
-	}
-	_, _ = w.Write(b.Bytes())
-}
-
-// indentJSON returns v indented by two spaces as the wireframes print
-// schemas: keys in order, short lists such as "required" on one line.
-func indentJSON(v any) ([]byte, error) {
+// encodeJSON returns v as one compact line of JSON, newline included. HTML
+// characters stay as they are (<, >, &), since the reader is a person, a
+// program or jq, not a browser.
+func encodeJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	out, err := tools.IndentSchema(b.Bytes(), "  ")
+	return b.Bytes(), nil
+}
+
+// writeJSONLine writes v as one compact line.
+func writeJSONLine(w io.Writer, v any) {
+	b, err := encodeJSON(v)
+	if err != nil {
+		b, _ = encodeJSON(errorJSON("internal", "cannot encode output as JSON: "+err.Error()))
+	}
+	_, _ = w.Write(b)
+}
+
+// indentJSON returns v indented by two spaces as the wireframes print
+// schemas: keys in order, short lists such as "required" on one line.
+func indentJSON(v any) ([]byte, error) {
+	b, err := encodeJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	out, err := tools.IndentSchema(b, "  ")
 	if err != nil {
 		return nil, err
 	}
