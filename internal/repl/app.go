@@ -80,12 +80,9 @@ func (a *App) Run(ctx context.Context, args []string) int {
 	return a.exitStatus(err)
 }
 
-// env reads one environment variable.
+// env reads one environment variable; unset and empty read the same.
 func (a *App) env(name string) string {
-	if a.LookupEnv == nil {
-		return ""
-	}
-	v, _ := a.LookupEnv(name)
+	v, _ := a.lookup(name)
 	return v
 }
 
@@ -134,9 +131,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		}
 		// Completion must stay fast and offline: no plugin or MCP start-up.
 		if !lenient {
-			if err := loadExtensions(ctx, a); err != nil {
-				return err
-			}
+			loadExtensions(ctx, a)
 		}
 	}
 	a.exec = tools.NewExecutor(a.reg, tools.WithLogger(a.executorLogger(cmd)), tools.WithHistoryCapacity(a.cfg.HistoryCapacity))
@@ -217,6 +212,7 @@ func (a *App) colorAllowed() bool {
 	return true
 }
 
+// lookup reads one environment variable and says whether it is set.
 func (a *App) lookup(name string) (string, bool) {
 	if a.LookupEnv == nil {
 		return "", false

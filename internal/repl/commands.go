@@ -30,7 +30,7 @@ type Command struct {
 func (s *Shell) commands() []Command {
 	core := coreCommands()
 	last := len(core) - 1 // /exit stays last in /help
-	cmds := append(core[:last:last], extCommands(s)...)
+	cmds := append(core[:last:last], extCommands()...)
 	return append(cmds, core[last])
 }
 

@@ -11,7 +11,7 @@ import (
 // ext_*.go.
 
 // extCommands returns the slash commands extensions add (/mcp, /plugins).
-func extCommands(s *Shell) []Command {
+func extCommands() []Command {
 	return []Command{mcpCommand(), pluginsCommand()}
 }
 
@@ -25,11 +25,10 @@ func extSubcommands(app *App) []*cobra.Command {
 // Nothing here stops forge from starting: a bad manifest or a server that
 // does not answer is reported on standard error (and by /plugins, /mcp),
 // and the rest of forge works.
-func loadExtensions(ctx context.Context, app *App) error {
+func loadExtensions(ctx context.Context, app *App) {
 	x := app.extensions()
 	x.limits = app.rateLimits()
 	x.loadPlugins(ctx, app)
 	x.startMCP(ctx, app)
 	app.applyRateLimits(x.limits)
-	return nil
 }

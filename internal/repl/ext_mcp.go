@@ -264,15 +264,15 @@ func (a *App) lookupTool(ctx context.Context, name string) (tools.Tool, bool) {
 	return nil, false
 }
 
-// extResolve is the lazy first use of an MCP server: when name is not
-// registered but looks like mcp__<server>__<tool> of a configured server
-// that is not connected, it connects the server and reports whether the
-// tool exists now. A connection failure is logged (and shown by /mcp).
-// It is meant for the shell's "tool not found" path (runTool, forge run).
+// extResolve is the lazy first use of an MCP server: when name, not
+// registered, looks like mcp__<server>__<tool> of a configured server that
+// is not connected, it connects the server and reports whether the tool
+// exists now. A connection failure is logged (and shown by /mcp). Its one
+// caller, lookupTool, has already looked name up in the registry.
 func (a *App) extResolve(ctx context.Context, name string) bool {
 	x := a.extensions()
-	if x.mcp == nil || a.reg.Exists(name) {
-		return a.reg.Exists(name)
+	if x.mcp == nil {
+		return false
 	}
 	ok, err := x.mcp.ConnectFor(ctx, name)
 	if err != nil {
