@@ -26,27 +26,33 @@ func (x *extState) loadPlugins(ctx context.Context, a *App) {
 	}
 }
 
-// reportPluginErrors writes what went wrong with each refused plugin.
+// reportPluginErrors writes what went wrong with each refused plugin at
+// start-up: the registration-failed panel on w, any other refusal as a
+// warning.
 func (a *App) reportPluginErrors(w io.Writer, infos []plugin.Info) {
 	r := a.renderer()
+	eachRefused(infos, func(te *tools.ToolError) {
+		fmt.Fprintln(w, r.RegistrationFailed(te.ToolName, te))
+	}, func(err error) {
+		a.log.Warn().Str("component", "plugin").Msg("Plugin refused: " + err.Error())
+	})
+}
+
+// eachRefused calls panel for each plugin refused because its tool could not
+// be registered (a name already taken), and other for each plugin refused for
+// any other reason (a bad manifest).
+func eachRefused(infos []plugin.Info, panel func(*tools.ToolError), other func(error)) {
 	for _, in := range infos {
 		if in.Err == nil {
 			continue
 		}
 		var te *tools.ToolError
 		if errors.As(in.Err, &te) {
-			fmt.Fprint(w, ensureNewline(r.RegistrationFailed(te.ToolName, te)))
+			panel(te)
 			continue
 		}
-		a.log.Warn().Str("component", "plugin").Msg("Plugin refused: " + in.Err.Error())
+		other(in.Err)
 	}
-}
-
-func ensureNewline(s string) string {
-	if strings.HasSuffix(s, "\n") {
-		return s
-	}
-	return s + "\n"
 }
 
 // pluginsCommand is /plugins: list the plugins, or reload them.
@@ -84,7 +90,7 @@ func cmdPlugins(ctx context.Context, s *Shell, rest string) int {
 		if err := x.plugins.Reload(ctx); err != nil {
 			code = ExitFailed
 			if !s.jsonMode() {
-				s.app.reportPluginErrorsTo(s, x.plugins.List())
+				s.reportReloadErrors(x.plugins.List())
 			}
 		}
 		if x.limits != nil {
@@ -96,20 +102,14 @@ func cmdPlugins(ctx context.Context, s *Shell, rest string) int {
 	}
 }
 
-// reportPluginErrorsTo shows the refused plugins of a reload: panels on
-// the shell's output, manifest errors on its error output.
-func (a *App) reportPluginErrorsTo(s *Shell, infos []plugin.Info) {
-	for _, in := range infos {
-		if in.Err == nil {
-			continue
-		}
-		var te *tools.ToolError
-		if errors.As(in.Err, &te) {
-			s.print(s.r.RegistrationFailed(te.ToolName, te))
-			continue
-		}
-		fmt.Fprintln(s.errOut, "Error: "+in.Err.Error())
-	}
+// reportReloadErrors shows the refused plugins of a reload: panels on the
+// shell's output, manifest errors on its error output.
+func (s *Shell) reportReloadErrors(infos []plugin.Info) {
+	eachRefused(infos, func(te *tools.ToolError) {
+		s.print(s.r.RegistrationFailed(te.ToolName, te))
+	}, func(err error) {
+		fmt.Fprintln(s.errOut, "Error: "+err.Error())
+	})
 }
 
 type pluginJSON struct {
