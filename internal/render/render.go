@@ -18,6 +18,7 @@ package render
 
 import (
 	"io"
+	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -98,7 +99,7 @@ func New(opts Options) *Renderer {
 	}
 	w := clampWidth(opts.Width)
 	r := &Renderer{width: w, inner: w - 4, order: opts.ParamOrder, color: opts.Color, st: st}
-	line := repeat("─", w-2)
+	line := strings.Repeat("─", w-2) // w >= MinWidth
 	r.top = st.border.Render("┌" + line + "┐")
 	r.sep = st.border.Render("├" + line + "┤")
 	r.bottom = st.border.Render("└" + line + "┘")
@@ -122,14 +123,3 @@ func clampWidth(w int) int {
 
 // Width returns the total width of the panels, border included.
 func (r *Renderer) Width() int { return r.width }
-
-func repeat(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	b := make([]byte, 0, len(s)*n)
-	for range n {
-		b = append(b, s...)
-	}
-	return string(b)
-}
