@@ -44,6 +44,7 @@ var bashDescriptor = tools.Descriptor{
 
 // bashTool runs shell commands. It is safe for concurrent use.
 type bashTool struct {
+	described
 	shell  string
 	grace  time.Duration
 	drain  time.Duration
@@ -67,14 +68,9 @@ func newBash(h *shellHolder) tools.Factory {
 		}
 		t := h.table()
 		t.setGrace(grace)
-		return &bashTool{shell: shell, grace: grace, drain: bashDrain, shells: t}, nil
+		return &bashTool{described: described{bashDescriptor}, shell: shell, grace: grace, drain: bashDrain, shells: t}, nil
 	}
 }
-
-func (b *bashTool) Name() string                  { return bashDescriptor.Name }
-func (b *bashTool) Description() string           { return bashDescriptor.Description }
-func (b *bashTool) Category() tools.Category      { return bashDescriptor.Category }
-func (b *bashTool) Parameters() []tools.Parameter { return bashDescriptor.Parameters }
 
 // Close ends every background command (Registry.Close, when forge exits).
 func (b *bashTool) Close() error { return b.shells.Close() }

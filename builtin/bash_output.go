@@ -24,18 +24,16 @@ var bashOutputDescriptor = tools.Descriptor{
 }
 
 // bashOutputTool reads background commands' output from the shell table.
-type bashOutputTool struct{ shells *shellTable }
+type bashOutputTool struct {
+	described
+	shells *shellTable
+}
 
 func newBashOutput(h *shellHolder) tools.Factory {
 	return func(context.Context, tools.Deps) (tools.Tool, error) {
-		return &bashOutputTool{shells: h.table()}, nil
+		return &bashOutputTool{described: described{bashOutputDescriptor}, shells: h.table()}, nil
 	}
 }
-
-func (t *bashOutputTool) Name() string                  { return bashOutputDescriptor.Name }
-func (t *bashOutputTool) Description() string           { return bashOutputDescriptor.Description }
-func (t *bashOutputTool) Category() tools.Category      { return bashOutputDescriptor.Category }
-func (t *bashOutputTool) Parameters() []tools.Parameter { return bashOutputDescriptor.Parameters }
 
 // Close ends every background command (Registry.Close, when forge exits).
 func (t *bashOutputTool) Close() error { return t.shells.Close() }

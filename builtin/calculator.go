@@ -24,14 +24,11 @@ var calculatorDescriptor = tools.Descriptor{
 
 // calculatorTool is seed 004's calculator: not loop-breaking, the agent goes
 // on after it.
-type calculatorTool struct{}
+type calculatorTool struct{ described }
 
-func newCalculator(context.Context, tools.Deps) (tools.Tool, error) { return calculatorTool{}, nil }
-
-func (calculatorTool) Name() string                  { return calculatorDescriptor.Name }
-func (calculatorTool) Description() string           { return calculatorDescriptor.Description }
-func (calculatorTool) Category() tools.Category      { return calculatorDescriptor.Category }
-func (calculatorTool) Parameters() []tools.Parameter { return calculatorDescriptor.Parameters }
+func newCalculator(context.Context, tools.Deps) (tools.Tool, error) {
+	return calculatorTool{described{calculatorDescriptor}}, nil
+}
 
 // IsLoopBreaking is false: seed 004 lists the calculator as non-breaking.
 func (calculatorTool) IsLoopBreaking() bool { return false }

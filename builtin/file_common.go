@@ -2,16 +2,6 @@ package builtin
 
 import "github.com/forgehq/forge/internal/tools"
 
-// described gives a built tool the identity of its descriptor, so that the
-// descriptor (what listing and schema export see) and the built tool can
-// never disagree.
-type described struct{ d tools.Descriptor }
-
-func (x described) Name() string                  { return x.d.Name }
-func (x described) Description() string           { return x.d.Description }
-func (x described) Category() tools.Category      { return x.d.Category }
-func (x described) Parameters() []tools.Parameter { return x.d.Parameters }
-
 // intArg returns the integer argument name, def when absent, clamped to
 // [lo, hi]: validation already enforces the schema's bounds, and this keeps a
 // tool called directly (without the executor) within them too.

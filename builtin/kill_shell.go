@@ -18,18 +18,16 @@ var killShellDescriptor = tools.Descriptor{
 }
 
 // killShellTool ends background commands.
-type killShellTool struct{ shells *shellTable }
+type killShellTool struct {
+	described
+	shells *shellTable
+}
 
 func newKillShell(h *shellHolder) tools.Factory {
 	return func(context.Context, tools.Deps) (tools.Tool, error) {
-		return &killShellTool{shells: h.table()}, nil
+		return &killShellTool{described: described{killShellDescriptor}, shells: h.table()}, nil
 	}
 }
-
-func (t *killShellTool) Name() string                  { return killShellDescriptor.Name }
-func (t *killShellTool) Description() string           { return killShellDescriptor.Description }
-func (t *killShellTool) Category() tools.Category      { return killShellDescriptor.Category }
-func (t *killShellTool) Parameters() []tools.Parameter { return killShellDescriptor.Parameters }
 
 // Close ends every background command (Registry.Close, when forge exits).
 func (t *killShellTool) Close() error { return t.shells.Close() }

@@ -36,14 +36,11 @@ var notebookEditDescriptor = tools.Descriptor{
 }
 
 // notebookEditTool edits .ipynb files.
-type notebookEditTool struct{}
+type notebookEditTool struct{ described }
 
-func newNotebookEdit(context.Context, tools.Deps) (tools.Tool, error) { return notebookEditTool{}, nil }
-
-func (notebookEditTool) Name() string                  { return notebookEditDescriptor.Name }
-func (notebookEditTool) Description() string           { return notebookEditDescriptor.Description }
-func (notebookEditTool) Category() tools.Category      { return notebookEditDescriptor.Category }
-func (notebookEditTool) Parameters() []tools.Parameter { return notebookEditDescriptor.Parameters }
+func newNotebookEdit(context.Context, tools.Deps) (tools.Tool, error) {
+	return notebookEditTool{described{notebookEditDescriptor}}, nil
+}
 
 // nbEdit is one requested change.
 type nbEdit struct {

@@ -14,6 +14,16 @@ type spec struct {
 	how     tools.Instancing
 }
 
+// described gives a built tool the identity of its descriptor, so that the
+// descriptor (what listing and schema export see) and the built tool can
+// never disagree. Every built-in tool embeds it.
+type described struct{ d tools.Descriptor }
+
+func (x described) Name() string                  { return x.d.Name }
+func (x described) Description() string           { return x.d.Description }
+func (x described) Category() tools.Category      { return x.d.Category }
+func (x described) Parameters() []tools.Parameter { return x.d.Parameters }
+
 // Register registers every built-in tool in r, lazily: each is built on first
 // use by its factory, which receives its tools.<Name> configuration section.
 func Register(r *tools.Registry) error {

@@ -54,23 +54,14 @@ type loopBreaker struct{}
 // IsLoopBreaking is true: the agent loop stops after this tool.
 func (loopBreaker) IsLoopBreaking() bool { return true }
 
-// describedBy gives a tool its name, description, category and parameters
-// from its descriptor.
-type describedBy struct{ d tools.Descriptor }
-
-func (t describedBy) Name() string                  { return t.d.Name }
-func (t describedBy) Description() string           { return t.d.Description }
-func (t describedBy) Category() tools.Category      { return t.d.Category }
-func (t describedBy) Parameters() []tools.Parameter { return t.d.Parameters }
-
 // taskCompletionTool returns the summary: the task's final answer.
 type taskCompletionTool struct {
-	describedBy
+	described
 	loopBreaker
 }
 
 func newTaskCompletion(context.Context, tools.Deps) (tools.Tool, error) {
-	return taskCompletionTool{describedBy: describedBy{taskCompletionDescriptor}}, nil
+	return taskCompletionTool{described: described{taskCompletionDescriptor}}, nil
 }
 
 // DryRun says what would be reported.
@@ -88,12 +79,12 @@ func (taskCompletionTool) Execute(ctx context.Context, _ tools.ExecutionContext,
 
 // converseTool returns the message: the turn's reply.
 type converseTool struct {
-	describedBy
+	described
 	loopBreaker
 }
 
 func newConverse(context.Context, tools.Deps) (tools.Tool, error) {
-	return converseTool{describedBy: describedBy{converseDescriptor}}, nil
+	return converseTool{described: described{converseDescriptor}}, nil
 }
 
 // DryRun says what would be said.
@@ -112,12 +103,12 @@ func (converseTool) Execute(ctx context.Context, _ tools.ExecutionContext, args 
 // askQuestionTool puts the question to the person through the context's
 // Asker.
 type askQuestionTool struct {
-	describedBy
+	described
 	loopBreaker
 }
 
 func newAskQuestion(context.Context, tools.Deps) (tools.Tool, error) {
-	return askQuestionTool{describedBy: describedBy{askQuestionDescriptor}}, nil
+	return askQuestionTool{described: described{askQuestionDescriptor}}, nil
 }
 
 // askTimeout is how long a person may take to answer: a human answer must

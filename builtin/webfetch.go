@@ -46,6 +46,7 @@ var webFetchDescriptor = tools.Descriptor{
 
 // webFetchTool fetches pages. Its client checks every dialled address.
 type webFetchTool struct {
+	described
 	client       *http.Client
 	timeout      time.Duration
 	maxBytes     int64
@@ -70,7 +71,7 @@ func newWebFetch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 	if timeout <= 0 || maxBytes <= 0 {
 		return nil, errors.New("timeout and max_bytes must be positive")
 	}
-	return &webFetchTool{client: guardedClient(allow, timeout), timeout: timeout, maxBytes: maxBytes, allowPrivate: allow}, nil
+	return &webFetchTool{described: described{webFetchDescriptor}, client: guardedClient(allow, timeout), timeout: timeout, maxBytes: maxBytes, allowPrivate: allow}, nil
 }
 
 // guardedClient is an HTTP client for URLs a model chose: the address check
@@ -86,11 +87,6 @@ func guardedClient(allowPrivate bool, timeout time.Duration) *http.Client {
 		},
 	}
 }
-
-func (t *webFetchTool) Name() string                  { return webFetchDescriptor.Name }
-func (t *webFetchTool) Description() string           { return webFetchDescriptor.Description }
-func (t *webFetchTool) Category() tools.Category      { return webFetchDescriptor.Category }
-func (t *webFetchTool) Parameters() []tools.Parameter { return webFetchDescriptor.Parameters }
 
 // Close drops idle connections.
 func (t *webFetchTool) Close() error {

@@ -52,6 +52,7 @@ var webSearchDescriptor = tools.Descriptor{
 // own configuration, not a model's choice, so private addresses are allowed
 // for it (a local SearXNG is the common case).
 type webSearchTool struct {
+	described
 	endpoint   string
 	client     *http.Client
 	timeout    time.Duration
@@ -79,14 +80,9 @@ func newWebSearch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 	if n < 1 {
 		return nil, errors.New("max_results must be at least 1")
 	}
-	return &webSearchTool{endpoint: strings.TrimSpace(ep), maxResults: int(n), timeout: timeout,
+	return &webSearchTool{described: described{webSearchDescriptor}, endpoint: strings.TrimSpace(ep), maxResults: int(n), timeout: timeout,
 		client: &http.Client{Transport: netguard.NewTransport(true, timeout)}}, nil
 }
-
-func (t *webSearchTool) Name() string                  { return webSearchDescriptor.Name }
-func (t *webSearchTool) Description() string           { return webSearchDescriptor.Description }
-func (t *webSearchTool) Category() tools.Category      { return webSearchDescriptor.Category }
-func (t *webSearchTool) Parameters() []tools.Parameter { return webSearchDescriptor.Parameters }
 
 // Close drops idle connections.
 func (t *webSearchTool) Close() error {
