@@ -62,14 +62,20 @@ func categoryOrder(groups map[tools.Category][]tools.Descriptor) []tools.Categor
 			out = append(out, c)
 		}
 	}
+	return append(out, unknownCategories(groups)...)
+}
+
+// unknownCategories lists, sorted, the keys of m that are not among
+// tools.Categories(): they follow the known ones in every panel.
+func unknownCategories[V any](m map[tools.Category]V) []tools.Category {
 	var extra []tools.Category
-	for c := range groups {
+	for c := range m {
 		if !c.Valid() {
 			extra = append(extra, c)
 		}
 	}
 	slices.Sort(extra)
-	return append(out, extra...)
+	return extra
 }
 
 // categoryLabel writes a category as the panels do: FILE, EXECUTION.

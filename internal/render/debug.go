@@ -1,7 +1,6 @@
 package render
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -24,15 +23,7 @@ func (r *Renderer) Registry(s tools.Stats) string {
 	p.field(0, "Total Tools: ", strconv.Itoa(s.Total), nil)
 	p.blank()
 	p.text("By Category:", &r.st.label, 0)
-	cats := tools.Categories()
-	var extra []tools.Category
-	for c := range s.ByCategory {
-		if !c.Valid() {
-			extra = append(extra, c)
-		}
-	}
-	slices.Sort(extra)
-	cats = append(cats, extra...)
+	cats := append(tools.Categories(), unknownCategories(s.ByCategory)...)
 	col := 0
 	for _, c := range cats {
 		col = max(col, textWidth(sanitizeLines(categoryLabel(c))[0])+len(":"))
@@ -87,7 +78,7 @@ func (r *Renderer) History(total int64, xs []tools.Execution) string {
 		p.text(strings.TrimRight(head, " "), &r.st.title, 0)
 		p.field(4, "Tool: ", x.ToolName, nil)
 		r.params(p, x)
-		word, st := r.statusWord(x.Result)
+		_, word, st := r.status(x.Result)
 		p.field(4, "Status: ", word, st)
 		if effectiveStatus(x.Result) == tools.StatusFailed && x.Result.Error != "" {
 			p.field(4, "Error: ", x.Result.Error, nil)

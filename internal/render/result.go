@@ -38,12 +38,6 @@ func effectiveStatus(res tools.Result) tools.Status {
 	return tools.StatusFailed
 }
 
-// statusWord is the status as the history writes it: "Success", "Timed Out".
-func (r *Renderer) statusWord(res tools.Result) (string, *lipgloss.Style) {
-	_, word, st := r.status(res)
-	return word, st
-}
-
 // Result draws the panel of one call's result (seed 002 section 3): Tool and
 // Status; then the output (success), the dry-run description, or the error
 // with the command that ran (failed, timed out, cancelled: the Bash
