@@ -156,10 +156,7 @@ func workingDir(ec tools.ExecutionContext) (string, error) {
 // outputLimit is the byte budget of one result's output: the context's cap,
 // less room for the line that says what was left out.
 func outputLimit(ec tools.ExecutionContext) int {
-	n := ec.MaxOutputSize
-	if n <= 0 {
-		n = tools.DefaultMaxOutputSize
-	}
+	n := maxOutput(ec)
 	if n > 256 {
 		n -= 64
 	}
