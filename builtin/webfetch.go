@@ -216,11 +216,7 @@ func (t *webFetchTool) requestFailed(ctx context.Context, u *url.URL, err error)
 		r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
 		return r
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return tools.Fail(fmt.Sprintf("Could not fetch %s: %v", u.Redacted(), err))
+	return tools.Fail(fmt.Sprintf("Could not fetch %s: %v", u.Redacted(), unwrapURLError(err)))
 }
 
 // render turns the body into text: HTML to Markdown, other text as it is,

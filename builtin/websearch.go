@@ -193,6 +193,8 @@ func (t *webSearchTool) Execute(ctx context.Context, ec tools.ExecutionContext, 
 	return tools.OK(text, "query", query, "count", len(kept), "total", len(answer.Results))
 }
 
+// unwrapURLError drops the *url.Error wrapper, whose method and URL the
+// messages already give.
 func unwrapURLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
