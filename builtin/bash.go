@@ -46,9 +46,7 @@ var bashDescriptor = tools.Descriptor{
 type bashTool struct {
 	described
 	shell  string
-	grace  time.Duration
-	drain  time.Duration
-	shells *shellTable
+	shells *shellTable // also holds the kill grace, which KillShell and Close use too
 }
 
 // newBash builds Bash from its configuration: shell (a path; default bash,
@@ -68,7 +66,7 @@ func newBash(h *shellHolder) tools.Factory {
 		}
 		t := h.table()
 		t.setGrace(grace)
-		return &bashTool{described: described{bashDescriptor}, shell: shell, grace: grace, drain: bashDrain, shells: t}, nil
+		return &bashTool{described: described{bashDescriptor}, shell: shell, shells: t}, nil
 	}
 }
 
@@ -205,7 +203,7 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 	case <-g.Done():
 	case <-ctx.Done():
 		stopped = ctx.Err()
-		proc.Terminate(g.Pgid, b.grace)
+		proc.Terminate(g.Pgid, b.shells.killGrace())
 		select {
 		case <-g.Done():
 		case <-time.After(2 * time.Second): // SIGKILL was sent; do not hang on a stuck process
@@ -222,7 +220,7 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 	leftover := false
 	select {
 	case <-drained:
-	case <-time.After(b.drain):
+	case <-time.After(bashDrain):
 		leftover = true
 	}
 	var note string
@@ -232,7 +230,7 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 			note = fmt.Sprintf("\n[Processes started by this command are still running as %s (process group %d): "+
 				"read their output with BashOutput, end them with KillShell; forge ends them when it exits.]", s.id, g.Pgid)
 		} else {
-			proc.Terminate(g.Pgid, b.grace)
+			proc.Terminate(g.Pgid, b.shells.killGrace())
 			note = "\n[Processes started by this command were still running and have been ended: " + err.Error() + "]"
 		}
 	} else if leftover {

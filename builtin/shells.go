@@ -46,7 +46,6 @@ type bgShell struct {
 	id      string
 	command string
 	pgid    int
-	started time.Time
 	out     *capture.Stream
 	drained chan struct{} // closed when the output pipe reached EOF
 
@@ -163,7 +162,7 @@ func (t *shellTable) start(shell, command, dir string) (*bgShell, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &bgShell{command: command, pgid: g.Pgid, started: time.Now(), out: capture.NewStream(streamSize), drained: make(chan struct{}), group: g}
+	s := &bgShell{command: command, pgid: g.Pgid, out: capture.NewStream(streamSize), drained: make(chan struct{}), group: g}
 	go func() {
 		io.Copy(s.out, g.Out)
 		g.Out.Close()
@@ -181,7 +180,7 @@ func (t *shellTable) start(shell, command, dir string) (*bgShell, error) {
 // them. The caller sends the rest of their output to the returned shell's
 // out and closes drained when that output ends.
 func (t *shellTable) adopt(command string, pgid int, exit proc.Exit, drained chan struct{}) (*bgShell, error) {
-	s := &bgShell{command: command, pgid: pgid, started: time.Now(), out: capture.NewStream(streamSize), drained: drained, exit: exit}
+	s := &bgShell{command: command, pgid: pgid, out: capture.NewStream(streamSize), drained: drained, exit: exit}
 	if err := t.add(s); err != nil {
 		return nil, err
 	}
