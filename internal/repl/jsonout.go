@@ -3,6 +3,7 @@ package repl
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/forgehq/forge/internal/tools"
@@ -46,6 +47,16 @@ type errorBody struct {
 
 func errorJSON(kind, msg string) errorObject {
 	return errorObject{Error: errorBody{Kind: kind, Message: msg}}
+}
+
+// writeError reports a failure that is not a tool result: an error object
+// on out in JSON mode, else "Error: msg" on errOut.
+func writeError(jsonMode bool, out, errOut io.Writer, kind, msg string) {
+	if jsonMode {
+		writeJSONLine(out, errorJSON(kind, msg))
+		return
+	}
+	fmt.Fprintln(errOut, "Error: "+msg)
 }
 
 // toolJSON describes one tool in /tools.

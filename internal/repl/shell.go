@@ -175,11 +175,7 @@ func (s *Shell) unknownCommand(name string) int {
 
 // fail reports an error that is not a tool result and returns code.
 func (s *Shell) fail(code int, kind, msg string) int {
-	if s.jsonMode() {
-		writeJSONLine(s.out, errorJSON(kind, msg))
-	} else {
-		fmt.Fprintln(s.errOut, "Error: "+msg)
-	}
+	writeError(s.jsonMode(), s.out, s.errOut, kind, msg)
 	return code
 }
 

@@ -92,11 +92,7 @@ func errorKind(ee *exitError) string {
 // reportError prints a message that is not a panel: a JSON error object on
 // standard output with -o json, else "Error: ..." on standard error.
 func (a *App) reportError(kind, msg string) {
-	if a.jsonOutput() {
-		writeJSONLine(a.Stdout, errorJSON(kind, msg))
-		return
-	}
-	fmt.Fprintf(a.Stderr, "Error: %s\n", msg)
+	writeError(a.jsonOutput(), a.Stdout, a.Stderr, kind, msg)
 }
 
 // jsonOutput reports whether -o json is in effect. Errors that stop a
