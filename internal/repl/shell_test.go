@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -275,13 +276,7 @@ func TestComplete(t *testing.T) {
 func sortedCopy(xs []string) []string {
 	// Candidates come back sorted by their full text; for the cases above
 	// that is the order of the suffixes too.
-	out := append([]string(nil), xs...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
+	return slices.Sorted(slices.Values(xs))
 }
 
 func TestPrompt(t *testing.T) {
