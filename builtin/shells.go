@@ -158,7 +158,7 @@ func (t *shellTable) start(shell, command, dir string) (*bgShell, error) {
 	if closed {
 		return nil, errShellsClosed
 	}
-	g, err := proc.Start(shell, command, dir, nil)
+	g, err := proc.Start(shell, command, dir)
 	if err != nil {
 		return nil, err
 	}

@@ -44,17 +44,16 @@ type Group struct {
 	err   error
 }
 
-// Start runs `shell -c command` in dir, in a new process group (and session), with standard
-// input empty (/dev/null) and its output going to g.Out. env nil means
-// forge's environment.
-func Start(shell, command, dir string, env []string) (*Group, error) {
+// Start runs `shell -c command` in dir, in forge's environment, in a new
+// process group (and, on Unix, a new session), with standard input empty
+// (/dev/null) and its output going to g.Out.
+func Start(shell, command, dir string) (*Group, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("create output pipe: %w", err)
 	}
 	cmd := exec.Command(shell, shellFlag(shell), command)
 	cmd.Dir = dir
-	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = pw, pw // an *os.File: no copying goroutine inside exec
 	cmd.SysProcAttr = newGroupAttr()
 	if err := cmd.Start(); err != nil {
