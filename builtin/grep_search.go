@@ -351,11 +351,12 @@ func (s *blockState) emit(no int, line []byte, match bool) {
 	s.res.lines = append(s.res.lines, grepLine{no: no, text: shorten(line, s.job.maxLine), match: match, gap: gap})
 }
 
-// shorten cuts a line to max characters with a marker saying how long it was.
+// shorten cuts a line to max characters with a marker saying how long it
+// was, as Read does (whose readLine cuts while it reads).
 func shorten(line []byte, max int) string {
 	n := countRuneStarts(line)
 	if n <= max {
 		return strings.TrimSuffix(string(line), "\r")
 	}
-	return string(cutRunes(line, max)) + fmt.Sprintf("… [line truncated: %d characters]", n)
+	return string(cutRunes(line, max)) + truncatedLineMark(n)
 }

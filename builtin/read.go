@@ -156,7 +156,7 @@ func (t *readTool) stream(ctx context.Context, ec tools.ExecutionContext, r *buf
 		entry := fmt.Sprintf("%6d\t%s", line+1, text)
 		if runes > t.maxLineLen {
 			shortened++
-			entry += fmt.Sprintf("… [line truncated: %d characters]", runes)
+			entry += truncatedLineMark(runes)
 		}
 		if out.Len()+len(entry)+1 > room && emitted > 0 {
 			full = true
@@ -276,6 +276,10 @@ func countRuneStarts(b []byte) int {
 	}
 	return n
 }
+
+// truncatedLineMark follows a line that Read or Grep shortened, saying how
+// many characters the whole line has.
+func truncatedLineMark(n int) string { return fmt.Sprintf("… [line truncated: %d characters]", n) }
 
 // cutRunes returns the first n characters of b.
 func cutRunes(b []byte, n int) []byte {
