@@ -106,7 +106,7 @@ func DecodeArgs(raw []byte) (Args, error) {
 	if what := jsonKind(trimmed[0]); what != "" {
 		return nil, fmt.Errorf("Invalid JSON arguments: expected an object, got %s", what)
 	}
-	dec := json.NewDecoder(bytesReader(trimmed))
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.UseNumber()
 	var args Args
 	if err := dec.Decode(&args); err != nil {
