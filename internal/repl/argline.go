@@ -154,14 +154,12 @@ func parseValue(key, raw string, p *tools.Parameter, read FileReader, literal bo
 	case !literal && strings.HasPrefix(raw, "'") && len(raw) >= 2 && strings.HasSuffix(raw, "'") && !strings.Contains(raw[1:len(raw)-1], "'"):
 		return raw[1 : len(raw)-1], nil
 	}
-	if typ == tools.TypeArray || typ == tools.TypeObject || (typ == "" && (strings.HasPrefix(raw, "[") || strings.HasPrefix(raw, "{"))) {
-		if strings.HasPrefix(raw, "[") || strings.HasPrefix(raw, "{") {
-			v, err := decodeJSONValue(raw)
-			if err != nil {
-				return nil, argErrorf("Invalid JSON value for %s: %v", key, err)
-			}
-			return v, nil
+	if (typ == tools.TypeArray || typ == tools.TypeObject || typ == "") && opensJSONContainer(raw) {
+		v, err := decodeJSONValue(raw)
+		if err != nil {
+			return nil, argErrorf("Invalid JSON value for %s: %v", key, err)
 		}
+		return v, nil
 	}
 	if literal {
 		return typeBare(raw, typ), nil
@@ -197,7 +195,7 @@ func fileValue(key, rawPath, typ string, read FileReader, literal bool) (any, er
 		return string(b), nil
 	}
 	text := strings.TrimSpace(string(b))
-	if typ == tools.TypeArray || typ == tools.TypeObject || (typ == "" && (strings.HasPrefix(text, "[") || strings.HasPrefix(text, "{"))) {
+	if typ == tools.TypeArray || typ == tools.TypeObject || (typ == "" && opensJSONContainer(text)) {
 		v, err := decodeJSONValue(text)
 		if err != nil {
 			return nil, argErrorf("Invalid JSON in %s for %s: %v", path, key, err)
@@ -205,6 +203,11 @@ func fileValue(key, rawPath, typ string, read FileReader, literal bool) (any, er
 		return v, nil
 	}
 	return typeBare(text, typ), nil
+}
+
+// opensJSONContainer reports whether s starts like a JSON array or object.
+func opensJSONContainer(s string) bool {
+	return strings.HasPrefix(s, "[") || strings.HasPrefix(s, "{")
 }
 
 // typeBare types an unquoted value by the declared type; a value that does

@@ -84,14 +84,14 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 				killed.Store(n)
 				cancel()
 				if saved != nil {
-					_ = termRestore(fd, saved)
+					_ = term.Restore(fd, saved)
 				}
 				go func() { _ = rl.Close() }()
 				select {
 				case <-done:
 				case <-time.After(time.Second):
 					if saved != nil {
-						_ = termRestore(fd, saved)
+						_ = term.Restore(fd, saved)
 					}
 					os.Exit(128 + int(n))
 				}
@@ -138,15 +138,10 @@ func (s *Shell) runInteractive(ctx context.Context) int {
 	}
 	_ = rl.Close()
 	if saved != nil {
-		_ = termRestore(fd, saved)
+		_ = term.Restore(fd, saved)
 	}
 	if n := killed.Load(); n != 0 {
 		return 128 + int(n)
 	}
 	return ExitOK
-}
-
-// termRestore puts the terminal back as it was before readline.
-func termRestore(fd int, st *term.State) error {
-	return term.Restore(fd, st)
 }

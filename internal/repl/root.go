@@ -166,8 +166,9 @@ after "--", so that they are not taken for forge's own flags.`,
 				if rerr != nil {
 					return usageErr(fmt.Errorf("read arguments from standard input: %w", rerr))
 				}
-				targs, err = ParseArgLine(strings.TrimSpace(string(raw)), params, s.readArgFile)
-				if err == nil && !strings.HasPrefix(strings.TrimSpace(string(raw)), "{") && len(raw) > 0 {
+				text := strings.TrimSpace(string(raw))
+				targs, err = ParseArgLine(text, params, s.readArgFile)
+				if err == nil && !strings.HasPrefix(text, "{") && len(raw) > 0 {
 					err = errors.New("standard input must hold one JSON object")
 				}
 			} else {

@@ -29,12 +29,12 @@ func newLineReader(r io.Reader, max int) *lineReader {
 	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
 }
 
-// errLineTooLong reports a line over the limit; the line was consumed.
-type errLineTooLong struct {
+// lineTooLongError reports a line over the limit; the line was consumed.
+type lineTooLongError struct {
 	line, max int
 }
 
-func (e *errLineTooLong) Error() string {
+func (e *lineTooLongError) Error() string {
 	return fmt.Sprintf("Line %d is longer than %s and was skipped", e.line, sizeText(e.max))
 }
 
@@ -75,7 +75,7 @@ func (lr *lineReader) next() (string, error) {
 	}
 	lr.n++
 	if tooLong {
-		return "", &errLineTooLong{line: lr.n, max: lr.max}
+		return "", &lineTooLongError{line: lr.n, max: lr.max}
 	}
 	if n := len(buf); n > 0 && buf[n-1] == '\r' {
 		buf = buf[:n-1]
@@ -106,7 +106,7 @@ func (s *Shell) runScript(ctx context.Context, in io.Reader, failFast bool, maxL
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		var tl *errLineTooLong
+		var tl *lineTooLongError
 		if errors.As(err, &tl) {
 			s.fail(ExitFailed, "usage", tl.Error())
 			failed = true
