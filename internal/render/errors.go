@@ -80,7 +80,7 @@ func (r *Renderer) RegistrationFailed(name string, err error) string {
 
 // Panel draws a generic panel: the title, a separator, and body line by line
 // (sanitized and wrapped). An empty body draws the title alone. The shell
-// uses it for /help, text schemas and plain errors.
+// uses it for /help and /help COMMAND.
 func (r *Renderer) Panel(title, body string) string {
 	p := r.newPanel()
 	p.title(title)
