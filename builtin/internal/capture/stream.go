@@ -24,13 +24,6 @@ func (s *Stream) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Total is the number of bytes written so far.
-func (s *Stream) Total() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.total
-}
-
 // Since returns the bytes written after offset off that are still kept,
 // how many bytes after off were dropped before they could be read, and the
 // offset to pass next time.
