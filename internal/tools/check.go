@@ -74,7 +74,7 @@ func checkParam(p Parameter, path string) string {
 		return fmt.Sprintf("Parameter %s has min_length %d greater than max_length %d", path, *p.MinLength, *p.MaxLength)
 	}
 	if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum {
-		return fmt.Sprintf("Parameter %s has minimum %s greater than maximum %s", path, fmtNum(*p.Minimum), fmtNum(*p.Maximum))
+		return fmt.Sprintf("Parameter %s has minimum %s greater than maximum %s", path, formatFloat(*p.Minimum), formatFloat(*p.Maximum))
 	}
 	if p.Items != nil {
 		if p.Type != TypeArray {
@@ -133,8 +133,6 @@ func showValue(v any) string {
 	}
 	return fmt.Sprint(v)
 }
-
-func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func categoryNames() string {
 	cs := Categories()

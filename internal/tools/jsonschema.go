@@ -164,6 +164,7 @@ func stringEnum(p *Parameter) bool {
 	return true
 }
 
+// writeFloat writes f as formatFloat does, without allocating.
 func writeFloat(b *bytes.Buffer, f float64) {
 	var tmp [32]byte
 	b.Write(strconv.AppendFloat(tmp[:0], f, 'f', -1, 64))
@@ -201,7 +202,7 @@ func writeValue(b *bytes.Buffer, v any) {
 		return
 	case float64:
 		if !math.IsNaN(x) && !math.IsInf(x, 0) && math.Abs(x) < 1e21 {
-			b.Write(strconv.AppendFloat(tmp[:0], x, 'f', -1, 64))
+			writeFloat(b, x)
 			return
 		}
 	}

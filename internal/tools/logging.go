@@ -29,7 +29,7 @@ func (e *Executor) logStart(en *entry, ec *ExecutionContext, args Args) {
 		ev.Msg("Parameters: " + formatParams(args))
 	}
 	if ev := e.log.Debug(); ev != nil {
-		ev.Msg("Context: working_dir=" + ec.WorkingDir + ", timeout=" + strconv.FormatFloat(ec.Timeout.Seconds(), 'f', -1, 64))
+		ev.Msg("Context: working_dir=" + ec.WorkingDir + ", timeout=" + formatFloat(ec.Timeout.Seconds()))
 	}
 }
 
@@ -41,7 +41,7 @@ func (e *Executor) logDone(name string, en *entry, r *Result) {
 		ms := math.Round(r.DurationMS*1000) / 1000
 		ev.Msg("Result: success=" + strconv.FormatBool(r.Success) +
 			", output_size=" + strconv.Itoa(outputSize(*r)) +
-			", duration_ms=" + strconv.FormatFloat(ms, 'f', -1, 64))
+			", duration_ms=" + formatFloat(ms))
 	}
 	if r.Success {
 		if ev := e.log.Info(); ev != nil {
