@@ -102,10 +102,10 @@ func (p *panel) labeled(indent int, label string, lst *lipgloss.Style, value str
 	labelASCII := isPlainASCII(label)
 	head := spaces(indent) + p.r.paint(*lst, label)
 	cont := spaces(headW)
+	avail := p.r.inner - headW
 	first := true
 	for _, ln := range sanitizeLines(value) {
-		firstAvail := p.r.inner - headW
-		for _, piece := range wrap(ln, firstAvail, p.r.inner-headW) {
+		for _, piece := range wrap(ln, avail, avail) {
 			l := plain(piece)
 			if st != nil {
 				l.s = p.r.paint(*st, l.s)
