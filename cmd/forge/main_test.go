@@ -22,8 +22,8 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end scripts in testdata/ at the repository
 // root. Each script gets a fresh HOME and XDG directories under $WORK, no
 // colour, and deterministic durations and times (repl.DeterministicEnv), so
-// that panels can be compared with golden files. go test ./cmd/forge
-// -update rewrites the golden files in the scripts.
+// that panels can be compared with golden files. FORGE_UPDATE_SCRIPTS=1
+// go test ./cmd/forge rewrites the golden files in the scripts.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata"),
