@@ -1,11 +1,5 @@
 package tools
 
-import (
-	"encoding/json"
-	"math"
-	"strconv"
-)
-
 // Args are the arguments of one call, keyed by parameter name. Values are
 // JSON values: string, bool, nil, []any, map[string]any, and for numbers
 // json.Number as decoded, or int and float64 once validated (validation
@@ -31,40 +25,24 @@ func (a Args) Bool(name string) bool {
 }
 
 // Int returns the integer argument name, or 0. It accepts every numeric
-// representation an argument can have; fractions are truncated.
+// representation an argument can have (see asInt and asFloat); fractions
+// are truncated.
 func (a Args) Int(name string) int {
-	switch v := a[name].(type) {
-	case int:
-		return v
-	case int64:
-		return int(v)
-	case float64:
-		return int(v)
-	case json.Number:
-		if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			return int(n)
-		}
-		if f, err := v.Float64(); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			return int(f)
-		}
+	v := a[name]
+	if n, ok := asInt(v); ok {
+		return n
+	}
+	if f, ok := asFloat(v); ok {
+		return int(f)
 	}
 	return 0
 }
 
-// Float returns the numeric argument name, or 0.
+// Float returns the numeric argument name, or 0 when absent, not a number
+// or not finite.
 func (a Args) Float(name string) float64 {
-	switch v := a[name].(type) {
-	case float64:
-		return v
-	case int:
-		return float64(v)
-	case int64:
-		return float64(v)
-	case json.Number:
-		f, _ := v.Float64()
-		return f
-	}
-	return 0
+	f, _ := asFloat(a[name])
+	return f
 }
 
 // Slice returns the array argument name, or nil.
