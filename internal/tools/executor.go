@@ -208,10 +208,12 @@ func (e *Executor) run(ctx context.Context, en *entry, ec *ExecutionContext, arg
 	}
 	inst := en.t
 	if en.lazy != nil {
-		if inst = e.build(ctx, en, ec, r); inst == nil {
-			return
+		if inst = en.lazy.ready(); inst == nil {
+			if inst = e.build(ctx, en, ec, r); inst == nil {
+				return
+			}
+			start = time.Now() // the build had its own timeout: the call's deadline counts from now
 		}
-		start = time.Now() // the call's deadline counts from now
 	}
 	timeout := ec.Timeout
 	if !ec.DryRun {
@@ -233,9 +235,10 @@ func validationResult(verr *ValidationError, r *Result) {
 		Metadata: map[string]any{"parameter": verr.Path, "received": verr.Received}}
 }
 
-// build returns the instance of a lazy tool to run, or nil with the failure
-// written to r. The build gets the context's whole timeout of its own: a
-// tool's CallTimeout is only known once it is built.
+// build returns the instance of a lazy tool that is not built yet (a
+// singleton's first use, every call of a PerCall tool), or nil with the
+// failure written to r. The build gets the context's whole timeout of its
+// own: a tool's CallTimeout is only known once it is built.
 func (e *Executor) build(ctx context.Context, en *entry, ec *ExecutionContext, r *Result) Tool {
 	bctx, cancel := context.WithTimeout(ctx, ec.Timeout)
 	built, err := en.lazy.get(bctx)

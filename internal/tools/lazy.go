@@ -120,13 +120,13 @@ func (l *lazyTool) get(ctx context.Context) (Tool, error) {
 			return nil, ctx.Err()
 		}
 	}
-	if b := l.inst.Load(); b != nil {
-		return b.t, nil
+	if t := l.ready(); t != nil {
+		return t, nil
 	}
 	l.mu.Lock()
-	if b := l.inst.Load(); b != nil {
+	if t := l.ready(); t != nil {
 		l.mu.Unlock()
-		return b.t, nil
+		return t, nil
 	}
 	c := l.inflight
 	if c == nil {
@@ -149,6 +149,15 @@ func (l *lazyTool) get(ctx context.Context) (Tool, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// ready returns the built singleton, or nil when there is none yet (always
+// for a PerCall tool). It is one atomic load.
+func (l *lazyTool) ready() Tool {
+	if b := l.inst.Load(); b != nil {
+		return b.t
+	}
+	return nil
 }
 
 // put releases an instance returned by get: a PerCall instance is closed.
