@@ -132,9 +132,10 @@ func (t *typedTool[In]) Execute(ctx context.Context, ec ExecutionContext, args A
 	return r
 }
 
+// decode fills In from validated arguments.
 func (t *typedTool[In]) decode(args Args) (In, error) {
 	var in In
-	err := t.assign(reflect.ValueOf(&in).Elem(), map[string]any(args), "")
+	err := decodeValue(t.plans, reflect.ValueOf(&in).Elem(), map[string]any(args), "")
 	return in, err
 }
 

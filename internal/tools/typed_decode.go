@@ -5,14 +5,10 @@ import (
 	"reflect"
 )
 
-// assign decodes validated arguments into a typed tool's struct directly, by
-// reflection: faster than a JSON round trip and exact for integers.
-func (t *typedTool[In]) assign(dst reflect.Value, v any, path string) error {
-	return decodeValue(t.plans, dst, v, path)
-}
-
 // decodeValue stores v (a JSON value in any representation Validate accepts)
-// into dst. path names the value in messages.
+// into dst, by reflection: faster than a JSON round trip and exact for
+// integers. plans are the typed tool's struct plans; path names the value in
+// messages.
 func decodeValue(plans map[reflect.Type][]fieldPlan, dst reflect.Value, v any, path string) error {
 	if v == nil {
 		return nil // absent: the zero value (or nil pointer) stays

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -249,7 +248,7 @@ func parseTagValue(typ string, t reflect.Type, s string) (any, error) {
 	case TypeNumber:
 		return strconv.ParseFloat(s, 64)
 	}
-	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
