@@ -1,5 +1,7 @@
 package tools
 
+import "slices"
+
 // Category groups tools for listing, filtering and export.
 type Category string
 
@@ -21,9 +23,5 @@ func Categories() []Category {
 
 // Valid reports whether c is one of the known categories.
 func (c Category) Valid() bool {
-	switch c {
-	case CategoryFile, CategoryExecution, CategoryWeb, CategoryTask, CategoryNotebook, CategoryMCP, CategoryOther:
-		return true
-	}
-	return false
+	return slices.Contains(Categories(), c)
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -57,11 +58,7 @@ func checkParams(params []Parameter, prefix string) string {
 
 // checkParam checks one parameter whose path (for messages) is path.
 func checkParam(p Parameter, path string) string {
-	known := false
-	for _, t := range knownTypes {
-		known = known || p.Type == t
-	}
-	if !known {
+	if !slices.Contains(knownTypes, p.Type) {
 		return fmt.Sprintf("Unknown type for parameter %s: %q (known: %s)", path, p.Type, strings.Join(knownTypes, ", "))
 	}
 	if p.MinLength != nil && *p.MinLength < 0 {
