@@ -19,12 +19,7 @@ import (
 // the test closes (ending every group it started).
 func newTestBash(t *testing.T) *bashTool {
 	t.Helper()
-	h := &shellHolder{}
-	tl, err := newBash(h)(context.Background(), tools.Deps{Config: map[string]any{"kill_grace": "200ms"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := tl.(*bashTool)
+	b := buildTool(t, newBash(&shellHolder{}), map[string]any{"kill_grace": "200ms"}).(*bashTool)
 	t.Cleanup(func() { b.Close() })
 	return b
 }

@@ -24,14 +24,7 @@ func newTestExecutor(t *testing.T, config map[string]map[string]any) (*tools.Exe
 	if config["Bash"] == nil {
 		config["Bash"] = map[string]any{"kill_grace": "200ms"}
 	}
-	reg := tools.NewRegistry(tools.WithDeps(func(name string) tools.Deps { return tools.Deps{Config: config[name]} }))
-	for _, group := range [][]spec{execSpecs(), webSpecs(), otherSpecs()} {
-		for _, s := range group {
-			if err := reg.RegisterLazy(s.desc, s.factory, s.how); err != nil {
-				t.Fatalf("register %s: %v", s.desc.Name, err)
-			}
-		}
-	}
+	reg := specRegistry(t, config, execSpecs(), webSpecs(), otherSpecs())
 	t.Cleanup(func() {
 		if err := reg.Close(); err != nil {
 			t.Errorf("Close: %v", err)

@@ -10,17 +10,26 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
+// specRegistry returns a fresh registry holding the tools of groups, lazily,
+// each built with cfg[name] as its configuration section.
+func specRegistry(t testing.TB, cfg map[string]map[string]any, groups ...[]spec) *tools.Registry {
+	t.Helper()
+	reg := tools.NewRegistry(tools.WithDeps(func(name string) tools.Deps { return tools.Deps{Config: cfg[name]} }))
+	for _, group := range groups {
+		for _, s := range group {
+			if err := reg.RegisterLazy(s.desc, s.factory, s.how); err != nil {
+				t.Fatalf("register %s: %v", s.desc.Name, err)
+			}
+		}
+	}
+	return reg
+}
+
 // fileExecutor returns an executor over a registry holding only the file
 // tools, each built with cfg[name] as its configuration section.
 func fileExecutor(t testing.TB, cfg map[string]map[string]any) *tools.Executor {
 	t.Helper()
-	reg := tools.NewRegistry(tools.WithDeps(func(name string) tools.Deps { return tools.Deps{Config: cfg[name]} }))
-	for _, s := range fileSpecs() {
-		if err := reg.RegisterLazy(s.desc, s.factory, s.how); err != nil {
-			t.Fatalf("register %s: %v", s.desc.Name, err)
-		}
-	}
-	return tools.NewExecutor(reg)
+	return tools.NewExecutor(specRegistry(t, cfg, fileSpecs()))
 }
 
 // execFile runs one file tool through a fresh executor with working
@@ -91,7 +100,7 @@ func cancelled() context.Context {
 	return ctx
 }
 
-// buildTool builds a file tool directly from its factory.
+// buildTool builds a tool directly from its factory.
 func buildTool(t testing.TB, f tools.Factory, cfg map[string]any) tools.Tool {
 	t.Helper()
 	tl, err := f(context.Background(), tools.Deps{Config: cfg})

@@ -14,11 +14,7 @@ import (
 
 func newTestWebFetch(t *testing.T, config map[string]any) *webFetchTool {
 	t.Helper()
-	tl, err := newWebFetch(context.Background(), tools.Deps{Config: config})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := tl.(*webFetchTool)
+	w := buildTool(t, newWebFetch, config).(*webFetchTool)
 	t.Cleanup(func() { w.Close() })
 	return w
 }

@@ -46,11 +46,7 @@ func searxServer(t *testing.T) (*httptest.Server, *[]string) {
 
 func newTestWebSearch(t *testing.T, config map[string]any) *webSearchTool {
 	t.Helper()
-	tl, err := newWebSearch(context.Background(), tools.Deps{Config: config})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl.(*webSearchTool)
+	return buildTool(t, newWebSearch, config).(*webSearchTool)
 }
 
 func TestWebSearchResults(t *testing.T) {
