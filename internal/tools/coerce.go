@@ -307,9 +307,12 @@ func pyList(values []any) string {
 	return b.String()
 }
 
+// pyQuote escapes a string for pyRepr's single quotes.
+var pyQuote = strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+
 func pyRepr(v any) string {
 	if s, ok := v.(string); ok {
-		return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+		return "'" + pyQuote.Replace(s) + "'"
 	}
 	if f, ok := asFloat(v); ok {
 		if n, isJSON := v.(json.Number); isJSON {

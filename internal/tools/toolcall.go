@@ -76,7 +76,6 @@ func ParseToolCalls(text string) ([]ToolCall, error) {
 // block is not terminated.
 func parseBlock(body string) (ToolCall, int, error) {
 	dec := json.NewDecoder(strings.NewReader(body))
-	dec.UseNumber()
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err == nil {
 		end := int(dec.InputOffset())
@@ -299,7 +298,7 @@ func ParseAnthropicToolUse(data []byte) ([]ToolCall, error) {
 		}
 		args, err := objectArgs(b.Input)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("tool call %d: %w", n, errors.New(`"input" must be a JSON object`)))
+			errs = append(errs, fmt.Errorf(`tool call %d: "input" must be a JSON object`, n))
 			continue
 		}
 		calls = append(calls, ToolCall{ID: b.ID, Name: b.Name, Arguments: args})
