@@ -123,7 +123,8 @@ func (h *shellHolder) table() *shellTable {
 	return h.t
 }
 
-// setGrace sets the SIGTERM-to-SIGKILL delay used by KillShell and Close.
+// setGrace sets the SIGTERM-to-SIGKILL delay used by Bash (timeouts,
+// cancellations), KillShell and Close.
 func (t *shellTable) setGrace(d time.Duration) {
 	t.mu.Lock()
 	t.grace = d

@@ -6,7 +6,7 @@
 //
 // Policy: readers (Read, Glob, Grep) may read anywhere the process can, but
 // never device files, FIFOs or sockets, which could block or never end.
-// Writers (Write, Edit) may only write inside the working directory or one of
+// Writers (Write, Edit, NotebookEdit) may only write inside the working directory or one of
 // the allowed roots, judged after every symbolic link has been resolved, so a
 // link cannot smuggle a write outside them.
 package fsutil
