@@ -30,18 +30,21 @@ func New(exec *tools.Executor, name string, ec tools.ExecutionContext) (*Tool, e
 	if err != nil {
 		return nil, err
 	}
-	d := tools.Describe(t)
-	return &Tool{exec: exec, ec: ec, d: d, single: singleStringParam(d.Parameters)}, nil
+	return adapt(exec, t, ec), nil
 }
 
 // All returns adapters for every tool of exec's registry, sorted by name.
 func All(exec *tools.Executor, ec tools.ExecutionContext) []*Tool {
 	var out []*Tool
 	for _, t := range exec.Registry().ListAll() {
-		d := tools.Describe(t)
-		out = append(out, &Tool{exec: exec, ec: ec, d: d, single: singleStringParam(d.Parameters)})
+		out = append(out, adapt(exec, t, ec))
 	}
 	return out
+}
+
+func adapt(exec *tools.Executor, t tools.Tool, ec tools.ExecutionContext) *Tool {
+	d := tools.Describe(t)
+	return &Tool{exec: exec, ec: ec, d: d, single: singleStringParam(d.Parameters)}
 }
 
 // Name returns the forge tool's name.
