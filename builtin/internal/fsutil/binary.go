@@ -17,7 +17,7 @@ func HasNUL(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 }
 // a NUL byte or invalid UTF-8. truncated says head was cut short of the file's
 // end, so an incomplete rune at its very end is not held against it. Read and
 // Edit use this stricter test: showing invalid UTF-8 to a model only garbles
-// it, and an edit of such a file could not be shown or matched faithfully.
+// it.
 func LooksBinary(head []byte, truncated bool) bool {
 	if HasNUL(head) {
 		return true
