@@ -10,10 +10,8 @@ import (
 // vArgs decodes a JSON object the way arguments arrive from a model.
 func vArgs(t testing.TB, s string) Args {
 	t.Helper()
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var a Args
-	if err := dec.Decode(&a); err != nil {
+	a, err := DecodeArgs([]byte(s))
+	if err != nil {
 		t.Fatalf("bad test JSON %s: %v", s, err)
 	}
 	return a
