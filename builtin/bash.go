@@ -294,7 +294,12 @@ func stoppedResult(err error, d time.Duration, out string) tools.Result {
 // notStarted is the result of a call whose context ended before the command
 // could start.
 func notStarted(err error) tools.Result {
-	r := tools.Fail("The command was not started: " + err.Error() + ".")
+	return markStopped(tools.Fail("The command was not started: "+err.Error()+"."), err)
+}
+
+// markStopped gives r the status and error kind of a call that err (a
+// context's error) ended: timed out at a deadline, cancelled otherwise.
+func markStopped(r tools.Result, err error) tools.Result {
 	r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
 	if errors.Is(err, context.DeadlineExceeded) {
 		r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout

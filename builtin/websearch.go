@@ -142,12 +142,7 @@ func (t *webSearchTool) Execute(ctx context.Context, ec tools.ExecutionContext, 
 	resp, err := t.client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			r := tools.Fail("The search was cancelled or timed out: " + ctx.Err().Error())
-			r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout
-			}
-			return r
+			return markStopped(tools.Fail("The search was cancelled or timed out: "+ctx.Err().Error()), ctx.Err())
 		}
 		return tools.Fail(fmt.Sprintf("The search endpoint %s did not answer: %v", u.Redacted(), unwrapURLError(err)))
 	}
