@@ -37,7 +37,9 @@ type Deadliner interface {
 }
 
 // Initializer is implemented by tools that need set-up after construction.
-// The registry calls Init once, before first use.
+// Init runs after each build of a lazy tool (RegisterLazy), before the
+// instance is used; a failure is the build's failure. A tool given to
+// Register arrives built: its Init is not called.
 type Initializer interface {
 	Init(ctx context.Context) error
 }
