@@ -3,7 +3,7 @@ package builtin
 import "github.com/forgehq/forge/internal/tools"
 
 // intArg returns the integer argument name, def when absent, clamped to
-// [lo, hi]: validation already enforces the schema's bounds, and this keeps a
+// [lo, hi] (hi 0: no upper bound): validation already enforces the schema's bounds, and this keeps a
 // tool called directly (without the executor) within them too.
 func intArg(args tools.Args, name string, def, lo, hi int) int {
 	n := def

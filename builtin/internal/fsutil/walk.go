@@ -129,7 +129,7 @@ func (w *walker) ignored(path string, isDir bool) bool {
 	return false
 }
 
-// parentIgnores finds the git repository root holds and returns the ignore
+// parentIgnores finds the git repository that holds root and returns the ignore
 // files that apply to root from above: .git/info/exclude, then the
 // .gitignore of every directory from the repository's root down to root's
 // parent. It returns nil when root is not inside a repository.
