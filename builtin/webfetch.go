@@ -48,6 +48,7 @@ var webFetchDescriptor = tools.Descriptor{
 type webFetchTool struct {
 	described
 	client       *http.Client
+	conv         *htmltomarkdown.Converter // safe for concurrent use (it locks)
 	timeout      time.Duration
 	maxBytes     int64
 	allowPrivate bool
@@ -71,7 +72,13 @@ func newWebFetch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 	if timeout <= 0 || maxBytes <= 0 {
 		return nil, errors.New("timeout and max_bytes must be positive")
 	}
-	return &webFetchTool{described: described{webFetchDescriptor}, client: guardedClient(allow, timeout), timeout: timeout, maxBytes: maxBytes, allowPrivate: allow}, nil
+	return &webFetchTool{described: described{webFetchDescriptor}, client: guardedClient(allow, timeout), conv: newHTMLConverter(), timeout: timeout, maxBytes: maxBytes, allowPrivate: allow}, nil
+}
+
+// newHTMLConverter is the HTML to Markdown converter of WebFetch: CommonMark
+// with tables.
+func newHTMLConverter() *htmltomarkdown.Converter {
+	return htmltomarkdown.NewConverter(htmltomarkdown.WithPlugins(base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin()))
 }
 
 // guardedClient is an HTTP client for URLs a model chose: the address check
@@ -236,8 +243,7 @@ func (t *webFetchTool) render(ctx context.Context, body []byte, ctype string, fi
 	if media != "text/html" && media != "application/xhtml+xml" {
 		return s, nil
 	}
-	conv := htmltomarkdown.NewConverter(htmltomarkdown.WithPlugins(base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin()))
-	md, err := conv.ConvertString(s, htmltomarkdown.WithContext(ctx), htmltomarkdown.WithDomain(final.Scheme+"://"+final.Host))
+	md, err := t.conv.ConvertString(s, htmltomarkdown.WithContext(ctx), htmltomarkdown.WithDomain(final.Scheme+"://"+final.Host))
 	if err != nil {
 		return "", fmt.Errorf("Could not convert the HTML of %s to Markdown: %v", final.Redacted(), err)
 	}
