@@ -1,5 +1,13 @@
 package tools
 
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
 // Args are the arguments of one call, keyed by parameter name. Values are
 // JSON values: string, bool, nil, []any, map[string]any, and for numbers
 // json.Number as decoded, or int and float64 once validated (validation
@@ -67,4 +75,52 @@ func (a Args) Strings(name string) []string {
 func (a Args) Map(name string) map[string]any {
 	m, _ := a[name].(map[string]any)
 	return m
+}
+
+// DecodeArgs decodes the arguments of a call: a JSON object, numbers kept as
+// json.Number so that 42 and 42.0 stay apart. Empty input and null mean no
+// arguments. Anything else (an array, a string, trailing data, malformed
+// JSON) is an error whose text starts "Invalid JSON arguments: ".
+func DecodeArgs(raw []byte) (Args, error) {
+	trimmed := bytes.Trim(raw, " \t\r\n") // JSON's whitespace, not Unicode's
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return Args{}, nil
+	}
+	if what := jsonKind(trimmed[0]); what != "" {
+		return nil, fmt.Errorf("Invalid JSON arguments: expected an object, got %s", what)
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.UseNumber()
+	var args Args
+	if err := dec.Decode(&args); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("Invalid JSON arguments: %w (at byte %d)", err, se.Offset)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("Invalid JSON arguments: unexpected end of input: %w", io.ErrUnexpectedEOF)
+		}
+		return nil, fmt.Errorf("Invalid JSON arguments: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("Invalid JSON arguments: unexpected data after the object (at byte %d)", dec.InputOffset())
+	}
+	return args, nil
+}
+
+// jsonKind names the JSON value that starts with c, when it is valid JSON
+// but not an object; "" otherwise (an object, or malformed input for the
+// decoder to describe).
+func jsonKind(c byte) string {
+	switch {
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == '-' || (c >= '0' && c <= '9'):
+		return "a number"
+	}
+	return ""
 }
