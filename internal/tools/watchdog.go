@@ -26,6 +26,9 @@ type watchdog struct {
 // callCtx is the context a tool runs in: cancelled by its parent, by the
 // executor when the call ends, or by the watchdog at the deadline, when it
 // reports context.DeadlineExceeded like a context.WithDeadline would.
+// Contexts derived from it are cancel contexts of the embedded one, so at
+// the watchdog's deadline their Err is context.Canceled, not
+// DeadlineExceeded; the executor's result says "timed out" either way.
 type callCtx struct {
 	context.Context // a cancel context of the caller's context
 	cancel          context.CancelFunc
