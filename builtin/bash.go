@@ -12,7 +12,7 @@ import (
 
 	"github.com/forgehq/forge/builtin/internal/capture"
 	"github.com/forgehq/forge/builtin/internal/cfg"
-	"github.com/forgehq/forge/builtin/internal/proc"
+	"github.com/forgehq/forge/internal/proc"
 	"github.com/forgehq/forge/internal/tools"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgehq/forge/builtin/internal/proc"
+	"github.com/forgehq/forge/internal/proc"
 	"github.com/forgehq/forge/internal/tools"
 )
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/builtin/internal/capture"
-	"github.com/forgehq/forge/builtin/internal/proc"
+	"github.com/forgehq/forge/internal/proc"
 )
 
 // Defaults of the background process table.

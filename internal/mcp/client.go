@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/forgehq/forge/internal/proc"
 	"github.com/forgehq/forge/internal/version"
 )
 
@@ -180,7 +181,9 @@ func (s *Server) transport() (mcp.Transport, *tail, error) {
 	// never mix it into forge's output.
 	stderr := &tail{max: 4096}
 	cmd.Stderr = stderr
-	detach(cmd)
+	// A group and session of its own: Ctrl-C in the shell, meant to cancel a
+	// call, must not kill the servers too.
+	cmd.SysProcAttr = proc.GroupAttr()
 	return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, stderr, nil
 }
 

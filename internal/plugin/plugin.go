@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgehq/forge/internal/proc"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -122,12 +123,15 @@ func (p *Plugin) Execute(ctx context.Context, ec tools.ExecutionContext, args to
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Env = p.env(ec, args, input)
 	cmd.WaitDelay = waitDelay
-	setProcessGroup(cmd)
+	// A group (and session) of its own: cancellation ends the whole group,
+	// so a plugin that is a shell pipeline stops entirely.
+	cmd.SysProcAttr = proc.GroupAttr()
+	cmd.Cancel = func() error { return proc.Terminate(cmd.Process.Pid, 0) }
 
 	start := time.Now()
 	err = cmd.Run()
 	if cmd.Process != nil {
-		killGroup(cmd.Process.Pid) // stragglers: nothing outlives the call
+		_ = proc.Terminate(cmd.Process.Pid, 0) // stragglers: nothing outlives the call
 	}
 	elapsed := time.Since(start)
 	if ctx.Err() != nil {

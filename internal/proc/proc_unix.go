@@ -16,12 +16,12 @@ import (
 
 const defaultShell = "/bin/sh"
 
-// newGroupAttr makes the child the leader of a new session, and so of a new
-// process group. A session of its own also has no controlling terminal: a
+// GroupAttr makes the child the leader of a new session, and so of a new
+// process group (set it as an exec.Cmd's SysProcAttr; Terminate ends the group). A session of its own also has no controlling terminal: a
 // program that opens /dev/tty to prompt (sudo, ssh, git credentials) fails
 // at once instead of being stopped (SIGTTIN) as a background group of
 // forge's terminal and hanging until the timeout.
-func newGroupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+func GroupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
 
 // signalOf reports the signal that ended the process, if one did.
 func signalOf(st *os.ProcessState) (string, bool) {

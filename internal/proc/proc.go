@@ -1,7 +1,8 @@
-// Package proc starts shell commands as leaders of process groups of their
-// own, so that a timeout, a cancellation or forge's exit can end everything a
-// command started (its background children too), and so that forge waits for
-// the command to exit rather than for its output pipe to close.
+// Package proc starts commands as leaders of process groups of their own, so
+// that a timeout, a cancellation or forge's exit can end everything a command
+// started (its background children too), and so that forge waits for the
+// command to exit rather than for its output pipe to close. Bash, plugin
+// tools and stdio MCP servers all start their processes through it.
 package proc
 
 import (
@@ -55,7 +56,7 @@ func Start(shell, command, dir string) (*Group, error) {
 	cmd := exec.Command(shell, shellFlag(shell), command)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = pw, pw // an *os.File: no copying goroutine inside exec
-	cmd.SysProcAttr = newGroupAttr()
+	cmd.SysProcAttr = GroupAttr()
 	if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()

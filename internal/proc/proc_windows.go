@@ -14,9 +14,9 @@ import (
 
 const defaultShell = "cmd.exe"
 
-// newGroupAttr starts the child in a new process group; Terminate ends its
+// GroupAttr starts the child in a new process group; Terminate ends its
 // whole tree with taskkill.
-func newGroupAttr() *syscall.SysProcAttr {
+func GroupAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
 }
 
