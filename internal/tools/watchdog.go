@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -23,41 +22,125 @@ type watchdog struct {
 	armed time.Time // when timer fires; zero when it is not armed
 }
 
-// callCtx is the context a tool runs in: cancelled by its parent, by the
-// executor when the call ends, or by the watchdog at the deadline, when it
-// reports context.DeadlineExceeded like a context.WithDeadline would.
-// Contexts derived from it are cancel contexts of the embedded one, so at
-// the watchdog's deadline their Err is context.Canceled, not
-// DeadlineExceeded; the executor's result says "timed out" either way.
+// callCtx is the context a tool runs in: ended by its parent (with the
+// parent's error), by the watchdog at the deadline (context.DeadlineExceeded,
+// as a context.WithDeadline would say) or by the executor when the call is
+// over (context.Canceled). It implements AfterFunc, which the context package
+// uses to propagate: contexts a tool derives from it end with the same error,
+// so an HTTP request or a command under a derived context sees
+// DeadlineExceeded at the deadline too.
 type callCtx struct {
-	context.Context // a cancel context of the caller's context
-	cancel          context.CancelFunc
-	deadline        time.Time
-	expired         atomic.Bool
-	index           int // in watchdog.calls; -1 once removed (guarded by watchdog.mu)
+	parent     context.Context
+	deadline   time.Time
+	index      int         // in watchdog.calls; -1 once removed (guarded by watchdog.mu)
+	stopParent func() bool // stops the parent's propagation; nil when it cannot end
+
+	mu     sync.Mutex
+	done   chan struct{} // made on first use: most calls never ask for it
+	err    error
+	afters map[*afterFunc]struct{}
+}
+
+// afterFunc is one function registered with callCtx.AfterFunc.
+type afterFunc struct {
+	once sync.Once
+	f    func()
+}
+
+// closedChan is the Done channel of a context that ended before anyone asked.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func newCallCtx(parent context.Context, deadline time.Time) *callCtx {
+	c := &callCtx{parent: parent, deadline: deadline}
+	if parent.Done() != nil {
+		c.stopParent = context.AfterFunc(parent, func() { c.end(parent.Err()) })
+	}
+	return c
 }
 
 // Deadline is the call's deadline, or the parent's when that is earlier.
 func (c *callCtx) Deadline() (time.Time, bool) {
-	if d, ok := c.Context.Deadline(); ok && d.Before(c.deadline) {
+	if d, ok := c.parent.Deadline(); ok && d.Before(c.deadline) {
 		return d, true
 	}
 	return c.deadline, true
 }
 
-// Err is context.DeadlineExceeded once the watchdog ended the call.
-func (c *callCtx) Err() error {
-	err := c.Context.Err()
-	if err != nil && c.expired.Load() {
-		return context.DeadlineExceeded
+// Done is closed when the context ends.
+func (c *callCtx) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		if c.err != nil {
+			return closedChan
+		}
+		c.done = make(chan struct{})
 	}
-	return err
+	return c.done
+}
+
+// Err is nil until the context ends, then why it ended.
+func (c *callCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Value looks the key up in the parent.
+func (c *callCtx) Value(key any) any { return c.parent.Value(key) }
+
+// AfterFunc runs f in its own goroutine once the context ends; stop cancels
+// that and reports whether it did (as context.AfterFunc).
+func (c *callCtx) AfterFunc(f func()) (stop func() bool) {
+	a := &afterFunc{f: f}
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		a.once.Do(func() { go f() })
+		return func() bool { return false }
+	}
+	if c.afters == nil {
+		c.afters = map[*afterFunc]struct{}{}
+	}
+	c.afters[a] = struct{}{}
+	c.mu.Unlock()
+	return func() bool {
+		stopped := false
+		a.once.Do(func() { stopped = true })
+		c.mu.Lock()
+		delete(c.afters, a)
+		c.mu.Unlock()
+		return stopped
+	}
+}
+
+// end ends the context with err; only the first call counts.
+func (c *callCtx) end(err error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	if c.done != nil {
+		close(c.done)
+	} else {
+		c.done = closedChan
+	}
+	afters := c.afters
+	c.afters = nil
+	c.mu.Unlock()
+	for a := range afters {
+		a.once.Do(func() { go a.f() })
+	}
+	if c.stopParent != nil {
+		c.stopParent()
+	}
 }
 
 // start returns the context of a call that must end by deadline.
 func (w *watchdog) start(parent context.Context, deadline time.Time) *callCtx {
-	ctx, cancel := context.WithCancel(parent)
-	c := &callCtx{Context: ctx, cancel: cancel, deadline: deadline}
+	c := newCallCtx(parent, deadline)
 	w.mu.Lock()
 	heap.Push(&w.calls, c)
 	if w.armed.IsZero() || deadline.Before(w.armed) {
@@ -74,7 +157,7 @@ func (w *watchdog) stop(c *callCtx) {
 		heap.Remove(&w.calls, c.index)
 	}
 	w.mu.Unlock()
-	c.cancel()
+	c.end(context.Canceled)
 }
 
 // arm sets the timer to fire at t. w.mu is held.
@@ -103,8 +186,7 @@ func (w *watchdog) fire() {
 	}
 	w.mu.Unlock()
 	for _, c := range due {
-		c.expired.Store(true)
-		c.cancel()
+		c.end(context.DeadlineExceeded)
 	}
 }
 

@@ -111,3 +111,57 @@ func TestWatchdogConcurrent(t *testing.T) {
 		t.Errorf("%d calls left in the heap", len(w.calls))
 	}
 }
+
+// Contexts a tool derives from its call's context end with the call's own
+// error: DeadlineExceeded at the watchdog's deadline, not Canceled.
+func TestWatchdogDerivedContextsSeeDeadlineExceeded(t *testing.T) {
+	var w watchdog
+	c := w.start(context.Background(), time.Now().Add(20*time.Millisecond))
+	derived, cancel := context.WithCancel(c)
+	defer cancel()
+	timed, cancelTimed := context.WithTimeout(c, time.Hour)
+	defer cancelTimed()
+	for name, ctx := range map[string]context.Context{"WithCancel": derived, "WithTimeout": timed} {
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the derived context did not end at the deadline", name)
+		}
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			t.Errorf("%s: Err() = %v, want DeadlineExceeded", name, ctx.Err())
+		}
+	}
+	w.stop(c)
+	if !errors.Is(c.Err(), context.DeadlineExceeded) {
+		t.Errorf("stop after the deadline changed Err() to %v", c.Err())
+	}
+}
+
+// A parent's deadline reaches the tool as DeadlineExceeded, and AfterFunc's
+// stop reports whether it stopped the function in time.
+func TestWatchdogParentErrorAndAfterFunc(t *testing.T) {
+	var w watchdog
+	parent, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	c := w.start(parent, time.Now().Add(time.Hour))
+	ran := make(chan struct{})
+	c.AfterFunc(func() { close(ran) })
+	stop := c.AfterFunc(func() { t.Error("a stopped AfterFunc ran") })
+	if !stop() {
+		t.Error("stop() = false before the context ended")
+	}
+	select {
+	case <-ran:
+	case <-time.After(10 * time.Second):
+		t.Fatal("AfterFunc did not run when the parent's deadline passed")
+	}
+	if !errors.Is(c.Err(), context.DeadlineExceeded) {
+		t.Errorf("Err() = %v, want the parent's DeadlineExceeded", c.Err())
+	}
+	late := make(chan struct{})
+	if c.AfterFunc(func() { close(late) })() {
+		t.Error("stop() = true for a function registered after the end")
+	}
+	<-late // registered after the end: runs at once
+	w.stop(c)
+}
