@@ -7,7 +7,9 @@ import (
 
 // Tool is anything an agent can call. Execute receives arguments that have
 // already been validated against Parameters, with defaults applied; it
-// reports failure as a Result (Fail), never by panicking.
+// reports failure as a Result (Fail), never by panicking. The arguments are
+// read-only: when validation had nothing to change they are the caller's
+// own map.
 type Tool interface {
 	Name() string
 	Description() string

@@ -19,10 +19,12 @@ type ValidationError struct {
 // Error returns Message, the seed's text.
 func (e *ValidationError) Error() string { return e.Message }
 
-// Validate checks args against params and returns a new Args with defaults
-// applied and numbers normalised (integer parameters as int, number
+// Validate checks args against params and returns the Args a tool gets:
+// defaults applied and numbers normalised (integer parameters as int, number
 // parameters as float64, also inside declared items and properties). args is
-// never modified.
+// never modified. When nothing needed changing the result is args itself
+// (and unchanged nested values are shared), so that a good call costs no
+// copy: Args are read-only to tools.
 //
 // The rules, chosen for the mistakes models make:
 //   - an integer is any mathematically integral number (42, 42.0, 4.2e1, as
@@ -41,7 +43,7 @@ func (e *ValidationError) Error() string { return e.Message }
 //     as it came; declared items and properties are checked recursively and
 //     copied.
 func Validate(params []Parameter, args Args) (Args, *ValidationError) {
-	out, err := checkObject(params, nil, args, len(params))
+	out, _, err := checkObject(params, nil, args)
 	if err != nil {
 		return nil, err
 	}
@@ -83,10 +85,12 @@ func (p *path) write(b *strings.Builder) {
 }
 
 // checkObject validates the properties of one object (the arguments
-// themselves when at is nil) and returns the normalised copy.
-func checkObject(params []Parameter, at *path, m map[string]any, size int) (map[string]any, *ValidationError) {
-	out := make(map[string]any, size)
-	found := 0 // declared names present in m, to detect undeclared ones without ranging over m
+// themselves when at is nil) and returns it normalised: m itself when no
+// value changed, else a new map (copied on the first change), and whether
+// it is new.
+func checkObject(params []Parameter, at *path, m map[string]any) (map[string]any, bool, *ValidationError) {
+	var out map[string]any // nil until a value differs from m's
+	found := 0             // declared names present in m, to detect undeclared ones without ranging over m
 	for i := range params {
 		p := &params[i]
 		v, ok := m[p.Name]
@@ -96,139 +100,180 @@ func checkObject(params []Parameter, at *path, m map[string]any, size int) (map[
 		if !ok || v == nil {
 			if p.Required {
 				here := path{parent: at, name: p.Name}
-				return nil, preferUnknown(params, at, m, &ValidationError{Path: here.String(), Message: "Missing required parameter: " + here.String()})
+				return nil, false, preferUnknown(params, at, m, &ValidationError{Path: here.String(), Message: "Missing required parameter: " + here.String()})
+			}
+			if p.Default == nil && !ok {
+				continue
+			}
+			// A default to add, or a null to drop: m no longer serves.
+			if out == nil {
+				out = copyDeclared(params[:i], m, len(params))
 			}
 			if p.Default != nil {
 				out[p.Name] = defaultValue(p)
 			}
 			continue
 		}
-		nv, err := checkValue(p, path{parent: at, name: p.Name}, v)
+		nv, changed, err := checkValue(p, path{parent: at, name: p.Name}, v)
 		if err != nil {
-			return nil, preferUnknown(params, at, m, err)
+			return nil, false, preferUnknown(params, at, m, err)
 		}
-		out[p.Name] = nv
+		if changed && out == nil {
+			out = copyDeclared(params[:i], m, len(params))
+		}
+		if out != nil {
+			out[p.Name] = nv
+		}
 	}
 	if found != len(m) {
-		return nil, unknownError(params, at, m)
+		return nil, false, unknownError(params, at, m)
 	}
-	return out, nil
+	if out == nil {
+		return m, false, nil
+	}
+	return out, true, nil
 }
 
-// checkValue validates one present, non-null value against p. The path is
-// passed by value and copied to the heap only where nested values need a
-// parent, so that a flat call allocates nothing for it; values already in
-// their final representation are returned as the interface they came in,
-// without boxing them again.
-func checkValue(p *Parameter, here path, v any) (any, *ValidationError) {
+// copyDeclared starts the normalised copy of m once a value has to change:
+// the values of the parameters already checked, which were good as they
+// came, without the nulls that stand for "not given".
+func copyDeclared(checked []Parameter, m map[string]any, size int) map[string]any {
+	out := make(map[string]any, size)
+	for i := range checked {
+		if v, ok := m[checked[i].Name]; ok && v != nil {
+			out[checked[i].Name] = v
+		}
+	}
+	return out
+}
+
+// checkValue validates one present, non-null value against p and returns
+// it normalised, and whether that differs from v. The path is passed by
+// value and copied to the heap only where nested values need a parent, so
+// that a flat call allocates nothing for it; values already in their final
+// representation are returned as the interface they came in, without
+// boxing them again.
+func checkValue(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 	at := &here
 	switch p.Type {
 	case TypeString:
 		s, ok := v.(string)
 		if !ok {
-			return nil, typeError(p, at, v)
+			return nil, false, typeError(p, at, v)
 		}
 		if p.Enum != nil && !enumHasString(p.Enum, s) {
-			return nil, enumError(p, at, v)
+			return nil, false, enumError(p, at, v)
 		}
 		if p.MinLength != nil || p.MaxLength != nil {
 			if err := checkLength(p, at, utf8.RuneCountInString(s), v); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
-		return v, nil
+		return v, false, nil
 	case TypeInteger:
 		n, ok := asInt(v)
 		if !ok {
-			return nil, typeError(p, at, v)
+			return nil, false, typeError(p, at, v)
 		}
 		if p.Enum != nil && !enumHasNumber(p.Enum, float64(n)) {
-			return nil, enumError(p, at, v)
+			return nil, false, enumError(p, at, v)
 		}
 		if err := checkRange(p, at, float64(n), v); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if _, ok := v.(int); ok {
-			return v, nil
+			return v, false, nil
 		}
-		return n, nil
+		return n, true, nil
 	case TypeNumber:
 		f, ok := asFloat(v)
 		if !ok {
-			return nil, typeError(p, at, v)
+			return nil, false, typeError(p, at, v)
 		}
 		if p.Enum != nil && !enumHasNumber(p.Enum, f) {
-			return nil, enumError(p, at, v)
+			return nil, false, enumError(p, at, v)
 		}
 		if err := checkRange(p, at, f, v); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if _, ok := v.(float64); ok {
-			return v, nil
+			return v, false, nil
 		}
-		return f, nil
+		return f, true, nil
 	case TypeBoolean:
 		b, ok := v.(bool)
 		if !ok {
-			return nil, typeError(p, at, v)
+			return nil, false, typeError(p, at, v)
 		}
 		if p.Enum != nil && !enumHasValue(p.Enum, b) {
-			return nil, enumError(p, at, v)
+			return nil, false, enumError(p, at, v)
 		}
-		return v, nil
+		return v, false, nil
 	case TypeArray:
 		return checkArray(p, here, v)
 	case TypeObject:
 		m, ok := asMap(v)
 		if !ok {
-			return nil, typeError(p, at, v)
+			return nil, false, typeError(p, at, v)
 		}
 		if p.Enum != nil && !enumHasValue(p.Enum, m) {
-			return nil, enumError(p, at, v)
+			return nil, false, enumError(p, at, v)
 		}
+		_, same := v.(map[string]any)
 		if len(p.Properties) == 0 {
-			return m, nil // free-form object: any keys, any values
+			return m, !same, nil // free-form object: any keys, any values
 		}
 		parent := here // escapes: the properties' paths point to it
-		return checkObject(p.Properties, &parent, m, len(p.Properties))
+		out, changed, err := checkObject(p.Properties, &parent, m)
+		return out, changed || !same, err
 	default:
 		// Registration refuses unknown types (CheckTool); a tool built
 		// without it gets its value unchecked, as the Python reference does.
-		return v, nil
+		return v, false, nil
 	}
 }
 
-func checkArray(p *Parameter, here path, v any) (any, *ValidationError) {
+func checkArray(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 	at := &here
 	items, ok := asSlice(v)
 	if !ok {
-		return nil, typeError(p, at, v)
+		return nil, false, typeError(p, at, v)
 	}
 	if p.Enum != nil && !enumHasValue(p.Enum, items) {
-		return nil, enumError(p, at, v)
+		return nil, false, enumError(p, at, v)
 	}
 	if p.MinLength != nil || p.MaxLength != nil {
 		if err := checkLength(p, at, len(items), v); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
+	_, same := v.([]any)
 	if p.Items == nil {
-		return items, nil
+		return items, !same, nil
 	}
 	parent := here // escapes: the elements' paths point to it
-	out := make([]any, len(items))
+	var out []any  // nil until an element differs from items'
 	for i, it := range items {
 		elem := path{parent: &parent, index: i}
 		if it == nil {
-			return nil, typeError(p.Items, &elem, it)
+			return nil, false, typeError(p.Items, &elem, it)
 		}
-		nv, err := checkValue(p.Items, elem, it)
+		nv, changed, err := checkValue(p.Items, elem, it)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		out[i] = nv
+		if changed && out == nil {
+			out = make([]any, len(items))
+			copy(out, items[:i])
+		}
+		if out != nil {
+			out[i] = nv
+		}
 	}
-	return out, nil
+	if out == nil {
+		return items, !same, nil
+	}
+	return out, true, nil
 }
 
 func checkRange(p *Parameter, at *path, f float64, v any) *ValidationError {

@@ -65,6 +65,9 @@ func FuzzValidate(f *testing.F) {
 		if !reflect.DeepEqual(again, out) {
 			t.Fatalf("revalidation changed the args:\n%#v\n%#v", out, again)
 		}
+		if reflect.ValueOf(again).Pointer() != reflect.ValueOf(out).Pointer() {
+			t.Fatalf("normalised args copied again on revalidation: %#v", out)
+		}
 		inst, err := json.Marshal(out)
 		if err != nil {
 			t.Fatal(err)

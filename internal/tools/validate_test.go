@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -432,5 +433,64 @@ func BenchmarkValidateNested(b *testing.B) {
 		if _, err := Validate(params, args); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A good call whose values are already in their final form is not copied;
+// the first value that has to change (a default, a normalised number, a
+// dropped null) makes a copy that keeps the values checked before it.
+func TestValidateCopiesOnlyOnChange(t *testing.T) {
+	three := 3
+	params := []Parameter{
+		{Name: "path", Type: TypeString, Required: true},
+		{Name: "n", Type: TypeInteger},
+		{Name: "limit", Type: TypeInteger, Default: 10},
+		{Name: "items", Type: TypeArray, Items: &Parameter{Type: TypeObject, Properties: []Parameter{
+			{Name: "k", Type: TypeString, Required: true},
+			{Name: "w", Type: TypeNumber},
+		}}},
+		{Name: "max", Type: TypeInteger, Maximum: Float(5), Default: three},
+	}
+	item := map[string]any{"k": "a", "w": 1.5}
+	cases := []struct {
+		name    string
+		args    Args
+		shared  bool // the result is args itself
+		want    Args
+		itemSet bool // want["items"][0] is the very map item
+	}{
+		{"all final", Args{"path": "/a", "n": 1, "limit": 2, "items": []any{item}, "max": 4}, true,
+			Args{"path": "/a", "n": 1, "limit": 2, "items": []any{item}, "max": 4}, true},
+		{"default added", Args{"path": "/a", "n": 1, "max": 4}, false,
+			Args{"path": "/a", "n": 1, "limit": 10, "max": 4}, false},
+		{"number normalised after good ones", Args{"path": "/a", "n": json.Number("7"), "limit": 2, "max": 1}, false,
+			Args{"path": "/a", "n": 7, "limit": 2, "max": 1}, false},
+		{"null dropped", Args{"path": "/a", "n": nil, "limit": 2, "max": 1}, false,
+			Args{"path": "/a", "limit": 2, "max": 1}, false},
+		{"nested change copies the parents", Args{"path": "/a", "limit": 2, "max": 1, "items": []any{item, map[string]any{"k": "b", "w": 2}}}, false,
+			Args{"path": "/a", "limit": 2, "max": 1, "items": []any{item, map[string]any{"k": "b", "w": 2.0}}}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := fmt.Sprintf("%#v", c.args)
+			out, err := Validate(params, c.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(out, c.want) {
+				t.Fatalf("got %#v, want %#v", out, c.want)
+			}
+			if got := reflect.ValueOf(out).Pointer() == reflect.ValueOf(c.args).Pointer(); got != c.shared {
+				t.Errorf("result is args itself: %v, want %v", got, c.shared)
+			}
+			if items, ok := out["items"].([]any); ok && c.itemSet {
+				if reflect.ValueOf(items[0]).Pointer() != reflect.ValueOf(item).Pointer() {
+					t.Error("an unchanged nested object was copied")
+				}
+			}
+			if after := fmt.Sprintf("%#v", c.args); after != before {
+				t.Errorf("args modified:\n%s\n%s", before, after)
+			}
+		})
 	}
 }
