@@ -24,30 +24,53 @@ type job struct {
 	ec   ExecutionContext
 	args Args
 	dry  bool
-	done chan Result // buffered: an abandoned job never blocks; kept across reuse
+
+	// out is the tool's result, written by the job's goroutine before it
+	// sends false on done; the deadline or the caller's cancellation sends
+	// true. done is buffered for both, so no sender ever blocks, and is
+	// kept across reuse. The result stays in the job rather than in the
+	// channel so that the goroutine's frames stay small: a fresh goroutine
+	// starts with a small stack, and growing it costs more than the rest of
+	// a fast call.
+	out      Result
+	returned bool
+	done     chan bool
 }
 
-// run executes the job and delivers its result, turning a panic into a
-// failed result of kind KindPanic.
+// run executes the job and delivers its result.
 func (j *job) run() {
-	var r Result
-	returned := false
-	defer func() {
-		if p := recover(); p != nil {
-			r = j.e.panicResult(j.name, p, debug.Stack())
-		} else if !returned {
-			// runtime.Goexit: no panic, but no result either.
-			r = Result{Status: StatusFailed, Error: "Execution error: the tool exited without a result", ErrorKind: KindPanic}
-		}
-		j.e.releaseInstance(j.name, j.lz, j.t)
-		j.done <- r
-	}()
+	defer j.deliver()
 	if j.dry {
-		j.dryRun(&r)
+		j.dryRun(&j.out)
 	} else {
-		r = j.t.Execute(j.ctx, j.ec, j.args)
+		j.out = j.t.Execute(j.ctx, j.ec, j.args)
 	}
-	returned = true
+	j.returned = true
+}
+
+// deliver, deferred by run, turns a panic into a failed result of kind
+// KindPanic, releases the instance and tells the caller.
+func (j *job) deliver() {
+	if p := recover(); p != nil || !j.returned {
+		j.fail(p)
+	}
+	if j.lz != nil {
+		j.e.releaseInstance(j.name, j.lz, j.t)
+	}
+	j.done <- false
+}
+
+// fail records why the tool gave no result: a panic, or runtime.Goexit
+// (no panic, but no result either). It is a function of its own to keep
+// deliver's frame small.
+//
+//go:noinline
+func (j *job) fail(p any) {
+	if p != nil {
+		j.out = j.e.panicResult(j.name, p, debug.Stack())
+		return
+	}
+	j.out = Result{Status: StatusFailed, Error: "Execution error: the tool exited without a result", ErrorKind: KindPanic}
 }
 
 // dryRun writes to r what the tool would do.
@@ -64,21 +87,26 @@ func (j *job) dryRun(r *Result) {
 // jobPool recycles jobs (and their channels) of calls that finished before
 // their deadline; an abandoned job is left to the garbage collector, since
 // its goroutine may still write to it.
-var jobPool = sync.Pool{New: func() any { return &job{done: make(chan Result, 1)} }}
+var jobPool = sync.Pool{New: func() any { return &job{done: make(chan bool, 2)} }}
 
 // call runs j until deadline (timeout after the call's start, for the
 // message) and writes its result to r, or the deadline's result when the
 // deadline (or the caller's cancellation) comes first.
 func (e *Executor) call(parent context.Context, j *job, deadline time.Time, timeout time.Duration, r *Result) {
-	ctx := e.watch.start(parent, deadline)
-	defer e.watch.stop(ctx)
+	ctx := e.watch.start(parent, deadline, j.done)
 	j.ctx = ctx
 	go j.run()
-	select {
-	case *r = <-j.done:
-		*j = job{done: j.done}
-		jobPool.Put(j)
-		if !r.Success && ctx.Err() != nil {
+	if ended := <-j.done; !ended {
+		*r = j.out
+		if e.watch.stop(ctx) {
+			// Ended by us: nothing else was sent, the job can serve again.
+			*j = job{done: j.done}
+			jobPool.Put(j)
+			return
+		}
+		// The deadline or the caller ended the context as the tool answered
+		// (its wake-up is still in the channel, so the job is not reused).
+		if !r.Success {
 			// The tool gave up because its context ended: say so the
 			// executor's way whatever the tool said, so the message does not
 			// depend on who noticed the deadline first; the tool's own words
@@ -88,18 +116,19 @@ func (e *Executor) call(parent context.Context, j *job, deadline time.Time, time
 			}
 			markDeadline(parent, timeout, r)
 		}
-	case <-ctx.Done():
-		*r = Result{}
-		select {
-		case late := <-j.done: // the tool answered at the same moment: keep what it said
-			if late.Error != "" {
-				late = late.WithMeta("detail", late.Error)
-			}
-			*r = late
-		default:
-		}
-		markDeadline(parent, timeout, r)
+		return
 	}
+	e.watch.stop(ctx)
+	*r = Result{}
+	select {
+	case <-j.done: // the tool answered at the same moment: keep what it said
+		*r = j.out
+		if r.Error != "" {
+			*r = r.WithMeta("detail", r.Error)
+		}
+	default:
+	}
+	markDeadline(parent, timeout, r)
 }
 
 // newJob takes a job from the pool and fills it for one call.

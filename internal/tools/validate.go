@@ -47,6 +47,9 @@ func Validate(params []Parameter, args Args) (Args, *ValidationError) {
 	if err != nil {
 		return nil, err
 	}
+	if out == nil {
+		return Args{}, nil // a tool may count on a map, even for a call without arguments
+	}
 	return Args(out), nil
 }
 

@@ -494,3 +494,14 @@ func TestValidateCopiesOnlyOnChange(t *testing.T) {
 		})
 	}
 }
+
+// A call without arguments still gives the tool a map (MCP servers, for
+// one, refuse a null arguments object).
+func TestValidateNilArgsGiveAMap(t *testing.T) {
+	for _, params := range [][]Parameter{nil, {{Name: "q", Type: TypeString}}} {
+		out, err := Validate(params, nil)
+		if err != nil || out == nil {
+			t.Errorf("Validate(%v, nil) = %#v, %v; want an empty map", params, out, err)
+		}
+	}
+}

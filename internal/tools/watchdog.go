@@ -33,7 +33,8 @@ type callCtx struct {
 	parent     context.Context
 	deadline   time.Time
 	index      int         // in watchdog.calls; -1 once removed (guarded by watchdog.mu)
-	stopParent func() bool // stops the parent's propagation; nil when it cannot end
+	stopParent func() bool // stops the parent's propagation; nil when it cannot end (guarded by mu)
+	wake       chan<- bool // told when the deadline or the parent ends the call; nil for none
 
 	mu     sync.Mutex
 	done   chan struct{} // made on first use: most calls never ask for it
@@ -50,10 +51,15 @@ type afterFunc struct {
 // closedChan is the Done channel of a context that ended before anyone asked.
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-func newCallCtx(parent context.Context, deadline time.Time) *callCtx {
-	c := &callCtx{parent: parent, deadline: deadline}
+func newCallCtx(parent context.Context, deadline time.Time, wake chan<- bool) *callCtx {
+	c := &callCtx{parent: parent, deadline: deadline, wake: wake}
 	if parent.Done() != nil {
-		c.stopParent = context.AfterFunc(parent, func() { c.end(parent.Err()) })
+		// The parent may end, and end c, before AfterFunc returns: the
+		// stop function is published under c.mu, and end reads it there.
+		stop := context.AfterFunc(parent, func() { c.end(parent.Err(), true) })
+		c.mu.Lock()
+		c.stopParent = stop
+		c.mu.Unlock()
 	}
 	return c
 }
@@ -114,12 +120,15 @@ func (c *callCtx) AfterFunc(f func()) (stop func() bool) {
 	}
 }
 
-// end ends the context with err; only the first call counts.
-func (c *callCtx) end(err error) {
+// end ends the context with err and reports whether it did: only the first
+// call counts. wake sends the news to the caller waiting for the call, in
+// the same critical section, so that whoever ends the context second knows
+// whether a wake-up was sent.
+func (c *callCtx) end(err error, wake bool) bool {
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
-		return
+		return false
 	}
 	c.err = err
 	if c.done != nil {
@@ -127,20 +136,27 @@ func (c *callCtx) end(err error) {
 	} else {
 		c.done = closedChan
 	}
-	afters := c.afters
+	if wake && c.wake != nil {
+		c.wake <- true // buffered for it: never blocks
+	}
+	afters, stopParent := c.afters, c.stopParent
 	c.afters = nil
 	c.mu.Unlock()
 	for a := range afters {
 		a.once.Do(func() { go a.f() })
 	}
-	if c.stopParent != nil {
-		c.stopParent()
+	if stopParent != nil {
+		stopParent()
 	}
+	return true
 }
 
-// start returns the context of a call that must end by deadline.
-func (w *watchdog) start(parent context.Context, deadline time.Time) *callCtx {
-	c := newCallCtx(parent, deadline)
+// start returns the context of a call that must end by deadline; wake (if
+// not nil) is told when the deadline or the parent ends it. The caller
+// waits on that one channel for the tool's result or the end, so that no
+// Done channel is made for a call whose tool never asks for one.
+func (w *watchdog) start(parent context.Context, deadline time.Time, wake chan<- bool) *callCtx {
+	c := newCallCtx(parent, deadline, wake)
 	w.mu.Lock()
 	heap.Push(&w.calls, c)
 	if w.armed.IsZero() || deadline.Before(w.armed) {
@@ -150,14 +166,16 @@ func (w *watchdog) start(parent context.Context, deadline time.Time) *callCtx {
 	return c
 }
 
-// stop removes a finished call and releases its context.
-func (w *watchdog) stop(c *callCtx) {
+// stop removes a finished call and releases its context. It reports
+// whether the context was still running, that is, whether no deadline or
+// parent ended it (and sent a wake-up) first.
+func (w *watchdog) stop(c *callCtx) bool {
 	w.mu.Lock()
 	if c.index >= 0 {
 		heap.Remove(&w.calls, c.index)
 	}
 	w.mu.Unlock()
-	c.end(context.Canceled)
+	return c.end(context.Canceled, false)
 }
 
 // arm sets the timer to fire at t. w.mu is held.
@@ -186,7 +204,7 @@ func (w *watchdog) fire() {
 	}
 	w.mu.Unlock()
 	for _, c := range due {
-		c.end(context.DeadlineExceeded)
+		c.end(context.DeadlineExceeded, true)
 	}
 }
 

@@ -45,7 +45,7 @@ func TestWatchdogContextReportsDeadline(t *testing.T) {
 func TestWatchdogParentDeadlineAndCancel(t *testing.T) {
 	var w watchdog
 	parent, cancel := context.WithTimeout(context.Background(), time.Hour)
-	c := w.start(parent, time.Now().Add(2*time.Hour))
+	c := w.start(parent, time.Now().Add(2*time.Hour), nil)
 	if d, _ := c.Deadline(); d.After(time.Now().Add(90 * time.Minute)) {
 		t.Errorf("Deadline() = %v, want the parent's (in an hour)", d)
 	}
@@ -64,8 +64,8 @@ func TestWatchdogParentDeadlineAndCancel(t *testing.T) {
 // it: the short call must not wait for the long one's deadline.
 func TestWatchdogEarlierDeadlineRearms(t *testing.T) {
 	var w watchdog
-	long := w.start(context.Background(), time.Now().Add(time.Hour))
-	short := w.start(context.Background(), time.Now().Add(20*time.Millisecond))
+	long := w.start(context.Background(), time.Now().Add(time.Hour), nil)
+	short := w.start(context.Background(), time.Now().Add(20*time.Millisecond), nil)
 	select {
 	case <-short.Done():
 	case <-time.After(10 * time.Second):
@@ -95,7 +95,7 @@ func TestWatchdogConcurrent(t *testing.T) {
 			if i%4 == 0 {
 				d = time.Duration(i%7+1) * time.Millisecond
 			}
-			c := w.start(context.Background(), time.Now().Add(d))
+			c := w.start(context.Background(), time.Now().Add(d), nil)
 			if d < time.Hour {
 				select {
 				case <-c.Done():
@@ -116,7 +116,7 @@ func TestWatchdogConcurrent(t *testing.T) {
 // error: DeadlineExceeded at the watchdog's deadline, not Canceled.
 func TestWatchdogDerivedContextsSeeDeadlineExceeded(t *testing.T) {
 	var w watchdog
-	c := w.start(context.Background(), time.Now().Add(20*time.Millisecond))
+	c := w.start(context.Background(), time.Now().Add(20*time.Millisecond), nil)
 	derived, cancel := context.WithCancel(c)
 	defer cancel()
 	timed, cancelTimed := context.WithTimeout(c, time.Hour)
@@ -143,7 +143,7 @@ func TestWatchdogParentErrorAndAfterFunc(t *testing.T) {
 	var w watchdog
 	parent, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	c := w.start(parent, time.Now().Add(time.Hour))
+	c := w.start(parent, time.Now().Add(time.Hour), nil)
 	ran := make(chan struct{})
 	c.AfterFunc(func() { close(ran) })
 	stop := c.AfterFunc(func() { t.Error("a stopped AfterFunc ran") })
