@@ -40,12 +40,20 @@ type job struct {
 // run executes the job and delivers its result.
 func (j *job) run() {
 	defer j.deliver()
+	j.exec()
+	j.returned = true
+}
+
+// exec runs the tool, or its dry run. It is a function of its own so that
+// run's frame, under every frame of the tool, stays small.
+//
+//go:noinline
+func (j *job) exec() {
 	if j.dry {
 		j.dryRun(&j.out)
-	} else {
-		j.out = j.t.Execute(j.ctx, j.ec, j.args)
+		return
 	}
-	j.returned = true
+	j.out = j.t.Execute(j.ctx, j.ec, j.args)
 }
 
 // deliver, deferred by run, turns a panic into a failed result of kind
@@ -92,43 +100,62 @@ var jobPool = sync.Pool{New: func() any { return &job{done: make(chan bool, 2)} 
 // call runs j until deadline (timeout after the call's start, for the
 // message) and writes its result to r, or the deadline's result when the
 // deadline (or the caller's cancellation) comes first.
+//
+// The common path is kept apart from the deadline's, with no temporaries:
+// this frame is under every frame of a short-lived caller's goroutine,
+// whose small stack would otherwise grow on every call.
 func (e *Executor) call(parent context.Context, j *job, deadline time.Time, timeout time.Duration, r *Result) {
 	ctx := e.watch.start(parent, deadline, j.done)
 	j.ctx = ctx
 	go j.run()
-	if ended := <-j.done; !ended {
+	ended := <-j.done
+	stopped := e.watch.stop(ctx)
+	if !ended && stopped {
+		// The tool answered, and nothing else was sent: the job can serve again.
 		*r = j.out
-		if e.watch.stop(ctx) {
-			// Ended by us: nothing else was sent, the job can serve again.
-			*j = job{done: j.done}
-			jobPool.Put(j)
-			return
-		}
-		// The deadline or the caller ended the context as the tool answered
-		// (its wake-up is still in the channel, so the job is not reused).
-		if !r.Success {
-			// The tool gave up because its context ended: say so the
-			// executor's way whatever the tool said, so the message does not
-			// depend on who noticed the deadline first; the tool's own words
-			// are kept as detail.
-			if r.Error != "" {
-				*r = r.WithMeta("detail", r.Error)
-			}
-			markDeadline(parent, timeout, r)
-		}
+		j.recycle()
 		return
 	}
-	e.watch.stop(ctx)
+	e.ended(parent, j, ended, timeout, r)
+}
+
+// ended writes the result of a call whose context ended, by its deadline
+// or its caller, before or as the tool answered. The job is not reused: a
+// wake-up is in its channel, or its goroutine may still write.
+//
+//go:noinline
+func (e *Executor) ended(parent context.Context, j *job, wokeFirst bool, timeout time.Duration, r *Result) {
+	answered := !wokeFirst
+	if wokeFirst {
+		select {
+		case <-j.done: // the tool answered at the same moment
+			answered = true
+		default:
+		}
+	}
 	*r = Result{}
-	select {
-	case <-j.done: // the tool answered at the same moment: keep what it said
+	if answered {
 		*r = j.out
+		if r.Success && !wokeFirst {
+			return // it made it: the end came after the answer
+		}
+		// The tool may have given up because its context ended: say so the
+		// executor's way whatever the tool said, so the message does not
+		// depend on who noticed the deadline first; the tool's own words
+		// are kept as detail.
 		if r.Error != "" {
 			*r = r.WithMeta("detail", r.Error)
 		}
-	default:
 	}
 	markDeadline(parent, timeout, r)
+}
+
+// recycle clears a finished job and puts it back in the pool.
+func (j *job) recycle() {
+	done := j.done
+	*j = job{}
+	j.done = done
+	jobPool.Put(j)
 }
 
 // newJob takes a job from the pool and fills it for one call.

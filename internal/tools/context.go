@@ -44,11 +44,17 @@ func NewExecutionContext(workingDir string) ExecutionContext {
 // withDefaults fills zero fields with the defaults, so a zero ExecutionContext
 // behaves like NewExecutionContext("").
 func (ec ExecutionContext) withDefaults() ExecutionContext {
+	ec.setDefaults()
+	return ec
+}
+
+// setDefaults is withDefaults in place, for the executor's path, where a
+// copy of the context on the stack is a copy too many.
+func (ec *ExecutionContext) setDefaults() {
 	if ec.Timeout <= 0 {
 		ec.Timeout = DefaultTimeout
 	}
 	if ec.MaxOutputSize <= 0 {
 		ec.MaxOutputSize = DefaultMaxOutputSize
 	}
-	return ec
 }

@@ -107,10 +107,11 @@ func (e *Executor) Execute(ctx context.Context, name string, ec ExecutionContext
 }
 
 func (e *Executor) execute(ctx context.Context, name string, ec *ExecutionContext, args Args, r *Result) {
-	*ec = ec.withDefaults()
+	ec.setDefaults()
 	start := time.Now()
 	en := e.reg.lookup(name)
 	if en != nil {
+		e.logStart(en, ec, args) // here, not in run: the deepest frames of the caller's stack are zerolog's
 		e.run(ctx, en, ec, args, start, r)
 	} else {
 		*r = Result{Status: StatusFailed, Error: "Unknown tool: " + name, ErrorKind: KindUnknownTool}
@@ -145,9 +146,8 @@ func settle(r *Result) {
 // run is the pipeline after lookup: validation, building a lazy tool, dry
 // run, deadline, the call itself, the output cap. It writes the result to r.
 func (e *Executor) run(ctx context.Context, en *entry, ec *ExecutionContext, args Args, start time.Time, r *Result) {
-	e.logStart(en, ec, args)
 	if ctx.Err() != nil {
-		*r = deadlineResult(ctx, ec.Timeout)
+		markDeadline(ctx, ec.Timeout, r)
 		return
 	}
 	valid, verr := Validate(en.params, args)
@@ -179,7 +179,10 @@ func (e *Executor) run(ctx context.Context, en *entry, ec *ExecutionContext, arg
 	}
 }
 
-// validationResult writes the failed result of invalid arguments to r.
+// validationResult writes the failed result of invalid arguments to r. It
+// is kept out of run, whose frame is under every frame of a call.
+//
+//go:noinline
 func validationResult(verr *ValidationError, r *Result) {
 	*r = Result{Status: StatusFailed, Error: verr.Message, ErrorKind: KindValidation,
 		Metadata: map[string]any{"parameter": verr.Path, "received": verr.Received}}
