@@ -87,8 +87,9 @@ func (e *Executor) ExecuteJSON(ctx context.Context, name string, ec ExecutionCon
 // reject records and logs a call refused before its tool could run; en is
 // the tool it counts against in the metrics, or nil.
 func (e *Executor) reject(name string, en *entry, ec ExecutionContext, r Result) Result {
-	ec = ec.withDefaults()
+	ec.setDefaults()
 	e.finish(name, en, &ec, nil, time.Now(), &r)
+	e.logDone(name, en, &r)
 	return r
 }
 
@@ -111,22 +112,29 @@ func (e *Executor) execute(ctx context.Context, name string, ec *ExecutionContex
 	start := time.Now()
 	en := e.reg.lookup(name)
 	if en != nil {
-		e.logStart(en, ec, args) // here, not in run: the deepest frames of the caller's stack are zerolog's
+		// The log calls are made here, not deeper: zerolog's frames are
+		// the deepest of the caller's stack.
+		e.logStart(en, ec, args)
 		e.run(ctx, en, ec, args, start, r)
 	} else {
-		*r = Result{Status: StatusFailed, Error: "Unknown tool: " + name, ErrorKind: KindUnknownTool}
+		unknownTool(name, r)
 	}
 	e.finish(name, en, ec, args, start, r)
+	e.logDone(name, en, r)
 }
 
-// finish measures, completes, records and logs a result. en is nil for a
-// name that is not registered.
+//go:noinline
+func unknownTool(name string, r *Result) {
+	*r = Result{Status: StatusFailed, Error: "Unknown tool: " + name, ErrorKind: KindUnknownTool}
+}
+
+// finish measures, completes and records a result. en is nil for a name
+// that is not registered.
 func (e *Executor) finish(name string, en *entry, ec *ExecutionContext, args Args, start time.Time, r *Result) {
 	end := time.Now()
 	r.DurationMS = float64(end.Sub(start)) / float64(time.Millisecond)
 	settle(r)
 	e.record(name, en != nil, args, ec, r, start, end)
-	e.logDone(name, en, r)
 }
 
 // settle fills in what a tool may leave out: the status and, for a
