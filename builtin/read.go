@@ -127,8 +127,7 @@ func (t *readTool) stream(ctx context.Context, ec tools.ExecutionContext, r *buf
 			return fail(err)
 		}
 		if !ok {
-			return tools.Fail(fmt.Sprintf("Offset %d is past the end of %s, which has %d lines", offset, path, line),
-				"file_path", path, "total_lines", line, "bytes", size)
+			return pastEnd(offset, path, line, size)
 		}
 		line++
 	}
@@ -167,6 +166,10 @@ func (t *readTool) stream(ctx context.Context, ec tools.ExecutionContext, r *buf
 		emitted++
 		line++
 	}
+	if eof && emitted == 0 && offset > 0 {
+		// The offset skipped every line: an empty answer would read as an empty file.
+		return pastEnd(offset, path, line, size)
+	}
 	next := offset + emitted
 	meta := []any{"file_path", path, "bytes", size, "lines", emitted, "offset", offset, "lines_shortened", shortened}
 	if eof {
@@ -197,6 +200,12 @@ func (t *readTool) stream(ctx context.Context, ec tools.ExecutionContext, r *buf
 }
 
 // skipLine consumes one line; ok is false at the end of the file.
+// pastEnd is the failure of an offset that leaves no line to read.
+func pastEnd(offset int, path string, lines int, size int64) tools.Result {
+	return tools.Fail(fmt.Sprintf("Offset %d is past the end of %s, which has %d lines", offset, path, lines),
+		"file_path", path, "total_lines", lines, "bytes", size)
+}
+
 func skipLine(r *bufio.Reader) (ok bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')

@@ -94,6 +94,7 @@ func TestReadErrors(t *testing.T) {
 		{name: "fifo", path: fifo, want: "named pipe (FIFO)"},
 		{name: "nul byte", path: "a\x00b", want: "Invalid file_path: "},
 		{name: "offset past end", path: filepath.Join(dir, "ten.txt"), args: tools.Args{"offset": 7}, want: "Offset 7 is past the end of " + filepath.Join(dir, "ten.txt") + ", which has 3 lines"},
+		{name: "offset at the end", path: filepath.Join(dir, "ten.txt"), args: tools.Args{"offset": 3}, want: "Offset 3 is past the end of " + filepath.Join(dir, "ten.txt") + ", which has 3 lines"},
 		{name: "limit above maximum", path: filepath.Join(dir, "ten.txt"), args: tools.Args{"limit": 50000}, want: "limit"},
 	}
 	for _, tc := range tests {
