@@ -62,9 +62,7 @@ func (j *job) deliver() {
 	if p := recover(); p != nil || !j.returned {
 		j.fail(p)
 	}
-	if j.lz != nil {
-		j.e.releaseInstance(j.name, j.lz, j.t)
-	}
+	j.e.releaseInstance(j.name, j.lz, j.t)
 	j.done <- false
 }
 

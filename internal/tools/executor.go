@@ -89,7 +89,6 @@ func (e *Executor) ExecuteJSON(ctx context.Context, name string, ec ExecutionCon
 func (e *Executor) reject(name string, en *entry, ec ExecutionContext, r Result) Result {
 	ec.setDefaults()
 	e.finish(name, en, &ec, nil, time.Now(), &r)
-	e.logDone(name, en, &r)
 	return r
 }
 
@@ -112,29 +111,21 @@ func (e *Executor) execute(ctx context.Context, name string, ec *ExecutionContex
 	start := time.Now()
 	en := e.reg.lookup(name)
 	if en != nil {
-		// The log calls are made here, not deeper: zerolog's frames are
-		// the deepest of the caller's stack.
-		e.logStart(en, ec, args)
 		e.run(ctx, en, ec, args, start, r)
 	} else {
-		unknownTool(name, r)
+		*r = Result{Status: StatusFailed, Error: "Unknown tool: " + name, ErrorKind: KindUnknownTool}
 	}
 	e.finish(name, en, ec, args, start, r)
-	e.logDone(name, en, r)
 }
 
-//go:noinline
-func unknownTool(name string, r *Result) {
-	*r = Result{Status: StatusFailed, Error: "Unknown tool: " + name, ErrorKind: KindUnknownTool}
-}
-
-// finish measures, completes and records a result. en is nil for a name
-// that is not registered.
+// finish measures, completes, records and logs a result. en is nil for a
+// name that is not registered.
 func (e *Executor) finish(name string, en *entry, ec *ExecutionContext, args Args, start time.Time, r *Result) {
 	end := time.Now()
 	r.DurationMS = float64(end.Sub(start)) / float64(time.Millisecond)
 	settle(r)
 	e.record(name, en != nil, args, ec, r, start, end)
+	e.logDone(name, en, r)
 }
 
 // settle fills in what a tool may leave out: the status and, for a
@@ -154,6 +145,7 @@ func settle(r *Result) {
 // run is the pipeline after lookup: validation, building a lazy tool, dry
 // run, deadline, the call itself, the output cap. It writes the result to r.
 func (e *Executor) run(ctx context.Context, en *entry, ec *ExecutionContext, args Args, start time.Time, r *Result) {
+	e.logStart(en, ec, args)
 	if ctx.Err() != nil {
 		markDeadline(ctx, ec.Timeout, r)
 		return
@@ -187,10 +179,7 @@ func (e *Executor) run(ctx context.Context, en *entry, ec *ExecutionContext, arg
 	}
 }
 
-// validationResult writes the failed result of invalid arguments to r. It
-// is kept out of run, whose frame is under every frame of a call.
-//
-//go:noinline
+// validationResult writes the failed result of invalid arguments to r.
 func validationResult(verr *ValidationError, r *Result) {
 	*r = Result{Status: StatusFailed, Error: verr.Message, ErrorKind: KindValidation,
 		Metadata: map[string]any{"parameter": verr.Path, "received": verr.Received}}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/rs/zerolog"
 )
 
 // Limits of the parameters logged at debug level: a log line is for a
@@ -23,21 +21,10 @@ const (
 // logStart writes "Executing tool: NAME" at info level and the parameters
 // and context at debug level. Messages are built only when their level is
 // on, so a quiet logger costs next to nothing.
-//
-// The debug lines are written out of line: their temporaries would
-// otherwise enlarge this frame, which is under the deepest frames of a
-// caller's stack (zerolog's), on every call.
 func (e *Executor) logStart(en *entry, ec *ExecutionContext, args Args) {
 	if ev := e.log.Info(); ev != nil {
 		ev.Msg(en.start)
 	}
-	if e.log.GetLevel() <= zerolog.DebugLevel {
-		e.logStartDebug(ec, args)
-	}
-}
-
-//go:noinline
-func (e *Executor) logStartDebug(ec *ExecutionContext, args Args) {
 	if ev := e.log.Debug(); ev != nil {
 		ev.Msg("Parameters: " + formatParams(args))
 	}
@@ -50,36 +37,19 @@ func (e *Executor) logStartDebug(ec *ExecutionContext, args Args) {
 // info level or "Tool NAME failed: ERROR" at warning level. en, the
 // registered tool, holds the messages ready; it is nil for an unknown name.
 func (e *Executor) logDone(name string, en *entry, r *Result) {
-	if e.log.GetLevel() <= zerolog.DebugLevel {
-		e.logDoneDebug(r)
-	}
-	if r.Success && en != nil {
-		if ev := e.log.Info(); ev != nil {
-			ev.Msg(en.ok)
-		}
-		return
-	}
-	e.logDoneRare(name, en, r)
-}
-
-//go:noinline
-func (e *Executor) logDoneDebug(r *Result) {
 	if ev := e.log.Debug(); ev != nil {
 		ms := math.Round(r.DurationMS*1000) / 1000
 		ev.Msg("Result: success=" + strconv.FormatBool(r.Success) +
 			", output_size=" + strconv.Itoa(outputSize(*r)) +
 			", duration_ms=" + formatFloat(ms))
 	}
-}
-
-// logDoneRare logs a failure, or the success of an unregistered name
-// (which has no ready message).
-//
-//go:noinline
-func (e *Executor) logDoneRare(name string, en *entry, r *Result) {
 	if r.Success {
 		if ev := e.log.Info(); ev != nil {
-			ev.Msg("Tool " + name + " succeeded")
+			if en != nil {
+				ev.Msg(en.ok)
+			} else {
+				ev.Msg("Tool " + name + " succeeded")
+			}
 		}
 		return
 	}
