@@ -41,7 +41,7 @@ func (e *ValidationError) Error() string { return e.Message }
 //     more than "Missing required parameter: file_path");
 //   - a free-form object or array (no Properties, no Items) is passed through
 //     as it came; declared items and properties are checked recursively and
-//     copied.
+//     copied where a value in them changes.
 func Validate(params []Parameter, args Args) (Args, *ValidationError) {
 	out, _, err := checkObject(params, nil, args)
 	if err != nil {
