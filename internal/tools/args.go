@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // Args are the arguments of one call, keyed by parameter name. Values are
 // JSON values: string, bool, nil, []any, map[string]any, and for numbers
-// json.Number as decoded, or int and float64 once validated (validation
-// turns integer parameters into int and number parameters into float64).
+// int or json.Number as decoded (see DecodeArgs), or int and float64 once
+// validated (validation turns integer parameters into int and number
+// parameters into float64).
 type Args map[string]any
 
 // Has reports whether name is present.
@@ -77,9 +79,12 @@ func (a Args) Map(name string) map[string]any {
 	return m
 }
 
-// DecodeArgs decodes the arguments of a call: a JSON object, numbers kept as
-// json.Number so that 42 and 42.0 stay apart. Empty input and null mean no
-// arguments. Anything else (an array, a string, trailing data, malformed
+// DecodeArgs decodes the arguments of a call: a JSON object. A number written
+// as a plain integer that fits in an int (42, -7) becomes an int, the form
+// validation gives integer parameters, so that a good call is validated
+// without a copy; every other number (3.14, 42.0, 1e2, 2^70) stays
+// json.Number, its text exact for validation to judge. Empty input and null
+// mean no arguments. Anything else (an array, a string, trailing data, malformed
 // JSON) is an error whose text starts "Invalid JSON arguments: ".
 func DecodeArgs(raw []byte) (Args, error) {
 	trimmed := bytes.Trim(raw, " \t\r\n") // JSON's whitespace, not Unicode's
@@ -105,7 +110,40 @@ func DecodeArgs(raw []byte) (Args, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("Invalid JSON arguments: unexpected data after the object (at byte %d)", dec.InputOffset())
 	}
+	intsInPlace(args)
 	return args, nil
+}
+
+// intsInPlace replaces, in the freshly decoded m, every json.Number written
+// as a plain integer that fits in an int by that int, inside arrays and
+// objects too.
+func intsInPlace(m map[string]any) {
+	for k, v := range m {
+		if nv, ok := plainInt(v); ok {
+			m[k] = nv
+		}
+	}
+}
+
+// plainInt returns v as an int when it is a json.Number written as a plain
+// integer that fits; arrays and objects in v are converted in place.
+func plainInt(v any) (any, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		// -0 is left as written: an int would print it as 0.
+		if n, err := strconv.Atoi(string(x)); err == nil && (n != 0 || x == "0") {
+			return n, true
+		}
+	case map[string]any:
+		intsInPlace(x)
+	case []any:
+		for i, e := range x {
+			if ne, ok := plainInt(e); ok {
+				x[i] = ne
+			}
+		}
+	}
+	return nil, false
 }
 
 // jsonKind names the JSON value that starts with c, when it is valid JSON

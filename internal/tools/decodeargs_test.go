@@ -19,8 +19,13 @@ func TestDecodeArgs(t *testing.T) {
 		{" null ", Args{}, ""},
 		{"{}", Args{}, ""},
 		{`{"limit": 42, "ratio": 4.2, "path": "/x", "deep": {"n": 1}, "list": [1, "a"]}`, Args{
-			"limit": json.Number("42"), "ratio": json.Number("4.2"), "path": "/x",
-			"deep": map[string]any{"n": json.Number("1")}, "list": []any{json.Number("1"), "a"},
+			"limit": 42, "ratio": json.Number("4.2"), "path": "/x",
+			"deep": map[string]any{"n": 1}, "list": []any{1, "a"},
+		}, ""},
+		// Only plain integers that fit become int; the rest keep their text.
+		{`{"a": -7, "b": -0, "c": 42.0, "d": 1e2, "e": 2147483647, "f": 9223372036854775808, "g": [[3], {"h": [4.5]}]}`, Args{
+			"a": -7, "b": json.Number("-0"), "c": json.Number("42.0"), "d": json.Number("1e2"), "e": 2147483647,
+			"f": json.Number("9223372036854775808"), "g": []any{[]any{3}, map[string]any{"h": []any{json.Number("4.5")}}},
 		}, ""},
 		{`[1, 2]`, nil, "Invalid JSON arguments: expected an object, got an array"},
 		{`"text"`, nil, "Invalid JSON arguments: expected an object, got a string"},
@@ -53,10 +58,11 @@ func TestDecodeArgs(t *testing.T) {
 }
 
 // FuzzDecodeArgs checks that DecodeArgs never panics, that it accepts
-// exactly the JSON objects (and null and nothing), and that every error has
-// the contract prefix.
+// exactly the JSON objects (and null and nothing), that every error has
+// the contract prefix, and that turning integers into ints changes no
+// number's text.
 func FuzzDecodeArgs(f *testing.F) {
-	for _, s := range []string{"", "null", "{}", `{"a":1}`, `{"a":[1,{"b":"c"}]}`, `[1]`, `{"a":1}{}`, `{"a":`, "\xff", `{"a":"\u00e9"}`, "\u00a0{}"} {
+	for _, s := range []string{"", "null", "{}", `{"a":1}`, `{"a":[1,{"b":"c"}]}`, `[1]`, `{"a":1}{}`, `{"a":`, "\xff", `{"a":"\u00e9"}`, "\u00a0{}", `{"n":[-0,7,1e2,9223372036854775808,{"m":-12}]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
@@ -76,9 +82,27 @@ func FuzzDecodeArgs(f *testing.F) {
 		trimmed := strings.Trim(string(raw), " \t\r\n")
 		if trimmed != "" && trimmed != "null" {
 			var m map[string]any
-			if json.Unmarshal(raw, &m) != nil {
+			dec := json.NewDecoder(strings.NewReader(trimmed))
+			dec.UseNumber()
+			if dec.Decode(&m) != nil {
 				t.Fatalf("accepted %q, which encoding/json refuses as an object", raw)
+			}
+			want, _ := json.Marshal(m)
+			got, _ := json.Marshal(args)
+			if string(got) != string(want) {
+				t.Fatalf("numbers changed:\n got %s\nwant %s", got, want)
 			}
 		}
 	})
+}
+
+// BenchmarkDecodeArgsRead decodes a Read-like call.
+func BenchmarkDecodeArgsRead(b *testing.B) {
+	raw := []byte(`{"file_path":"/home/user/project/main.go","offset":100,"limit":200}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeArgs(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -330,8 +330,8 @@ func TestValidateNormalises(t *testing.T) {
 	if string(before) != string(after) {
 		t.Errorf("args modified:\n%s\n%s", before, after)
 	}
-	if _, ok := in["edits"].([]any)[0].(map[string]any)["count"].(json.Number); !ok {
-		t.Error("nested input value replaced")
+	if _, ok := in["edits"].([]any)[0].(map[string]any)["replace_all"]; ok {
+		t.Error("a default was added to the input's nested object")
 	}
 	// The output validates again to itself.
 	again, err := Validate(editParams(), out)
@@ -416,6 +416,20 @@ func readLikeParams() []Parameter {
 func BenchmarkValidateRead(b *testing.B) {
 	params := readLikeParams()
 	args := vArgs(b, `{"file_path":"/home/user/project/main.go","offset":100,"limit":200}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Validate(params, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidateReadFloats validates the same call decoded by a caller's
+// own json.Unmarshal, numbers as float64: the integers are normalised, so
+// the arguments are copied.
+func BenchmarkValidateReadFloats(b *testing.B) {
+	params := readLikeParams()
+	args := Args{"file_path": "/home/user/project/main.go", "offset": 100.0, "limit": 200.0}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Validate(params, args); err != nil {
