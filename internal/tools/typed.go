@@ -49,8 +49,9 @@ func WithDryRun[In any](describe func(ec ExecutionContext, in In) string) TypedO
 //
 // The name is the json tag's (the field name without one; "-" skips the
 // field); the description comes from `desc`, `description` or `jsonschema`;
-// `default`, `enum` (comma-separated), `min`, `max`, `minLength` and
-// `maxLength` (`minItems`, `maxItems` for slices) set the constraints. A field
+// `default`, `enum` (comma-separated), `min` and `max` (or `minimum` and
+// `maximum`), `minLength` and `maxLength` (`minItems`, `maxItems` for
+// slices) set the constraints. A field
 // is required unless it is a pointer, has omitempty or has a default. Strings,
 // booleans, integers (small integer kinds get their range as minimum and
 // maximum), floats, slices (array with items), structs (object with

@@ -201,17 +201,29 @@ func applyTags(p *Parameter, t reflect.Type, tag reflect.StructTag) error {
 			target.Enum = append(target.Enum, v)
 		}
 	}
+	// minimum and maximum are JSON Schema's names, the ones the exported
+	// schema and the panels show: an author who writes them gets the
+	// constraint, not a tag silently ignored.
 	for _, c := range []struct {
-		key string
-		dst **float64
-	}{{"min", &target.Minimum}, {"max", &target.Maximum}} {
-		if s, ok := tag.Lookup(c.key); ok {
-			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return fmt.Errorf("%s %q: not a number", c.key, s)
-			}
-			*c.dst = Float(f)
+		keys [2]string
+		dst  **float64
+	}{{[2]string{"min", "minimum"}, &target.Minimum}, {[2]string{"max", "maximum"}, &target.Maximum}} {
+		short, hasShort := tag.Lookup(c.keys[0])
+		long, hasLong := tag.Lookup(c.keys[1])
+		if hasShort && hasLong {
+			return fmt.Errorf("both %s and %s given", c.keys[0], c.keys[1])
 		}
+		key, s := c.keys[0], short
+		if hasLong {
+			key, s = c.keys[1], long
+		} else if !hasShort {
+			continue
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("%s %q: not a number", key, s)
+		}
+		*c.dst = Float(f)
 	}
 	for _, c := range []struct {
 		keys []string

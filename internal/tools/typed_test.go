@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -236,6 +237,18 @@ func TestTypedRefusesBadDefinitions(t *testing.T) {
 			}
 			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
 		}, `min "x"`},
+		{"bad maximum", func() (Tool, error) {
+			type a struct {
+				N int `json:"n" maximum:"ten"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, `maximum "ten"`},
+		{"min and minimum", func() (Tool, error) {
+			type a struct {
+				N int `json:"n" min:"1" minimum:"2"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, "both min and minimum given"},
 		{"bad length", func() (Tool, error) {
 			type a struct {
 				S string `json:"s" maxLength:"-1"`
@@ -279,5 +292,37 @@ func BenchmarkTypedDecode(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tool.Execute(ctx, ExecutionContext{}, args)
+	}
+}
+
+// JSON Schema's names for the bounds, which the exported schema and the
+// panels show, constrain a typed tool as min and max do.
+func TestTypedMinimumMaximumTags(t *testing.T) {
+	type in struct {
+		Limit int     `json:"limit" default:"2000" minimum:"1" maximum:"10000"`
+		Ratio float64 `json:"ratio,omitempty" min:"0" max:"1"`
+	}
+	tool := MustTyped("Bounds", "bounds", CategoryOther, func(_ context.Context, _ ExecutionContext, a in) (Result, error) {
+		return OK(a.Limit), nil
+	})
+	params := tool.Parameters()
+	if p := params[0]; p.Minimum == nil || *p.Minimum != 1 || p.Maximum == nil || *p.Maximum != 10000 {
+		t.Fatalf("limit = %+v", p)
+	}
+	if p := params[1]; p.Minimum == nil || *p.Minimum != 0 || p.Maximum == nil || *p.Maximum != 1 {
+		t.Fatalf("ratio = %+v", p)
+	}
+	r := NewRegistry()
+	mustRegister(t, r, tool)
+	e := NewExecutor(r)
+	for raw, want := range map[string]string{
+		`{"limit":0}`:     "Value for limit is below minimum: 1",
+		`{"limit":10001}`: "Value for limit exceeds maximum: 10000",
+		`{"limit":5}`:     "",
+	} {
+		res := e.ExecuteJSON(context.Background(), "Bounds", NewExecutionContext(t.TempDir()), json.RawMessage(raw))
+		if res.Error != want {
+			t.Errorf("%s: error %q, want %q", raw, res.Error, want)
+		}
 	}
 }
