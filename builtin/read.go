@@ -202,7 +202,7 @@ func (t *readTool) stream(ctx context.Context, ec tools.ExecutionContext, r *buf
 // skipLine consumes one line; ok is false at the end of the file.
 // pastEnd is the failure of an offset that leaves no line to read.
 func pastEnd(offset int, path string, lines int, size int64) tools.Result {
-	return tools.Fail(fmt.Sprintf("Offset %d is past the end of %s, which has %d lines", offset, path, lines),
+	return tools.Fail(fmt.Sprintf("Offset %d is past the end of %s, which has %s", offset, path, plural(lines, "line")),
 		"file_path", path, "total_lines", lines, "bytes", size)
 }
 

@@ -75,7 +75,7 @@ func TestReadOutput(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	dir := realTempDir(t)
-	writeFiles(t, dir, map[string]string{"bin": "abc\x00def", "latin1": "caf\xe9\n", "ten.txt": "1\n2\n3\n"})
+	writeFiles(t, dir, map[string]string{"bin": "abc\x00def", "latin1": "caf\xe9\n", "ten.txt": "1\n2\n3\n", "one.txt": "only\n"})
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
@@ -95,6 +95,7 @@ func TestReadErrors(t *testing.T) {
 		{name: "nul byte", path: "a\x00b", want: "Invalid file_path: "},
 		{name: "offset past end", path: filepath.Join(dir, "ten.txt"), args: tools.Args{"offset": 7}, want: "Offset 7 is past the end of " + filepath.Join(dir, "ten.txt") + ", which has 3 lines"},
 		{name: "offset at the end", path: filepath.Join(dir, "ten.txt"), args: tools.Args{"offset": 3}, want: "Offset 3 is past the end of " + filepath.Join(dir, "ten.txt") + ", which has 3 lines"},
+		{name: "offset past one line", path: filepath.Join(dir, "one.txt"), args: tools.Args{"offset": 1}, want: "Offset 1 is past the end of " + filepath.Join(dir, "one.txt") + ", which has 1 line"},
 		{name: "limit above maximum", path: filepath.Join(dir, "ten.txt"), args: tools.Args{"limit": 50000}, want: "limit"},
 	}
 	for _, tc := range tests {
