@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -69,6 +70,14 @@ func checkParam(p Parameter, path string) string {
 	}
 	if p.MinLength != nil && p.MaxLength != nil && *p.MinLength > *p.MaxLength {
 		return fmt.Sprintf("Parameter %s has min_length %d greater than max_length %d", path, *p.MinLength, *p.MaxLength)
+	}
+	// NaN and ±Inf have no JSON form: the exported schema would not parse,
+	// and a NaN bound compares false with everything, so it would never hold.
+	if msg := checkFinite(p.Minimum, "minimum", path); msg != "" {
+		return msg
+	}
+	if msg := checkFinite(p.Maximum, "maximum", path); msg != "" {
+		return msg
 	}
 	if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum {
 		return fmt.Sprintf("Parameter %s has minimum %s greater than maximum %s", path, formatFloat(*p.Minimum), formatFloat(*p.Maximum))
@@ -154,4 +163,12 @@ func describeSafe(t Tool) (d Descriptor, err error) {
 	d.Name = t.Name()
 	d = Describe(t)
 	return d, nil
+}
+
+// checkFinite refuses a bound that is NaN or infinite.
+func checkFinite(bound *float64, which, path string) string {
+	if bound != nil && (math.IsNaN(*bound) || math.IsInf(*bound, 0)) {
+		return fmt.Sprintf("Parameter %s has a %s that is not a finite number: %s", path, which, formatFloat(*bound))
+	}
+	return ""
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,9 @@ func TestCheckTool(t *testing.T) {
 		{"default not in enum", with(Parameter{Name: "format", Type: TypeString, Default: "xml", Enum: []any{"json", "yaml"}}), `Invalid default "xml" for parameter format: Invalid value for format: must be one of ['json', 'yaml']`},
 		{"default too long", with(Parameter{Name: "s", Type: TypeString, Default: "abc", MaxLength: Int(2)}), "Value for s exceeds maximum length: 2"},
 		{"minimum above maximum", with(Parameter{Name: "limit", Type: TypeInteger, Minimum: Float(10), Maximum: Float(1.5)}), "Parameter limit has minimum 10 greater than maximum 1.5"},
+		{"NaN maximum", with(Parameter{Name: "n", Type: TypeNumber, Maximum: Float(math.NaN())}), "Parameter n has a maximum that is not a finite number: NaN"},
+		{"infinite minimum", with(Parameter{Name: "n", Type: TypeNumber, Minimum: Float(math.Inf(-1))}), "Parameter n has a minimum that is not a finite number: -Inf"},
+		{"infinite item maximum", with(Parameter{Name: "xs", Type: TypeArray, Items: &Parameter{Type: TypeNumber, Maximum: Float(math.Inf(1))}}), "Parameter xs[] has a maximum that is not a finite number: +Inf"},
 		{"min_length above max_length", with(Parameter{Name: "s", Type: TypeString, MinLength: Int(5), MaxLength: Int(2)}), "Parameter s has min_length 5 greater than max_length 2"},
 		{"negative min_length", with(Parameter{Name: "s", Type: TypeString, MinLength: Int(-1)}), "Parameter s has a negative min_length: -1"},
 		{"negative max_length", with(Parameter{Name: "s", Type: TypeString, MaxLength: Int(-1)}), "Parameter s has a negative max_length: -1"},
