@@ -51,51 +51,62 @@ func parseInt(s string) (int, bool) {
 	if n, err := strconv.ParseInt(s, 10, 0); err == nil {
 		return int(n), true
 	}
-	// 42.0 and 4.2e1 are integers too (JSON Schema: mathematically integral).
-	// Decide on the decimal text: as a float64, 1e-400 would round to 0 and
-	// 1.0000000000000001 to 1.
-	if !integralDecimal(s) {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, false
-	}
-	return floatToInt(f)
+	return decimalInt(s)
 }
 
-// integralDecimal reports whether the JSON number s is mathematically an
-// integer: its significant digits all lie left of the decimal point once the
-// exponent is applied.
-func integralDecimal(s string) bool {
+// decimalInt reads a JSON number written with a fraction or an exponent
+// (42.0, 4.2e1, 120e-1) as the int it denotes, when it denotes one (JSON
+// Schema: mathematically integral). It works on the decimal text, never
+// through a float64: as a float64, 1e-400 would round to 0,
+// 1.0000000000000001 to 1, and 9007199254740993.0 to an integer one less.
+func decimalInt(s string) (int, bool) {
 	mant, exp := s, 0
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
 		mant = s[:i]
 		e, err := strconv.Atoi(s[i+1:])
 		if err != nil {
-			// An exponent beyond int: huge (the caller's range check
-			// refuses it) or tiny (only zero is integral).
+			// An exponent beyond int: huge (no int is that large) or
+			// tiny (only zero is integral).
 			if !strings.HasPrefix(s[i+1:], "-") {
-				return true
+				e = math.MaxInt32
+			} else {
+				e = math.MinInt32
 			}
-			e = math.MinInt32
 		}
 		exp = e
 	}
-	mant = strings.TrimLeft(mant, "+-")
-	intPart, frac, _ := strings.Cut(mant, ".")
-	digits := strings.TrimRight(intPart+frac, "0")
-	if strings.Trim(digits, "0") == "" {
-		return true // zero
+	neg := strings.HasPrefix(mant, "-")
+	intPart, frac, _ := strings.Cut(strings.TrimLeft(mant, "+-"), ".")
+	all := intPart + frac
+	if all == "" || strings.Trim(all, "0123456789") != "" {
+		return 0, false // not a decimal number
 	}
-	// The value is 0.digits × 10^point, point counted from intPart's start.
-	point := len(intPart) + exp
-	return len(digits) <= point
+	// The value is 0.digits × 10^point, with point counted from intPart's
+	// start; leading zeros move the point, trailing zeros do not matter.
+	digits := strings.TrimLeft(all, "0")
+	point := len(intPart) + exp - (len(all) - len(digits))
+	digits = strings.TrimRight(digits, "0")
+	if digits == "" {
+		return 0, true // zero, whatever its exponent
+	}
+	if len(digits) > point {
+		return 0, false // a fraction is left
+	}
+	if point > 19 {
+		return 0, false // more digits than any int64 has
+	}
+	text := digits + strings.Repeat("0", point-len(digits))
+	if neg {
+		text = "-" + text
+	}
+	n, err := strconv.ParseInt(text, 10, 0)
+	return int(n), err == nil
 }
 
 func floatToInt(f float64) (int, bool) {
-	// The bounds are exact powers of two; NaN fails f == Trunc(f).
-	if f != math.Trunc(f) || f < math.MinInt64 || f >= -math.MinInt64 {
+	// The bounds are int's, exact powers of two (on 32-bit platforms too:
+	// 2^31 must not wrap to MinInt32); NaN fails f == Trunc(f).
+	if f != math.Trunc(f) || f < math.MinInt || f >= -float64(math.MinInt) {
 		return 0, false
 	}
 	return int(f), true

@@ -3,7 +3,9 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -112,9 +114,14 @@ func TestValidateJSONNumbers(t *testing.T) {
 		{`{"count": 1e99999999999}`, "Invalid type for count: expected integer", nil},
 		{`{"count": 120e-1}`, "", 12},
 		{`{"count": 0.5e1}`, "", 5},
+		{`{"count": 12.5e1}`, "", 125},
+		{`{"count": 0.00000000000000000000000001e26}`, "", 1},
 		{`{"count": -0.0}`, "", 0},
-		{`{"count": 9223372036854775807}`, "", 9223372036854775807},
-		{`{"count": 9223372036854775808}`, "Invalid type for count: expected integer", nil},
+		{`{"count": ` + strconv.Itoa(math.MaxInt) + `}`, "", math.MaxInt},
+		{`{"count": ` + strconv.FormatUint(math.MaxInt+1, 10) + `}`, "Invalid type for count: expected integer", nil},
+		{`{"count": ` + strconv.FormatUint(math.MaxInt+1, 10) + `.0}`, "Invalid type for count: expected integer", nil},
+		{`{"count": ` + strconv.Itoa(math.MinInt) + `}`, "", math.MinInt},
+		{`{"count": -` + strconv.FormatUint(math.MaxInt+2, 10) + `}`, "Invalid type for count: expected integer", nil},
 		{`{"count": [1]}`, "Invalid type for count: expected integer", nil},
 		{`{"ratio": 42}`, "", nil},
 		{`{"ratio": 3.14}`, "", nil},
