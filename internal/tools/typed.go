@@ -50,13 +50,15 @@ func WithDryRun[In any](describe func(ec ExecutionContext, in In) string) TypedO
 // The name is the json tag's (the field name without one; "-" skips the
 // field); the description comes from `desc`, `description` or `jsonschema`;
 // `default`, `enum` (comma-separated), `min` and `max` (or `minimum` and
-// `maximum`), `minLength` and `maxLength` (`minItems`, `maxItems` for
-// slices) set the constraints. A field
-// is required unless it is a pointer, has omitempty or has a default. Strings,
-// booleans, integers (small integer kinds get their range as minimum and
-// maximum), floats, slices (array with items), structs (object with
-// properties, embedded structs flattened) and maps with string keys (free-form
-// object) are supported; anything else is an error.
+// `maximum`: finite numbers, for numeric fields and slices of them),
+// `minLength` and `maxLength` (or `minItems` and `maxItems`: for strings and
+// slices) set the constraints; a tag that cannot apply to its field, or two
+// synonyms at once, is an error. A field is required unless it is a pointer,
+// has omitempty or has a default. Strings, booleans, integers (small integer
+// kinds get their range as minimum and maximum, which tags may narrow but not
+// widen), floats, slices (array with items), structs (object with
+// properties, embedded structs flattened) and maps with string keys
+// (free-form object) are supported; anything else is an error.
 //
 // The executor validates the arguments against these parameters, applies
 // the defaults, and the tool decodes them into In directly (no JSON round

@@ -205,41 +205,78 @@ func applyTags(p *Parameter, t reflect.Type, tag reflect.StructTag) error {
 	// schema and the panels show: an author who writes them gets the
 	// constraint, not a tag silently ignored.
 	for _, c := range []struct {
-		keys [2]string
-		dst  **float64
-	}{{[2]string{"min", "minimum"}, &target.Minimum}, {[2]string{"max", "maximum"}, &target.Maximum}} {
-		short, hasShort := tag.Lookup(c.keys[0])
-		long, hasLong := tag.Lookup(c.keys[1])
-		if hasShort && hasLong {
-			return fmt.Errorf("both %s and %s given", c.keys[0], c.keys[1])
+		keys  [2]string
+		dst   **float64
+		upper bool
+	}{{[2]string{"min", "minimum"}, &target.Minimum, false}, {[2]string{"max", "maximum"}, &target.Maximum, true}} {
+		key, s, ok, err := oneTag(tag, c.keys)
+		if err != nil {
+			return err
 		}
-		key, s := c.keys[0], short
-		if hasLong {
-			key, s = c.keys[1], long
-		} else if !hasShort {
+		if !ok {
 			continue
 		}
+		if target.Type != TypeInteger && target.Type != TypeNumber {
+			return fmt.Errorf("%s: only numbers have one, not %s (its length is minLength and maxLength)", key, article(target.Type))
+		}
 		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return fmt.Errorf("%s %q: not a number", key, s)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%s %q: not a finite number", key, s)
+		}
+		// A sized integer (int8, uint16, ...) already carries its Go range:
+		// a tag may narrow it, but a wider one would advertise values the
+		// field cannot hold.
+		if kind := *c.dst; kind != nil && (c.upper && f > *kind || !c.upper && f < *kind) {
+			return fmt.Errorf("%s %q: beyond what %s holds (%s)", key, s, elem, formatFloat(*kind))
 		}
 		*c.dst = Float(f)
 	}
 	for _, c := range []struct {
-		keys []string
+		keys [2]string
 		dst  **int
-	}{{[]string{"minLength", "minItems"}, &p.MinLength}, {[]string{"maxLength", "maxItems"}, &p.MaxLength}} {
-		for _, k := range c.keys {
-			if s, ok := tag.Lookup(k); ok {
-				n, err := strconv.Atoi(s)
-				if err != nil || n < 0 {
-					return fmt.Errorf("%s %q: not a length", k, s)
-				}
-				*c.dst = Int(n)
-			}
+	}{{[2]string{"minLength", "minItems"}, &p.MinLength}, {[2]string{"maxLength", "maxItems"}, &p.MaxLength}} {
+		key, s, ok, err := oneTag(tag, c.keys)
+		if err != nil {
+			return err
 		}
+		if !ok {
+			continue
+		}
+		if p.Type != TypeString && p.Type != TypeArray {
+			return fmt.Errorf("%s: only strings and slices have a length, not %s", key, article(p.Type))
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%s %q: not a length", key, s)
+		}
+		if held := *c.dst; held != nil && n > *held {
+			return fmt.Errorf("%s %q: beyond what %s holds (%d)", key, s, t, *held)
+		}
+		*c.dst = Int(n)
 	}
 	return nil
+}
+
+// article puts "a" or "an" before a type's name.
+func article(typ string) string {
+	if strings.ContainsAny(typ[:1], "aeiou") {
+		return "an " + typ
+	}
+	return "a " + typ
+}
+
+// oneTag returns the value of whichever of two synonymous tags is given;
+// both at once is an error.
+func oneTag(tag reflect.StructTag, keys [2]string) (key, value string, ok bool, err error) {
+	first, hasFirst := tag.Lookup(keys[0])
+	second, hasSecond := tag.Lookup(keys[1])
+	switch {
+	case hasFirst && hasSecond:
+		return "", "", false, fmt.Errorf("both %s and %s given", keys[0], keys[1])
+	case hasSecond:
+		return keys[1], second, true, nil
+	}
+	return keys[0], first, hasFirst, nil
 }
 
 // parseTagValue reads a default or enum value written in a tag, in the

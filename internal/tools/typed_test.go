@@ -249,6 +249,66 @@ func TestTypedRefusesBadDefinitions(t *testing.T) {
 			}
 			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
 		}, "both min and minimum given"},
+		{"NaN maximum", func() (Tool, error) {
+			type a struct {
+				N int `json:"n" maximum:"NaN"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, `maximum "NaN": not a finite number`},
+		{"infinite min", func() (Tool, error) {
+			type a struct {
+				F float64 `json:"f" min:"-Inf"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, `min "-Inf": not a finite number`},
+		{"minimum wider than int8", func() (Tool, error) {
+			type a struct {
+				N int8 `json:"n" minimum:"-1000"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, `minimum "-1000": beyond what int8 holds (-128)`},
+		{"max wider than uint8 items", func() (Tool, error) {
+			type a struct {
+				B []uint8 `json:"b" max:"256"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, `max "256": beyond what uint8 holds (255)`},
+		{"min below uint", func() (Tool, error) {
+			type a struct {
+				N uint `json:"n" min:"-1"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, `min "-1": beyond what uint holds (0)`},
+		{"minimum on a string", func() (Tool, error) {
+			type a struct {
+				S string `json:"s" minimum:"3"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, "minimum: only numbers have one, not a string"},
+		{"max on a map", func() (Tool, error) {
+			type a struct {
+				M map[string]int `json:"m" max:"3"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, "max: only numbers have one, not an object"},
+		{"length of a number", func() (Tool, error) {
+			type a struct {
+				N int `json:"n" maxLength:"3"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, "maxLength: only strings and slices have a length, not an integer"},
+		{"minLength and minItems", func() (Tool, error) {
+			type a struct {
+				S []string `json:"s" minLength:"1" minItems:"2"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, "both minLength and minItems given"},
+		{"maxItems beyond an array", func() (Tool, error) {
+			type a struct {
+				P [3]int `json:"p" maxItems:"4"`
+			}
+			return NewTyped("T", "t", CategoryOther, func(context.Context, ExecutionContext, a) (Result, error) { return OK(""), nil })
+		}, `maxItems "4": beyond what [3]int holds (3)`},
 		{"bad length", func() (Tool, error) {
 			type a struct {
 				S string `json:"s" maxLength:"-1"`
@@ -301,6 +361,7 @@ func TestTypedMinimumMaximumTags(t *testing.T) {
 	type in struct {
 		Limit int     `json:"limit" default:"2000" minimum:"1" maximum:"10000"`
 		Ratio float64 `json:"ratio,omitempty" min:"0" max:"1"`
+		Small int8    `json:"small,omitempty" maximum:"100"` // narrows int8's range
 	}
 	tool := MustTyped("Bounds", "bounds", CategoryOther, func(_ context.Context, _ ExecutionContext, a in) (Result, error) {
 		return OK(a.Limit), nil
@@ -316,9 +377,11 @@ func TestTypedMinimumMaximumTags(t *testing.T) {
 	mustRegister(t, r, tool)
 	e := NewExecutor(r)
 	for raw, want := range map[string]string{
-		`{"limit":0}`:     "Value for limit is below minimum: 1",
-		`{"limit":10001}`: "Value for limit exceeds maximum: 10000",
-		`{"limit":5}`:     "",
+		`{"limit":0}`:              "Value for limit is below minimum: 1",
+		`{"limit":10001}`:          "Value for limit exceeds maximum: 10000",
+		`{"limit":5}`:              "",
+		`{"limit":5,"small":127}`:  "Value for small exceeds maximum: 100",
+		`{"limit":5,"small":-128}`: "",
 	} {
 		res := e.ExecuteJSON(context.Background(), "Bounds", NewExecutionContext(t.TempDir()), json.RawMessage(raw))
 		if res.Error != want {
