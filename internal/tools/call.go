@@ -114,7 +114,7 @@ func (e *Executor) call(parent context.Context, j *job, deadline time.Time, time
 		j.recycle()
 		return
 	}
-	e.ended(parent, j, ended, timeout, r)
+	e.ended(j, ended, timeout, r)
 }
 
 // ended writes the result of a call whose context ended, by its deadline
@@ -122,7 +122,7 @@ func (e *Executor) call(parent context.Context, j *job, deadline time.Time, time
 // wake-up is in its channel, or its goroutine may still write.
 //
 //go:noinline
-func (e *Executor) ended(parent context.Context, j *job, wokeFirst bool, timeout time.Duration, r *Result) {
+func (e *Executor) ended(j *job, wokeFirst bool, timeout time.Duration, r *Result) {
 	answered := !wokeFirst
 	if wokeFirst {
 		select {
@@ -145,7 +145,7 @@ func (e *Executor) ended(parent context.Context, j *job, wokeFirst bool, timeout
 			*r = r.WithMeta("detail", r.Error)
 		}
 	}
-	markDeadline(parent, timeout, r)
+	markDeadline(j.ctx.Err(), timeout, r)
 }
 
 // recycle clears a finished job and puts it back in the pool.
@@ -165,8 +165,8 @@ func newJob(e *Executor, en *entry, t Tool, ec *ExecutionContext, args Args) *jo
 
 // markDeadline turns r into the deadline's failure, keeping its output and
 // metadata.
-func markDeadline(parent context.Context, timeout time.Duration, r *Result) {
-	d := deadlineResult(parent, timeout)
+func markDeadline(err error, timeout time.Duration, r *Result) {
+	d := deadlineResult(err, timeout)
 	r.Success, r.Status, r.ErrorKind, r.Error = false, d.Status, d.ErrorKind, d.Error
 }
 

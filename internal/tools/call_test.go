@@ -61,3 +61,41 @@ func TestCallsRacingTheirDeadlineKeepTheirOwnResults(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// cancelledOnLook is a caller's context that the caller cancels at the
+// first look after a moment: it pins the window in which a deadline has
+// fired and the caller cancels before the executor writes the result.
+type cancelledOnLook struct {
+	context.Context
+	cancel context.CancelFunc
+	after  time.Time
+}
+
+func (c cancelledOnLook) Err() error {
+	if !time.Now().Before(c.after) {
+		c.cancel()
+	}
+	return c.Context.Err()
+}
+
+// A deadline that fires first is a timeout even when the caller cancels
+// before the result is written: the call's context remembers the first cause.
+func TestDeadlineFirstStaysTimeoutWhenTheCallerCancelsLater(t *testing.T) {
+	r := NewRegistry()
+	slow := newTool("SlowTool", CategoryOther)
+	slow.run = blocker(t)
+	mustRegister(t, r, slow)
+	e := NewExecutor(r)
+	ec := NewExecutionContext("/")
+	ec.Timeout = 20 * time.Millisecond
+	inner, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	parent := cancelledOnLook{Context: inner, cancel: cancel, after: time.Now().Add(ec.Timeout)}
+	res := e.Execute(parent, "SlowTool", ec, nil)
+	if res.Status != StatusTimedOut || res.Error != "Tool timed out after 0.02s" {
+		t.Errorf("deadline, then the caller's cancel: %+v", res)
+	}
+	// Reading the caller's context after the deadline, as the executor once
+	// did to tell a timeout from a cancellation, would have cancelled it and
+	// said "Tool execution cancelled".
+}

@@ -147,7 +147,7 @@ func settle(r *Result) {
 func (e *Executor) run(ctx context.Context, en *entry, ec *ExecutionContext, args Args, start time.Time, r *Result) {
 	e.logStart(en, ec, args)
 	if ctx.Err() != nil {
-		markDeadline(ctx, ec.Timeout, r)
+		markDeadline(ctx.Err(), ec.Timeout, r)
 		return
 	}
 	valid, verr := Validate(en.params, args)
@@ -192,13 +192,13 @@ func validationResult(verr *ValidationError, r *Result) {
 func (e *Executor) build(ctx context.Context, en *entry, ec *ExecutionContext, r *Result) Tool {
 	bctx, cancel := context.WithTimeout(ctx, ec.Timeout)
 	built, err := en.lazy.get(bctx)
-	ended := bctx.Err() != nil
+	cause := bctx.Err()
 	cancel()
 	switch {
 	case err == nil:
 		return built
-	case ended:
-		*r = deadlineResult(ctx, ec.Timeout)
+	case cause != nil:
+		*r = deadlineResult(cause, ec.Timeout)
 	default:
 		*r = factoryResult(en.name, err)
 	}
@@ -244,10 +244,13 @@ func genericDryRun(name string, args Args) string {
 	return "Would run " + name + " with " + string(b)
 }
 
-// deadlineResult is the result of a call whose context ended: cancelled when
-// the caller cancelled, timed out otherwise.
-func deadlineResult(parent context.Context, timeout time.Duration) Result {
-	if err := parent.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+// deadlineResult is the result of a call whose context ended with err:
+// timed out when that was a deadline (the call's own or its caller's),
+// cancelled otherwise. The ended context's own error is the first cause, so
+// a caller cancelling just after the deadline fired does not turn a timeout
+// into a cancellation.
+func deadlineResult(err error, timeout time.Duration) Result {
+	if !errors.Is(err, context.DeadlineExceeded) {
 		return Result{Status: StatusCancelled, Error: "Tool execution cancelled", ErrorKind: KindCancelled}
 	}
 	return Result{Status: StatusTimedOut, Error: "Tool timed out after " + formatSeconds(timeout), ErrorKind: KindTimeout}

@@ -195,7 +195,7 @@ func (l *lazyTool) Execute(ctx context.Context, ec ExecutionContext, args Args) 
 	t, err := l.get(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return deadlineResult(ctx, ec.withDefaults().Timeout)
+			return deadlineResult(ctx.Err(), ec.withDefaults().Timeout)
 		}
 		return factoryResult(l.d.Name, err)
 	}
