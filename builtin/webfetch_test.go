@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -169,8 +170,8 @@ func TestWebFetchTimeoutAndCancel(t *testing.T) {
 // Without allow_private, loopback is refused: as an IP literal before any
 // connection, and as a host name when it is dialled.
 func TestWebFetchRefusesPrivate(t *testing.T) {
-	var hits int
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits++ }))
+	var hits atomic.Int32 // read here, written by the server's goroutines, should it be reached
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer srv.Close()
 	w := newTestWebFetch(t, nil)
 	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
@@ -180,8 +181,8 @@ func TestWebFetchRefusesPrivate(t *testing.T) {
 			t.Errorf("%s: %+v", u, r)
 		}
 	}
-	if hits != 0 {
-		t.Errorf("the server was reached %d times", hits)
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the server was reached %d times", n)
 	}
 }
 

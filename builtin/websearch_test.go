@@ -5,7 +5,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,16 +15,24 @@ import (
 )
 
 // searxServer is a fake SearXNG endpoint serving testdata/web/searx.json.
-func searxServer(t *testing.T) (*httptest.Server, *[]string) {
+// The queries it received are returned by the function it returns; a
+// handler still serving a timed-out request may run beside the next one,
+// so they are kept under a lock.
+func searxServer(t *testing.T) (*httptest.Server, func() []string) {
 	t.Helper()
 	answer, err := os.ReadFile("testdata/web/searx.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var queries []string
+	var (
+		mu      sync.Mutex
+		queries []string
+	)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
+		mu.Lock()
 		queries = append(queries, q.Get("q"))
+		mu.Unlock()
 		switch {
 		case q.Get("format") != "json":
 			http.Error(w, "format", http.StatusForbidden)
@@ -41,7 +51,11 @@ func searxServer(t *testing.T) (*httptest.Server, *[]string) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	return srv, &queries
+	return srv, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(queries)
+	}
 }
 
 func newTestWebSearch(t *testing.T, config map[string]any) *webSearchTool {
@@ -81,8 +95,8 @@ func TestWebSearchResults(t *testing.T) {
 			}
 		})
 	}
-	if (*queries)[0] != "golang fmt" {
-		t.Errorf("query sent %q", (*queries)[0])
+	if got := queries(); len(got) == 0 || got[0] != "golang fmt" {
+		t.Errorf("queries sent %q", got)
 	}
 }
 
