@@ -250,7 +250,7 @@ func genericDryRun(name string, args Args) string {
 // a caller cancelling just after the deadline fired does not turn a timeout
 // into a cancellation.
 func deadlineResult(err error, timeout time.Duration) Result {
-	if !errors.Is(err, context.DeadlineExceeded) {
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return Result{Status: StatusCancelled, Error: "Tool execution cancelled", ErrorKind: KindCancelled}
 	}
 	return Result{Status: StatusTimedOut, Error: "Tool timed out after " + formatSeconds(timeout), ErrorKind: KindTimeout}

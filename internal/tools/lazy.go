@@ -194,8 +194,8 @@ func factoryResult(name string, err error) Result {
 func (l *lazyTool) Execute(ctx context.Context, ec ExecutionContext, args Args) Result {
 	t, err := l.get(ctx)
 	if err != nil {
-		if ctx.Err() != nil {
-			return deadlineResult(ctx.Err(), ec.withDefaults().Timeout)
+		if cause := ctx.Err(); cause != nil {
+			return deadlineResult(cause, ec.withDefaults().Timeout)
 		}
 		return factoryResult(l.d.Name, err)
 	}
