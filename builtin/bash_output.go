@@ -12,7 +12,8 @@ import (
 )
 
 var bashOutputDescriptor = tools.Descriptor{
-	Name: "BashOutput",
+	ReadOnly: true,
+	Name:     "BashOutput",
 	Description: "Get output from background shell. Returns what the command printed since the last read, with its status " +
 		"(running, exited or killed) and exit code. The optional filter (an RE2 regular expression) keeps only matching lines; " +
 		"lines it drops are not shown again. An unknown id gets the list of background shells.",

@@ -10,7 +10,8 @@ import (
 )
 
 var calculatorDescriptor = tools.Descriptor{
-	Name: "calculator",
+	ReadOnly: true,
+	Name:     "calculator",
 	Description: "Perform basic arithmetic operations. Adds, subtracts, multiplies or divides two numbers and returns the exact result " +
 		"(shortest decimal form that reads back as the same number).",
 	Category: tools.CategoryOther,

@@ -25,7 +25,8 @@ const (
 
 // globDescriptor is Glob's identity and schema.
 var globDescriptor = tools.Descriptor{
-	Name: "Glob",
+	ReadOnly: true,
+	Name:     "Glob",
 	Description: "Find files matching a pattern. Supports ** for any number of directories and {a,b} alternatives " +
 		"(\"**/*.go\", \"src/**/*.{ts,tsx}\"). Returns absolute paths, newest first by modification time, at most " +
 		"limit of them with a count of what was left out. Skips .git and honours .gitignore unless respect_gitignore is false.",

@@ -26,7 +26,8 @@ const (
 // grepDescriptor is Grep's identity and schema. The option names are
 // ripgrep's (and Claude Code's Grep's): -i, -n, -A, -B, -C.
 var grepDescriptor = tools.Descriptor{
-	Name: "Grep",
+	ReadOnly: true,
+	Name:     "Grep",
 	Description: "Search file contents. The pattern is a regular expression (RE2 syntax, like ripgrep's); output_mode " +
 		"files_with_matches (default) lists matching files, content shows matching lines (path:line:text, with -A/-B/-C " +
 		"context), count gives matches per file. Results are in path order; head_limit and offset page through them. " +

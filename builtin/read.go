@@ -28,6 +28,7 @@ const (
 
 // readDescriptor is Read's identity and schema (seed 002 sections 1 and 4).
 var readDescriptor = tools.Descriptor{
+	ReadOnly:    true,
 	Name:        "Read",
 	Description: "Read contents of a file from the filesystem. Supports reading partial files with offset and limit parameters.",
 	Category:    tools.CategoryFile,

@@ -13,7 +13,8 @@ import (
 // Seed 004's loop-breaking tools: after any of them an agent loop stops.
 
 var taskCompletionDescriptor = tools.Descriptor{
-	Name: "task_completion",
+	ReadOnly: true,
+	Name:     "task_completion",
 	Description: "Signal that the task is complete. Call it once the user's request is done, with a summary of what was done " +
 		"and the outcome; the agent loop stops after it.",
 	Category:     tools.CategoryTask,
@@ -24,7 +25,8 @@ var taskCompletionDescriptor = tools.Descriptor{
 }
 
 var askQuestionDescriptor = tools.Descriptor{
-	Name: "ask_question",
+	ReadOnly: true,
+	Name:     "ask_question",
 	Description: "Ask the user a question and wait for the answer. Use it when the request is ambiguous or a decision " +
 		"belongs to the user; optional options are shown numbered, and an answer given as a number picks that option. " +
 		"The agent loop stops until the user answers.",
@@ -38,7 +40,8 @@ var askQuestionDescriptor = tools.Descriptor{
 }
 
 var converseDescriptor = tools.Descriptor{
-	Name: "converse",
+	ReadOnly: true,
+	Name:     "converse",
 	Description: "Reply to the user in natural conversation. Use it for a turn that needs no other tool " +
 		"(a greeting, an explanation, an answer); the agent loop stops after it.",
 	Category:     tools.CategoryTask,

@@ -34,7 +34,8 @@ const (
 )
 
 var webFetchDescriptor = tools.Descriptor{
-	Name: "WebFetch",
+	ReadOnly: true,
+	Name:     "WebFetch",
 	Description: "Fetch a URL. Returns the page as Markdown (HTML is converted; other text types are returned as they are; binary content is refused), " +
 		"whole up to the size cap, with the status code, final URL and content type. http and https only; at most 5 redirects; " +
 		"private, loopback and link-local addresses are refused unless the configuration allows them.",

@@ -34,7 +34,8 @@ const errNoEndpoint = "WebSearch has no search endpoint configured. Set tools.We
 	"(a SearXNG-compatible JSON API, e.g. http://localhost:8888/search) or " + webSearchEnv + "."
 
 var webSearchDescriptor = tools.Descriptor{
-	Name: "WebSearch",
+	ReadOnly: true,
+	Name:     "WebSearch",
 	Description: "Search the web. Queries the configured search endpoint (a SearXNG-compatible JSON API, tools.WebSearch.endpoint) " +
 		"and returns the results' titles, URLs and snippets. allowed_domains keeps only results from those domains, " +
 		"blocked_domains drops results from them (subdomains included).",

@@ -186,6 +186,9 @@ func (t *Tool) CallTimeout(ec tools.ExecutionContext, raw tools.Args) time.Durat
 // IsLoopBreaking forwards to the wrapped tool.
 func (t *Tool) IsLoopBreaking() bool { return tools.IsLoopBreaking(t.inner) }
 
+// IsReadOnly forwards to the wrapped tool.
+func (t *Tool) IsReadOnly() bool { return tools.IsReadOnly(t.inner) }
+
 // Init forwards to the wrapped tool.
 func (t *Tool) Init(ctx context.Context) error {
 	if in, ok := t.inner.(tools.Initializer); ok {

@@ -54,6 +54,9 @@ func (l *lazyTool) Parameters() []Parameter { return l.d.Parameters }
 // IsLoopBreaking returns the descriptor's LoopBreaking.
 func (l *lazyTool) IsLoopBreaking() bool { return l.d.LoopBreaking }
 
+// IsReadOnly returns the descriptor's ReadOnly.
+func (l *lazyTool) IsReadOnly() bool { return l.d.ReadOnly }
+
 // build runs the factory and Init. A panic in either is an error, never a
 // crash: a broken tool must not take the process down.
 func (l *lazyTool) build(ctx context.Context) (t Tool, err error) {

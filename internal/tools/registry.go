@@ -18,11 +18,13 @@ type Descriptor struct {
 	Category     Category
 	Parameters   []Parameter
 	LoopBreaking bool
+	// ReadOnly declares that the tool changes nothing (see ReadOnlyTool).
+	ReadOnly bool
 }
 
 // Describe returns the descriptor of a tool.
 func Describe(t Tool) Descriptor {
-	return Descriptor{Name: t.Name(), Description: t.Description(), Category: t.Category(), Parameters: t.Parameters(), LoopBreaking: IsLoopBreaking(t)}
+	return Descriptor{Name: t.Name(), Description: t.Description(), Category: t.Category(), Parameters: t.Parameters(), LoopBreaking: IsLoopBreaking(t), ReadOnly: IsReadOnly(t)}
 }
 
 // Deps are what a factory receives instead of reaching for globals.

@@ -46,6 +46,21 @@ type Initializer interface {
 	Init(ctx context.Context) error
 }
 
+// ReadOnlyTool is implemented by tools that declare whether they change
+// anything outside forge (files, processes, remote state). Approval modes
+// let read-only tools run without asking, and forge mcp serve offers only
+// them by default. A tool that does not implement it is taken to change
+// things: a wrong "no" costs a question, a wrong "yes" costs the user.
+type ReadOnlyTool interface {
+	IsReadOnly() bool
+}
+
+// IsReadOnly reports whether t declares that it changes nothing.
+func IsReadOnly(t Tool) bool {
+	ro, ok := t.(ReadOnlyTool)
+	return ok && ro.IsReadOnly()
+}
+
 // IsLoopBreaking reports whether t ends an agent loop.
 func IsLoopBreaking(t Tool) bool {
 	lb, ok := t.(LoopBreaker)
