@@ -1,7 +1,9 @@
 package render
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -108,10 +110,29 @@ func wireframeContext() tools.ExecutionContext {
 	return ec
 }
 
-func validation(msg, param string, received any) tools.Result {
-	r := tools.Fail(msg, "parameter", param, "received", received)
-	r.ErrorKind = tools.KindValidation
-	return r
+// validation is the result the executor gives a call of d with the JSON
+// arguments args: the panels are drawn from what the core really reports.
+func validation(d tools.Descriptor, args string) tools.Result {
+	reg := tools.NewRegistry()
+	if err := reg.Register(describedTool{d}); err != nil {
+		panic(err)
+	}
+	res := tools.NewExecutor(reg).ExecuteJSON(context.Background(), d.Name, tools.ExecutionContext{}, []byte(args))
+	if res.ErrorKind != tools.KindValidation {
+		panic(fmt.Sprintf("%s %s: not a validation failure: %+v", d.Name, args, res))
+	}
+	return res
+}
+
+// describedTool is a tool with a given descriptor that succeeds.
+type describedTool struct{ d tools.Descriptor }
+
+func (x describedTool) Name() string                  { return x.d.Name }
+func (x describedTool) Description() string           { return x.d.Description }
+func (x describedTool) Category() tools.Category      { return x.d.Category }
+func (x describedTool) Parameters() []tools.Parameter { return x.d.Parameters }
+func (x describedTool) Execute(context.Context, tools.ExecutionContext, tools.Args) tools.Result {
+	return tools.OK("")
 }
 
 func timedOutResult() tools.Result {
@@ -203,27 +224,27 @@ func panelCases() []panelCase {
 			return r.ToolDetails(tools.Descriptor{Name: "task_completion", Category: tools.CategoryTask, LoopBreaking: true})
 		}},
 		{"validation_missing", true, func(r *Renderer) string {
-			return r.ValidationError(readDescriptor(), validation("Missing required parameter: file_path", "file_path", nil))
+			return r.ValidationError(readDescriptor(), validation(readDescriptor(), `{}`))
 		}},
 		{"validation_type", true, func(r *Renderer) string {
-			return r.ValidationError(readDescriptor(), validation("Invalid type for offset: expected integer", "offset", "100"))
+			return r.ValidationError(readDescriptor(), validation(readDescriptor(), `{"file_path": "/a", "offset": "100"}`))
 		}},
 		{"validation_enum", true, func(r *Renderer) string {
 			return r.ValidationError(schemaGeneratorDescriptor(),
-				validation("Invalid value for format: must be one of ['openai', 'anthropic', 'langchain']", "format", "unknown"))
+				validation(schemaGeneratorDescriptor(), `{"format": "unknown"}`))
 		}},
 		{"validation_range", true, func(r *Renderer) string {
-			return r.ValidationError(readDescriptor(), validation("Value for limit exceeds maximum: 10000", "limit", json.Number("50000")))
+			return r.ValidationError(readDescriptor(), validation(readDescriptor(), `{"file_path": "/a", "limit": 50000}`))
 		}},
 		{"validation_length", false, func(r *Renderer) string {
-			return r.ValidationError(editDesc, validation("Value for file_path is shorter than minimum length: 1", "file_path", ""))
+			return r.ValidationError(editDesc, validation(editDesc, `{"file_path": "", "edits": []}`))
 		}},
 		{"validation_nested_missing", false, func(r *Renderer) string {
-			return r.ValidationError(editDesc, validation("Missing required parameter: edits[1].old_string", "edits[1].old_string", nil))
+			return r.ValidationError(editDesc, validation(editDesc, `{"file_path": "/a", "edits": [{"old_string": "a", "new_string": "b"}, {"new_string": "c"}]}`))
 		}},
 		{"validation_unknown_parameter", false, func(r *Renderer) string {
 			return r.ValidationError(readDescriptor(),
-				validation("Unknown parameter: path (valid parameters: file_path, offset, limit)", "path", "/etc/hosts"))
+				validation(readDescriptor(), `{"path": "/etc/hosts"}`))
 		}},
 		{"registry", true, func(r *Renderer) string { return r.Registry(wireframeStats()) }},
 		{"history", true, func(r *Renderer) string { return r.History(5, wireframeHistory()) }},

@@ -157,24 +157,7 @@ func TestShorten(t *testing.T) {
 	}
 }
 
-func TestClassifyAndLookup(t *testing.T) {
-	kinds := map[string]validationKind{
-		"Missing required parameter: file_path":                     vMissing,
-		"Invalid type for count: expected integer":                  vType,
-		"Invalid value for format: must be one of ['json', 'yaml']": vEnum,
-		"Value for timeout is below minimum: 1":                     vRange,
-		"Value for limit exceeds maximum: 1000":                     vRange,
-		"Value for content is shorter than minimum length: 1":       vLength,
-		"Value for name exceeds maximum length: 50":                 vLength,
-		"Unknown parameter: x (valid parameters: a)":                vGeneric,
-		"Invalid JSON arguments: unexpected end of JSON input":      vGeneric,
-	}
-	for msg, want := range kinds {
-		if got := classify(msg); got != want {
-			t.Errorf("classify(%q) = %v, want %v", msg, got, want)
-		}
-	}
-
+func TestLookupParam(t *testing.T) {
 	params := []tools.Parameter{
 		{Name: "edits", Type: tools.TypeArray, Items: &tools.Parameter{Type: tools.TypeObject, Properties: []tools.Parameter{
 			{Name: "old_string", Type: tools.TypeString, Required: true},

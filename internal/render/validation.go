@@ -8,34 +8,10 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// validationKind is which of the wireframe's validation panels fits an error.
-type validationKind int
-
-const (
-	vGeneric validationKind = iota
-	vMissing
-	vType
-	vEnum
-	vRange
-	vLength
-)
-
-// classify picks the panel variant from the core's message, whose texts are
-// fixed by seed 003.
-func classify(msg string) validationKind {
-	switch {
-	case strings.HasPrefix(msg, "Missing required parameter"):
-		return vMissing
-	case strings.HasPrefix(msg, "Invalid type for "):
-		return vType
-	case strings.HasPrefix(msg, "Invalid value for ") && strings.Contains(msg, "must be one of"):
-		return vEnum
-	case strings.HasPrefix(msg, "Value for ") && (strings.Contains(msg, "minimum length") || strings.Contains(msg, "maximum length")):
-		return vLength
-	case strings.HasPrefix(msg, "Value for ") && (strings.Contains(msg, "below minimum") || strings.Contains(msg, "exceeds maximum")):
-		return vRange
-	}
-	return vGeneric
+// rule is the check the arguments failed, as the core recorded it.
+func rule(res tools.Result) tools.Rule {
+	r, _ := res.Metadata["rule"].(string)
+	return tools.Rule(r)
 }
 
 // ValidationError draws the "Validation Error" panel (seed 002 section 5) for
@@ -65,8 +41,9 @@ func (r *Renderer) ValidationError(d tools.Descriptor, res tools.Result) string 
 	received, hasReceived := res.Metadata["received"]
 	param, parent := lookupParam(d.Parameters, path)
 
-	switch classify(res.Error) {
-	case vMissing:
+	failed := rule(res)
+	switch failed {
+	case tools.RuleMissing:
 		required := requiredOf(d.Parameters, parent)
 		if len(required) == 0 {
 			break
@@ -81,28 +58,23 @@ func (r *Renderer) ValidationError(d tools.Descriptor, res tools.Result) string 
 			}
 			p.flow(2, label+" - ", &r.st.name, q.Description, nil, 4)
 		}
-	case vType:
+	case tools.RuleType:
 		p.blank()
 		p.field(0, "Received: ", r.receivedText(received, true), nil)
-		expected := ""
 		if param != nil {
-			expected = param.Type
-		} else if i := strings.LastIndex(res.Error, "expected "); i >= 0 {
-			expected = res.Error[i+len("expected "):]
+			p.field(0, "Expected: ", param.Type, nil)
 		}
-		if expected != "" {
-			p.field(0, "Expected: ", expected, nil)
-		}
-	case vEnum:
+	case tools.RuleEnum:
 		p.blank()
 		p.field(0, "Received: ", r.receivedText(received, false), nil)
 		if param != nil && len(param.Enum) > 0 {
 			p.field(0, "Valid options: ", enumList(param.Enum), nil)
 		}
-	case vRange, vLength:
+	case tools.RuleMinimum, tools.RuleMaximum, tools.RuleMinLength, tools.RuleMaxLength:
 		p.blank()
 		text := r.receivedText(received, false)
-		if s, ok := received.(string); ok && classify(res.Error) == vLength {
+		isLength := failed == tools.RuleMinLength || failed == tools.RuleMaxLength
+		if s, ok := received.(string); ok && isLength {
 			text += " (" + plural(utf8.RuneCountInString(s), "character") + ")"
 		} else if a, ok := received.([]any); ok {
 			text += " (" + plural(len(a), "item") + ")"

@@ -37,43 +37,6 @@ func TestArgsAccessors(t *testing.T) {
 	}
 }
 
-func TestTagValues(t *testing.T) {
-	type in struct {
-		Tags  []string          `json:"tags" default:"[\"a\",\"b\"]" enum:"a,b,c"`
-		Opts  map[string]string `json:"opts" default:"{\"k\":\"v\"}"`
-		Ratio float32           `json:"ratio" default:"0.25" enum:"0.25,0.5"`
-		On    bool              `json:"on" default:"true"`
-		Bad   []int             `json:"bad,omitempty"`
-	}
-	p, err := newDeriver().structParams(reflect.TypeFor[in]())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := string(ParametersSchema(p))
-	want := `{"type":"object","properties":{"tags":{"type":"array","default":["a","b"],"items":{"type":"string","enum":["a","b","c"]}},` +
-		`"opts":{"type":"object","default":{"k":"v"}},"ratio":{"type":"number","default":0.25,"enum":[0.25,0.5]},` +
-		`"on":{"type":"boolean","default":true},"bad":{"type":"array","items":{"type":"integer"}}},"required":[]}`
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-	out, verr := Validate(p, Args{})
-	if verr != nil || !reflect.DeepEqual(out["tags"], []any{"a", "b"}) || out["on"] != true || out["ratio"] != 0.25 {
-		t.Errorf("defaults: %v %#v", verr, out)
-	}
-	type badJSON struct {
-		Tags []string `json:"tags" default:"[oops"`
-	}
-	if _, err := newDeriver().structParams(reflect.TypeFor[badJSON]()); err == nil {
-		t.Error("bad JSON default accepted")
-	}
-	type badFloat struct {
-		F float64 `json:"f" default:"x"`
-	}
-	if _, err := newDeriver().structParams(reflect.TypeFor[badFloat]()); err == nil {
-		t.Error("bad float default accepted")
-	}
-}
-
 func TestWriteValueUnencodable(t *testing.T) {
 	p := Parameter{Name: "c", Type: TypeString, Default: make(chan int)}
 	if got := string(p.JSONSchema()); got != `{"type":"string","default":null}` {

@@ -1,9 +1,7 @@
 package tools_test
 
 import (
-	"context"
 	"fmt"
-	"strings"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -28,30 +26,6 @@ func ExampleValidate() {
 	// /etc/hosts 2000 true
 	// Value for limit exceeds maximum: 10000
 	// Unknown parameter: filepath (valid parameters: file_path, limit)
-}
-
-func ExampleNewTyped() {
-	type greetArgs struct {
-		Name  string `json:"name" desc:"Who to greet" minLength:"1"`
-		Times int    `json:"times" desc:"How often" default:"1" min:"1" max:"3"`
-	}
-	greet := tools.MustTyped("Greet", "Greet someone", tools.CategoryOther,
-		func(ctx context.Context, ec tools.ExecutionContext, in greetArgs) (tools.Result, error) {
-			return tools.OK(strings.TrimSpace(strings.Repeat("Hello, "+in.Name+"! ", in.Times))), nil
-		})
-	fmt.Println(string(tools.ParametersSchema(greet.Parameters())))
-
-	reg := tools.NewRegistry()
-	_ = reg.Register(greet)
-	exec := tools.NewExecutor(reg)
-	r := exec.ExecuteJSON(context.Background(), "Greet", tools.ExecutionContext{}, []byte(`{"name": "forge", "times": 2}`))
-	fmt.Println(r.Display())
-	r = exec.ExecuteJSON(context.Background(), "Greet", tools.ExecutionContext{}, []byte(`{"name": "forge", "times": 2.5}`))
-	fmt.Println(r.Display())
-	// Output:
-	// {"type":"object","properties":{"name":{"type":"string","description":"Who to greet","minLength":1},"times":{"type":"integer","description":"How often","default":1,"minimum":1,"maximum":3}},"required":["name"]}
-	// Hello, forge! Hello, forge!
-	// Error: Invalid type for times: expected integer
 }
 
 func ExampleParseToolCalls() {

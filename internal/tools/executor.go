@@ -79,7 +79,8 @@ func (e *Executor) ExecuteJSON(ctx context.Context, name string, ec ExecutionCon
 		if en == nil {
 			return e.Execute(ctx, name, ec, nil) // the unknown tool is the first problem
 		}
-		return e.reject(name, en, ec, Result{Status: StatusFailed, Error: err.Error(), ErrorKind: KindValidation})
+		return e.reject(name, en, ec, Result{Status: StatusFailed, Error: err.Error(), ErrorKind: KindValidation,
+			Metadata: map[string]any{"rule": string(RuleJSON)}})
 	}
 	return e.Execute(ctx, name, ec, args)
 }
@@ -182,7 +183,7 @@ func (e *Executor) run(ctx context.Context, en *entry, ec *ExecutionContext, arg
 // validationResult writes the failed result of invalid arguments to r.
 func validationResult(verr *ValidationError, r *Result) {
 	*r = Result{Status: StatusFailed, Error: verr.Message, ErrorKind: KindValidation,
-		Metadata: map[string]any{"parameter": verr.Path, "received": verr.Received}}
+		Metadata: map[string]any{"parameter": verr.Path, "rule": string(verr.Rule), "received": verr.Received}}
 }
 
 // build returns the instance of a lazy tool that is not built yet (a

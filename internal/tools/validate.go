@@ -7,16 +7,35 @@ import (
 	"unicode/utf8"
 )
 
-// ValidationError says which argument is wrong and how. Message is exactly
-// the seed's text ("Missing required parameter: file_path").
+// Rule names the check an argument failed, so that a caller can present
+// the failure (the shell's panels pick their layout by it) without parsing
+// the message.
+type Rule string
+
+// The checks validation makes, in the order it makes them.
+const (
+	RuleJSON      Rule = "json"       // the arguments were not a JSON object
+	RuleUnknown   Rule = "unknown"    // an argument the tool does not declare
+	RuleMissing   Rule = "missing"    // a required argument is absent or null
+	RuleType      Rule = "type"       // the value has the wrong JSON type
+	RuleEnum      Rule = "enum"       // the value is not one of the allowed ones
+	RuleMinimum   Rule = "minimum"    // a number below the minimum
+	RuleMaximum   Rule = "maximum"    // a number above the maximum
+	RuleMinLength Rule = "min_length" // a string or array too short
+	RuleMaxLength Rule = "max_length" // a string or array too long
+)
+
+// ValidationError says which argument is wrong and how. Message is the
+// text users and models see ("Missing required parameter: file_path").
 type ValidationError struct {
 	Tool     string // the tool, when known
 	Path     string // the parameter, with the path inside it: edits[1].old_string
+	Rule     Rule   // the check that failed
 	Message  string
 	Received any // the offending value; nil for a missing parameter
 }
 
-// Error returns Message, the seed's text.
+// Error returns Message.
 func (e *ValidationError) Error() string { return e.Message }
 
 // Validate checks args against params and returns the Args a tool gets:
@@ -103,7 +122,7 @@ func checkObject(params []Parameter, at *path, m map[string]any) (map[string]any
 		if !ok || v == nil {
 			if p.Required {
 				here := path{parent: at, name: p.Name}
-				return nil, false, preferUnknown(params, at, m, &ValidationError{Path: here.String(), Message: "Missing required parameter: " + here.String()})
+				return nil, false, preferUnknown(params, at, m, &ValidationError{Path: here.String(), Rule: RuleMissing, Message: "Missing required parameter: " + here.String()})
 			}
 			if p.Default == nil && !ok {
 				continue
@@ -281,11 +300,11 @@ func checkArray(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 
 func checkRange(p *Parameter, at *path, f float64, v any) *ValidationError {
 	if p.Minimum != nil && f < *p.Minimum {
-		return &ValidationError{Path: at.String(), Received: v,
+		return &ValidationError{Path: at.String(), Rule: RuleMinimum, Received: v,
 			Message: "Value for " + at.String() + " is below minimum: " + formatFloat(*p.Minimum)}
 	}
 	if p.Maximum != nil && f > *p.Maximum {
-		return &ValidationError{Path: at.String(), Received: v,
+		return &ValidationError{Path: at.String(), Rule: RuleMaximum, Received: v,
 			Message: "Value for " + at.String() + " exceeds maximum: " + formatFloat(*p.Maximum)}
 	}
 	return nil
@@ -293,23 +312,23 @@ func checkRange(p *Parameter, at *path, f float64, v any) *ValidationError {
 
 func checkLength(p *Parameter, at *path, n int, v any) *ValidationError {
 	if p.MinLength != nil && n < *p.MinLength {
-		return &ValidationError{Path: at.String(), Received: v,
+		return &ValidationError{Path: at.String(), Rule: RuleMinLength, Received: v,
 			Message: "Value for " + at.String() + " is shorter than minimum length: " + strconv.Itoa(*p.MinLength)}
 	}
 	if p.MaxLength != nil && n > *p.MaxLength {
-		return &ValidationError{Path: at.String(), Received: v,
+		return &ValidationError{Path: at.String(), Rule: RuleMaxLength, Received: v,
 			Message: "Value for " + at.String() + " exceeds maximum length: " + strconv.Itoa(*p.MaxLength)}
 	}
 	return nil
 }
 
 func typeError(p *Parameter, at *path, v any) *ValidationError {
-	return &ValidationError{Path: at.String(), Received: v,
+	return &ValidationError{Path: at.String(), Rule: RuleType, Received: v,
 		Message: "Invalid type for " + at.String() + ": expected " + p.Type}
 }
 
 func enumError(p *Parameter, at *path, v any) *ValidationError {
-	return &ValidationError{Path: at.String(), Received: v,
+	return &ValidationError{Path: at.String(), Rule: RuleEnum, Received: v,
 		Message: "Invalid value for " + at.String() + ": must be one of " + pyList(p.Enum)}
 }
 
@@ -356,5 +375,5 @@ func unknownError(params []Parameter, at *path, m map[string]any) *ValidationErr
 		}
 		b.WriteString(" (valid parameters: " + strings.Join(declared, ", ") + ")")
 	}
-	return &ValidationError{Path: names[0], Message: b.String(), Received: m[unknown[0]]}
+	return &ValidationError{Path: names[0], Rule: RuleUnknown, Message: b.String(), Received: m[unknown[0]]}
 }
