@@ -13,45 +13,57 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// echoArgs is the argument struct of the test tool "echo".
-type echoArgs struct {
-	Text  string `json:"text" desc:"Text to echo"`
-	Count int    `json:"count,omitempty" desc:"Times to repeat" min:"1" max:"3"`
+// funcTool is a test tool: its parameters and a function.
+type funcTool struct {
+	name, desc string
+	cat        tools.Category
+	params     []tools.Parameter
+	run        func(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result
+}
+
+func (f funcTool) Name() string                  { return f.name }
+func (f funcTool) Description() string           { return f.desc }
+func (f funcTool) Category() tools.Category      { return f.cat }
+func (f funcTool) Parameters() []tools.Parameter { return f.params }
+func (f funcTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
+	return f.run(ctx, ec, args)
 }
 
 // testRegistry holds small tools whose behaviour the tests control.
 func testRegistry(t testing.TB) *tools.Registry {
 	t.Helper()
 	reg := tools.NewRegistry()
-	echo := tools.MustTyped("echo", "Echo the text", tools.CategoryOther,
-		func(_ context.Context, _ tools.ExecutionContext, in echoArgs) (tools.Result, error) {
-			n := max(in.Count, 1)
-			return tools.OK(strings.Repeat(in.Text, n), "bytes", len(in.Text)*n), nil
-		})
-	size := tools.MustTyped("size", "Report the length of text", tools.CategoryOther,
-		func(_ context.Context, _ tools.ExecutionContext, in echoArgs) (tools.Result, error) {
-			return tools.OK(fmt.Sprint(len(in.Text))), nil
-		})
-	type waitArgs struct{}
-	wait := tools.MustTyped("wait", "Wait until cancelled", tools.CategoryExecution,
-		func(ctx context.Context, _ tools.ExecutionContext, _ waitArgs) (tools.Result, error) {
-			<-ctx.Done()
-			return tools.Result{}, ctx.Err()
-		})
-	type askArgs struct {
-		Question string `json:"question"`
+	textParams := []tools.Parameter{
+		{Name: "text", Type: tools.TypeString, Description: "Text to echo", Required: true},
+		{Name: "count", Type: tools.TypeInteger, Description: "Times to repeat", Minimum: tools.Float(1), Maximum: tools.Float(3)},
 	}
-	ask := tools.MustTyped("ask", "Ask the person", tools.CategoryTask,
-		func(ctx context.Context, ec tools.ExecutionContext, in askArgs) (tools.Result, error) {
+	echo := funcTool{"echo", "Echo the text", tools.CategoryOther, textParams,
+		func(_ context.Context, _ tools.ExecutionContext, a tools.Args) tools.Result {
+			n := max(a.Int("count"), 1)
+			text := a.String("text")
+			return tools.OK(strings.Repeat(text, n), "bytes", len(text)*n)
+		}}
+	size := funcTool{"size", "Report the length of text", tools.CategoryOther, textParams,
+		func(_ context.Context, _ tools.ExecutionContext, a tools.Args) tools.Result {
+			return tools.OK(fmt.Sprint(len(a.String("text"))))
+		}}
+	wait := funcTool{"wait", "Wait until cancelled", tools.CategoryExecution, nil,
+		func(ctx context.Context, _ tools.ExecutionContext, _ tools.Args) tools.Result {
+			<-ctx.Done()
+			return tools.Fail(ctx.Err().Error())
+		}}
+	ask := funcTool{"ask", "Ask the person", tools.CategoryTask,
+		[]tools.Parameter{{Name: "question", Type: tools.TypeString}},
+		func(ctx context.Context, ec tools.ExecutionContext, a tools.Args) tools.Result {
 			if ec.Asker == nil {
-				return tools.Fail("no asker"), nil
+				return tools.Fail("no asker")
 			}
-			a, err := ec.Asker.Ask(ctx, in.Question)
+			answer, err := ec.Asker.Ask(ctx, a.String("question"))
 			if err != nil {
-				return tools.Result{}, err
+				return tools.Fail(err.Error())
 			}
-			return tools.OK("answer: " + a), nil
-		})
+			return tools.OK("answer: " + answer)
+		}}
 	if err := reg.RegisterMany(echo, size, wait, ask); err != nil {
 		t.Fatal(err)
 	}
