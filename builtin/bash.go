@@ -27,7 +27,8 @@ const (
 )
 
 var bashDescriptor = tools.Descriptor{
-	Name: "Bash",
+	Name:      "Bash",
+	Presenter: bashPresenter{},
 	Description: "Execute a bash command. The command runs with `bash -c` in the working directory, in a process group of its own, " +
 		"with standard input empty; standard output and error are returned together (beyond the output cap the head and the tail are kept, " +
 		"with a line saying how much was left out). A non-zero exit status is a failure that gives the exit code. " +

@@ -186,6 +186,11 @@ func (t *Tool) CallTimeout(ec tools.ExecutionContext, raw tools.Args) time.Durat
 // IsLoopBreaking forwards to the wrapped tool.
 func (t *Tool) IsLoopBreaking() bool { return tools.IsLoopBreaking(t.inner) }
 
+// Present forwards to the wrapped tool.
+func (t *Tool) Present(args tools.Args, res tools.Result) tools.Presentation {
+	return tools.Present(t.inner, args, res)
+}
+
 // IsReadOnly forwards to the wrapped tool.
 func (t *Tool) IsReadOnly() bool { return tools.IsReadOnly(t.inner) }
 

@@ -36,7 +36,7 @@ func BenchmarkResultLarge(b *testing.B) {
 			b.SetBytes(int64(len(out)))
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = r.Result("Read", res, nil)
+				_ = r.Result("Read", res, tools.Presentation{})
 			}
 		})
 	}

@@ -11,7 +11,7 @@ func ExampleRenderer_Result() {
 	r := render.New(render.Options{}) // width unknown: 71 columns, no colour
 	res := tools.OK("Line 1: Hello, World!")
 	res.DurationMS = 12
-	fmt.Println(r.Result("Read", res, tools.Args{"file_path": "/tmp/hello.txt"}))
+	fmt.Println(r.Result("Read", res, tools.Presentation{}))
 	// Output:
 	// ┌─────────────────────────────────────────────────────────────────────┐
 	// │ Tool: Read                                                          │

@@ -178,38 +178,38 @@ func panelCases() []panelCase {
 	return []panelCase{
 		{"result_success", true, func(r *Renderer) string {
 			res := withDuration(tools.OK("Line 1: Hello, World!\nLine 2: This is a test file.\nLine 3: It has multiple lines."), 12)
-			return r.Result("Read", res, tools.Args{"file_path": "/tmp/test.txt"})
+			return r.Result("Read", res, tools.Presentation{})
 		}},
 		{"result_failed", true, func(r *Renderer) string {
-			return r.Result("Read", withDuration(tools.Fail("File not found: /path/to/missing/file.txt"), 3), nil)
+			return r.Result("Read", withDuration(tools.Fail("File not found: /path/to/missing/file.txt"), 3), tools.Presentation{})
 		}},
 		{"result_dryrun", true, func(r *Renderer) string {
-			return r.Result("Write", dry, tools.Args{"file_path": "/path/to/file.txt"})
+			return r.Result("Write", dry, tools.Presentation{})
 		}},
 		{"result_timeout", true, func(r *Renderer) string {
-			return r.Result("Bash", timedOutResult(), tools.Args{"command": "sleep 300"})
+			return r.Result("Bash", timedOutResult(), commandDetail("sleep 300"))
 		}},
 		{"result_cancelled", false, func(r *Renderer) string {
-			return r.Result("Bash", cancelled, tools.Args{"command": "make test"})
+			return r.Result("Bash", cancelled, commandDetail("make test"))
 		}},
 		{"result_json_output", false, func(r *Renderer) string {
 			out := map[string]any{"files": []any{"a.go", "b.go"}, "count": 2, "truncated": false}
-			return r.Result("Glob", withDuration(tools.OK(out), 0.4), nil)
+			return r.Result("Glob", withDuration(tools.OK(out), 0.4), tools.Presentation{})
 		}},
 		{"result_empty_output", false, func(r *Renderer) string {
-			return r.Result("Write", withDuration(tools.OK(""), 0.02), nil)
+			return r.Result("Write", withDuration(tools.OK(""), 0.02), tools.Presentation{})
 		}},
 		{"result_long_and_unsafe", false, func(r *Renderer) string {
 			out := "\x1b[31mred\x1b[0m\tcol\x07bell\r\n" +
 				"a very long line that goes on and on and on, well past the right border of the panel, and must wrap at word boundaries\n" +
 				"/a/path/without/any/spaces/that/is/much/longer/than/the/panel/is/wide/so/it/breaks/hard/somewhere.txt\n" +
 				"wide: 日本語のテキストと絵文字 😀👍 mixed with ascii"
-			return r.Result("Bash", withDuration(tools.OK(out), 48.5), tools.Args{"command": "cat notes.txt"})
+			return r.Result("Bash", withDuration(tools.OK(out), 48.5), commandDetail("cat notes.txt"))
 		}},
 		{"result_failed_with_output", false, func(r *Renderer) string {
 			res := withDuration(tools.Fail("Command exited with status 2", "exit_code", 2), 31)
 			res.Output = "grep: foo: No such file or directory"
-			return r.Result("Bash", res, tools.Args{"command": "grep x foo"})
+			return r.Result("Bash", res, commandDetail("grep x foo"))
 		}},
 		{"tool_list", true, func(r *Renderer) string { return r.ToolList(wireframeTools()) }},
 		{"tool_list_long_name", false, func(r *Renderer) string {
@@ -270,7 +270,10 @@ func panelCases() []panelCase {
 				Message: "invalid name: must match ^[a-zA-Z0-9_-]{1,64}$", Err: tools.ErrInvalidTool})
 		}},
 		{"execution_failed", true, func(r *Renderer) string {
-			return r.ExecutionFailed("Bash", bashFail, tools.Args{"command": "rm -rf /"})
+			pres := commandDetail("rm -rf /")
+			pres.Failure = &tools.Failure{Error: "Operation not permitted", Summary: "The command failed with exit code 1.",
+				Hint: "Check permissions and try again."}
+			return r.ExecutionFailed("Bash", bashFail, pres)
 		}},
 		{"panel", false, func(r *Renderer) string {
 			return r.Panel("Unknown command", "Unknown command: /hepl\nDid you mean /help? Use /help to list the commands.")
@@ -279,3 +282,8 @@ func panelCases() []panelCase {
 }
 
 func okResult(out any) tools.Result { return tools.OK(out) }
+
+// commandDetail is how Bash presents a call of cmd.
+func commandDetail(cmd string) tools.Presentation {
+	return tools.Presentation{Details: []tools.Detail{{Label: "Command", Value: cmd}}}
+}

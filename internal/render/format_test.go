@@ -189,28 +189,6 @@ func TestLookupParam(t *testing.T) {
 	}
 }
 
-func TestExitCodeAndHint(t *testing.T) {
-	for _, v := range []any{1, int64(1), 1.0, json.Number("1"), "1"} {
-		if got, ok := exitCode(map[string]any{"exit_code": v}); !ok || got != "1" {
-			t.Errorf("exitCode(%#v) = %q, %v", v, got, ok)
-		}
-	}
-	if _, ok := exitCode(nil); ok {
-		t.Error("exitCode(nil) found a code")
-	}
-	hints := map[[2]string]string{
-		{"Operation not permitted", "1"}: "Check permissions and try again.",
-		{"", "127"}:                      "Check that the command and the files it names exist, then try again.",
-		{"", "143"}:                      "The command was stopped by a signal.",
-		{"something else", "2"}:          "Check the command and its output, then try again.",
-	}
-	for in, want := range hints {
-		if got := executionHint(in[0], in[1]); got != want {
-			t.Errorf("executionHint(%q, %q) = %q, want %q", in[0], in[1], got, want)
-		}
-	}
-}
-
 func TestRegistrationFailedOtherErrors(t *testing.T) {
 	r := newTest()
 	plainErr := r.RegistrationFailed("X", errors.New("boom"))

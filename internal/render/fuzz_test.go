@@ -40,9 +40,9 @@ func FuzzResultPanel(f *testing.F) {
 		d := tools.Descriptor{Name: out, Description: out, Category: tools.Category(out),
 			Parameters: []tools.Parameter{{Name: out, Type: "string", Description: out, Required: true, Enum: []any{out}}}}
 		panels := map[string]string{
-			"result":     r.Result(out, res, tools.Args{"command": out}),
-			"failed":     r.Result(out, failed, tools.Args{"command": out}),
-			"exec":       r.ExecutionFailed(out, failed, tools.Args{"command": out}),
+			"result":     r.Result(out, res, commandDetail(out)),
+			"failed":     r.Result(out, failed, commandDetail(out)),
+			"exec":       r.ExecutionFailed(out, failed, commandDetail(out)),
 			"validation": r.ValidationError(d, failed),
 			"notfound":   r.ToolNotFound(out, []string{out}),
 			"list":       r.ToolList([]tools.Descriptor{d}),
@@ -83,7 +83,7 @@ func TestPathologicalOutput(t *testing.T) {
 		"invalid bytes":   strings.Repeat("\xff", n),
 		"no spaces":       strings.Repeat("x", n),
 	} {
-		out := r.Result("X", tools.OK(s), nil)
+		out := r.Result("X", tools.OK(s), tools.Presentation{})
 		assertAligned(t, name, out, r.Width())
 		if strings.ContainsRune(out, 0x1b) || !utf8.ValidString(out) {
 			t.Errorf("%s: unsafe output", name)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/forgehq/forge/internal/tools"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -171,7 +173,7 @@ func TestColorKeepsText(t *testing.T) {
 			t.Errorf("%s: coloured text differs:\n%s\nwant:\n%s", c.name, got, want)
 		}
 	}
-	out := color.Result("Read", withDuration(okResult("x"), 1), nil)
+	out := color.Result("Read", withDuration(okResult("x"), 1), tools.Presentation{})
 	if !strings.Contains(out, "\x1b[") || !strings.Contains(out, "✓") {
 		t.Errorf("coloured success panel has no style: %q", out)
 	}

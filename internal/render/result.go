@@ -1,8 +1,6 @@
 package render
 
 import (
-	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -38,12 +36,11 @@ func effectiveStatus(res tools.Result) tools.Status {
 	return tools.StatusFailed
 }
 
-// Result draws the panel of one call's result (seed 002 section 3): Tool and
-// Status; then the output (success), the dry-run description, or the error
-// with the command that ran (failed, timed out, cancelled: the Bash
-// "command" argument of params, when present) and any output the failed call
+// Result draws the panel of one call's result: Tool and Status; then the
+// output (success), the dry-run description, or the error with the details
+// the tool presents (Bash's command) and any output the failed call
 // produced; then the duration.
-func (r *Renderer) Result(tool string, res tools.Result, params tools.Args) string {
+func (r *Renderer) Result(tool string, res tools.Result, pres tools.Presentation) string {
 	p := r.newPanel()
 	glyph, word, st := r.status(res)
 	p.field(0, "Tool: ", tool, &r.st.title)
@@ -62,9 +59,7 @@ func (r *Renderer) Result(tool string, res tools.Result, params tools.Args) stri
 			msg = "(no message)"
 		}
 		p.field(0, "Error: ", msg, nil)
-		if cmd, ok := params["command"].(string); ok && cmd != "" {
-			p.field(0, "Command: ", cmd, nil)
-		}
+		r.details(p, pres.Details)
 		if out != "" {
 			p.blank()
 			p.text("Output:", &r.st.label, 0)
@@ -76,6 +71,15 @@ func (r *Renderer) Result(tool string, res tools.Result, params tools.Args) stri
 	return p.String()
 }
 
+// details adds the labelled values a tool presents with its result.
+func (r *Renderer) details(p *panel, ds []tools.Detail) {
+	for _, d := range ds {
+		if d.Value != "" {
+			p.field(0, d.Label+": ", d.Value, nil)
+		}
+	}
+}
+
 // output adds a tool's output, or a dim "(no output)".
 func (r *Renderer) output(p *panel, out string) {
 	if out == "" {
@@ -85,25 +89,23 @@ func (r *Renderer) output(p *panel, out string) {
 	p.text(strings.TrimSuffix(out, "\n"), nil, 0)
 }
 
-// ExecutionFailed draws the "Error: Tool Execution Failed" panel (seed 002
-// section 9) for a failed command: Tool, Command, Error, any output, the exit
-// code from res.Metadata["exit_code"], and a hint chosen from the error and
-// the exit code.
-func (r *Renderer) ExecutionFailed(tool string, res tools.Result, params tools.Args) string {
+// ExecutionFailed draws the "Error: Tool Execution Failed" panel for a call
+// whose tool presents it as a failed execution (pres.Failure): Tool, the
+// tool's details (Bash's command), the error, any output, the outcome and a
+// hint.
+func (r *Renderer) ExecutionFailed(tool string, res tools.Result, pres tools.Presentation) string {
+	f := pres.Failure
+	if f == nil {
+		f = &tools.Failure{Error: res.Error}
+	}
 	p := r.newPanel()
 	p.title("Error: Tool Execution Failed")
 	p.section()
 	p.field(0, "Tool: ", tool, &r.st.title)
-	if cmd, ok := params["command"].(string); ok && cmd != "" {
-		p.field(0, "Command: ", cmd, nil)
-	}
-	code, hasCode := exitCode(res.Metadata)
-	// Bash ends its error with the exit-code sentence for the model's sake;
-	// the panel has a line of its own for it.
-	msg := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(res.Error), "The command failed with exit code "+code+"."))
-	if msg != "" {
+	r.details(p, pres.Details)
+	if f.Error != "" {
 		p.blank()
-		p.field(0, "Error: ", msg, &r.st.failure)
+		p.field(0, "Error: ", f.Error, &r.st.failure)
 	}
 	if out := outputText(res.Output); out != "" {
 		p.blank()
@@ -111,46 +113,13 @@ func (r *Renderer) ExecutionFailed(tool string, res tools.Result, params tools.A
 		r.output(p, out)
 	}
 	p.blank()
-	if hasCode {
-		p.text("The command failed with exit code "+code+".", nil, 0)
-	} else {
-		p.text("The command failed.", nil, 0)
+	summary := f.Summary
+	if summary == "" {
+		summary = "The command failed."
 	}
-	p.text(executionHint(res.Error, code), &r.st.hint, 0)
+	p.text(summary, nil, 0)
+	if f.Hint != "" {
+		p.text(f.Hint, &r.st.hint, 0)
+	}
 	return p.String()
-}
-
-// exitCode reads metadata["exit_code"] whatever numeric type carries it.
-func exitCode(md map[string]any) (string, bool) {
-	v, ok := md["exit_code"]
-	if !ok || v == nil {
-		return "", false
-	}
-	switch x := v.(type) {
-	case int:
-		return strconv.Itoa(x), true
-	case int64:
-		return strconv.FormatInt(x, 10), true
-	case float64:
-		return formatFloat(x), true
-	case json.Number:
-		return string(x), true
-	case string:
-		return x, true
-	}
-	return compactJSON(v), true
-}
-
-// executionHint suggests what to do about a failed command.
-func executionHint(msg, code string) string {
-	low := strings.ToLower(msg)
-	switch {
-	case strings.Contains(low, "permission") || strings.Contains(low, "not permitted") || code == "126":
-		return "Check permissions and try again."
-	case strings.Contains(low, "not found") || strings.Contains(low, "no such file") || code == "127":
-		return "Check that the command and the files it names exist, then try again."
-	case code == "130" || code == "137" || code == "143":
-		return "The command was stopped by a signal."
-	}
-	return "Check the command and its output, then try again."
 }

@@ -267,16 +267,17 @@ func (s *Shell) showResult(name string, args tools.Args, res tools.Result) {
 			d = tools.Describe(t)
 		}
 		s.print(s.r.ValidationError(d, res))
-	case res.Status == tools.StatusFailed && hasKey(res.Metadata, "exit_code"):
-		s.print(s.r.ExecutionFailed(name, res, args))
 	default:
-		s.print(s.r.Result(name, res, args))
+		var pres tools.Presentation
+		if t, ok := s.app.reg.Get(name); ok {
+			pres = tools.Present(t, args, res)
+		}
+		if res.Status == tools.StatusFailed && pres.Failure != nil {
+			s.print(s.r.ExecutionFailed(name, res, pres))
+			return
+		}
+		s.print(s.r.Result(name, res, pres))
 	}
-}
-
-func hasKey(m map[string]any, k string) bool {
-	_, ok := m[k]
-	return ok
 }
 
 // readArgFile reads key=@path, relative to the working directory, at most

@@ -57,6 +57,15 @@ func (l *lazyTool) IsLoopBreaking() bool { return l.d.LoopBreaking }
 // IsReadOnly returns the descriptor's ReadOnly.
 func (l *lazyTool) IsReadOnly() bool { return l.d.ReadOnly }
 
+// Present forwards to the descriptor's Presenter, so that a result can be
+// shown as its tool wants without building the tool.
+func (l *lazyTool) Present(args Args, res Result) Presentation {
+	if l.d.Presenter == nil {
+		return Presentation{}
+	}
+	return l.d.Presenter.Present(args, res)
+}
+
 // build runs the factory and Init. A panic in either is an error, never a
 // crash: a broken tool must not take the process down.
 func (l *lazyTool) build(ctx context.Context) (t Tool, err error) {

@@ -20,11 +20,18 @@ type Descriptor struct {
 	LoopBreaking bool
 	// ReadOnly declares that the tool changes nothing (see ReadOnlyTool).
 	ReadOnly bool
+	// Presenter, when set, presents the tool's results (see Presenter);
+	// it lets a lazily built tool present them without being built.
+	Presenter Presenter
 }
 
 // Describe returns the descriptor of a tool.
 func Describe(t Tool) Descriptor {
-	return Descriptor{Name: t.Name(), Description: t.Description(), Category: t.Category(), Parameters: t.Parameters(), LoopBreaking: IsLoopBreaking(t), ReadOnly: IsReadOnly(t)}
+	d := Descriptor{Name: t.Name(), Description: t.Description(), Category: t.Category(), Parameters: t.Parameters(), LoopBreaking: IsLoopBreaking(t), ReadOnly: IsReadOnly(t)}
+	if p, ok := t.(Presenter); ok {
+		d.Presenter = p
+	}
+	return d
 }
 
 // Deps are what a factory receives instead of reaching for globals.
