@@ -2,9 +2,7 @@ package repl
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/forgehq/forge/internal/tools"
@@ -95,21 +93,14 @@ func parseWords(words []word, params []tools.Parameter, read FileReader, literal
 	return args, nil
 }
 
-// parseJSONObject decodes a whole-line JSON object, numbers kept exact.
+// parseJSONObject decodes a whole-line JSON object with the core's decoder,
+// so that the shell's arguments are typed exactly as a model's are.
 func parseJSONObject(line string) (tools.Args, error) {
-	dec := json.NewDecoder(strings.NewReader(line))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, argErrorf("Invalid JSON arguments: %v", err)
+	args, err := tools.DecodeArgs([]byte(line))
+	if err != nil {
+		return nil, &ArgError{Msg: err.Error()}
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, argErrorf("Invalid JSON arguments: unexpected text after the object")
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	return tools.Args(m), nil
+	return args, nil
 }
 
 func findParam(params []tools.Parameter, name string) *tools.Parameter {
@@ -217,8 +208,8 @@ func typeBare(s, typ string) any {
 	case tools.TypeString:
 		return s
 	case tools.TypeInteger, tools.TypeNumber:
-		if isJSONNumber(s) {
-			return json.Number(s)
+		if n, ok := tools.ParseNumber(s); ok {
+			return n
 		}
 		if s == "null" {
 			return nil
@@ -249,25 +240,10 @@ func typeBare(s, typ string) any {
 	case "null":
 		return nil
 	}
-	if isJSONNumber(s) {
-		return json.Number(s)
+	if n, ok := tools.ParseNumber(s); ok {
+		return n
 	}
 	return s
-}
-
-// isJSONNumber reports whether s is a number in JSON's grammar.
-func isJSONNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return false
-	}
-	n, ok := v.(json.Number)
-	return ok && string(n) == s
 }
 
 // jsonString decodes raw when it is exactly one JSON string literal.
@@ -283,19 +259,9 @@ func jsonString(raw string) (string, bool) {
 	return s, true
 }
 
-// decodeJSONValue decodes one JSON value, numbers kept exact, and refuses
-// trailing text.
+// decodeJSONValue decodes one JSON value with the core's decoder.
 func decodeJSONValue(raw string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("unexpected text after the value")
-	}
-	return v, nil
+	return tools.DecodeValue([]byte(raw))
 }
 
 // quoteForMessage shows a word in a message, shortened when long.

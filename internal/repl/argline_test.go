@@ -41,28 +41,28 @@ func TestParseArgLine(t *testing.T) {
 	}{
 		{"empty", "  ", tools.Args{}, ""},
 		{"string typed bare", "file_path=123", tools.Args{"file_path": "123"}, ""},
-		{"integer typed bare", "offset=100", tools.Args{"offset": json.Number("100")}, ""},
+		{"integer typed bare", "offset=100", tools.Args{"offset": 100}, ""},
 		{"quoted integer stays string", `offset="100"`, tools.Args{"offset": "100"}, ""},
 		{"bad integer passes as string", "offset=abc", tools.Args{"offset": "abc"}, ""},
 		{"number", "ratio=3.5", tools.Args{"ratio": json.Number("3.5")}, ""},
 		{"boolean", "all=true", tools.Args{"all": true}, ""},
 		{"boolean false", "all=false", tools.Args{"all": false}, ""},
 		{"boolean quoted", `all="true"`, tools.Args{"all": "true"}, ""},
-		{"several", "file_path=go.mod offset=5", tools.Args{"file_path": "go.mod", "offset": json.Number("5")}, ""},
+		{"several", "file_path=go.mod offset=5", tools.Args{"file_path": "go.mod", "offset": 5}, ""},
 		{"double quotes with blanks", `file_path="a b.txt"`, tools.Args{"file_path": "a b.txt"}, ""},
 		{"json escapes", `file_path="a\nb"`, tools.Args{"file_path": "a\nb"}, ""},
 		{"single quotes literal", `file_path='say "hi"'`, tools.Args{"file_path": `say "hi"`}, ""},
 		{"shell quotes inside word", `file_path=echo" hi"`, tools.Args{"file_path": "echo hi"}, ""},
 		{"array json", `edits=[{"old_string":"a b"}]`, tools.Args{"edits": []any{map[string]any{"old_string": "a b"}}}, ""},
-		{"array json with blanks", `edits=[{"old_string": "a", "n": 1}]`, tools.Args{"edits": []any{map[string]any{"old_string": "a", "n": json.Number("1")}}}, ""},
+		{"array json with blanks", `edits=[{"old_string": "a", "n": 1}]`, tools.Args{"edits": []any{map[string]any{"old_string": "a", "n": 1}}}, ""},
 		{"object json", `opts={"k":true}`, tools.Args{"opts": map[string]any{"k": true}}, ""},
 		{"bracket string param", `pattern=[a-z]+`, tools.Args{"pattern": "[a-z]+"}, ""},
-		{"whole object", `{"file_path":"go.mod","offset":2}`, tools.Args{"file_path": "go.mod", "offset": json.Number("2")}, ""},
+		{"whole object", `{"file_path":"go.mod","offset":2}`, tools.Args{"file_path": "go.mod", "offset": 2}, ""},
 		{"file value string", "file_path=@msg.txt", tools.Args{"file_path": "hello\nworld\n"}, ""},
-		{"file value integer", "offset=@n.txt", tools.Args{"offset": json.Number("42")}, ""},
+		{"file value integer", "offset=@n.txt", tools.Args{"offset": 42}, ""},
 		{"file value array", "edits=@e.json", tools.Args{"edits": []any{map[string]any{"old_string": "a"}}}, ""},
 		{"at escape", "file_path=@@home", tools.Args{"file_path": "@home"}, ""},
-		{"undeclared typed by look", "x=1 y=true z=abc", tools.Args{"x": json.Number("1"), "y": true, "z": "abc"}, ""},
+		{"undeclared typed by look", "x=1 y=true z=abc", tools.Args{"x": 1, "y": true, "z": "abc"}, ""},
 		{"null integer", "offset=null", tools.Args{"offset": nil}, ""},
 		{"empty value", "file_path=", tools.Args{"file_path": ""}, ""},
 
@@ -74,7 +74,7 @@ func TestParseArgLine(t *testing.T) {
 		{"unterminated", `file_path="abc`, nil, "Unterminated \" quote"},
 		{"bad array", `edits=[1,`, nil, "Invalid JSON value for edits"},
 		{"bad object line", `{"a":`, nil, "Invalid JSON arguments"},
-		{"trailing after object", `{"a":1} x`, nil, "unexpected text after the object"},
+		{"trailing after object", `{"a":1} x`, nil, "unexpected data after the object"},
 		{"bad json in file", "edits=@msg.txt", nil, "Invalid JSON in msg.txt for edits"},
 	}
 	for _, tt := range tests {
@@ -160,11 +160,11 @@ func TestParseArgWords(t *testing.T) {
 		want  tools.Args
 		err   string
 	}{
-		{[]string{"file_path=a b.txt", "offset=3"}, tools.Args{"file_path": "a b.txt", "offset": json.Number("3")}, ""},
+		{[]string{"file_path=a b.txt", "offset=3"}, tools.Args{"file_path": "a b.txt", "offset": 3}, ""},
 		{[]string{`file_path=echo "hi"`}, tools.Args{"file_path": `echo "hi"`}, ""},
 		{[]string{`offset="100"`}, tools.Args{"offset": "100"}, ""},
-		{[]string{`{"offset": 1}`}, tools.Args{"offset": json.Number("1")}, ""},
-		{[]string{`edits=[1, 2]`}, tools.Args{"edits": []any{json.Number("1"), json.Number("2")}}, ""},
+		{[]string{`{"offset": 1}`}, tools.Args{"offset": 1}, ""},
+		{[]string{`edits=[1, 2]`}, tools.Args{"edits": []any{1, 2}}, ""},
 		{[]string{"nokey"}, nil, "Expected key=value"},
 	}
 	for _, tt := range tests {
@@ -178,5 +178,28 @@ func TestParseArgWords(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("ParseArgWords(%q) = %#v, %v; want %#v", tt.words, got, err, tt.want)
 		}
+	}
+}
+
+// A value typed in the shell and the same value sent as JSON (by a model, an
+// MCP client or forge run '{...}') reach the tool identical.
+func TestArgLineAgreesWithJSON(t *testing.T) {
+	params := []tools.Parameter{
+		{Name: "file_path", Type: tools.TypeString}, {Name: "offset", Type: tools.TypeInteger},
+		{Name: "ratio", Type: tools.TypeNumber}, {Name: "on", Type: tools.TypeBoolean},
+		{Name: "edits", Type: tools.TypeArray}, {Name: "opts", Type: tools.TypeObject},
+	}
+	line := `file_path=go.mod offset=100 ratio=2.5 on=true edits=[{"n": 1, "x": 1.5}] opts={"k": [2]}`
+	obj := `{"file_path": "go.mod", "offset": 100, "ratio": 2.5, "on": true, "edits": [{"n": 1, "x": 1.5}], "opts": {"k": [2]}}`
+	fromLine, err := ParseArgLine(line, params, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromJSON, err := tools.DecodeArgs([]byte(obj))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromLine, fromJSON) {
+		t.Errorf("key=value gives %#v\nJSON gives      %#v", fromLine, fromJSON)
 	}
 }

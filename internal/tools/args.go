@@ -162,3 +162,48 @@ func jsonKind(c byte) string {
 	}
 	return ""
 }
+
+// DecodeValue decodes one JSON value the way DecodeArgs decodes an
+// argument's value (plain integers that fit as int, other numbers as
+// json.Number with their text), so that a value typed in the shell and the
+// same value sent by a model arrive identical. Trailing text is an error.
+func DecodeValue(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("unexpected text after the value")
+	}
+	if nv, ok := plainInt(v); ok {
+		return nv, nil
+	}
+	return v, nil
+}
+
+// ParseNumber reads s when it is exactly a JSON number, as DecodeValue
+// would decode it; false for anything else (" 1", "0x10", "1_000").
+func ParseNumber(s string) (any, bool) {
+	if s == "" || !(s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) {
+		return nil, false
+	}
+	v, err := DecodeValue([]byte(s))
+	if err != nil {
+		return nil, false
+	}
+	switch n := v.(type) {
+	case int:
+		if strconv.Itoa(n) != s {
+			return nil, false
+		}
+		return n, true
+	case json.Number:
+		if string(n) != s {
+			return nil, false
+		}
+		return n, true
+	}
+	return nil, false
+}

@@ -106,3 +106,42 @@ func BenchmarkDecodeArgsRead(b *testing.B) {
 		}
 	}
 }
+
+func TestDecodeValueAgreesWithDecodeArgs(t *testing.T) {
+	values := []string{`42`, `-7`, `3.14`, `1e2`, `42.0`, `-0`, `18446744073709551616`, `"x"`, `true`, `null`,
+		`[1, 2.5, {"a": 3}]`, `{"k": [1]}`}
+	for _, v := range values {
+		got, err := DecodeValue([]byte(v))
+		if err != nil {
+			t.Fatalf("DecodeValue(%s): %v", v, err)
+		}
+		args, err := DecodeArgs([]byte(`{"v": ` + v + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, args["v"]) {
+			t.Errorf("DecodeValue(%s) = %#v, DecodeArgs gives %#v", v, got, args["v"])
+		}
+	}
+	for _, bad := range []string{``, `{`, `1 2`, `"a" x`} {
+		if _, err := DecodeValue([]byte(bad)); err == nil {
+			t.Errorf("DecodeValue(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseNumber(t *testing.T) {
+	good := map[string]any{"42": 42, "-7": -7, "3.14": json.Number("3.14"), "1e3": json.Number("1e3"),
+		"-0": json.Number("-0"), "99999999999999999999": json.Number("99999999999999999999")}
+	for s, want := range good {
+		got, ok := ParseNumber(s)
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseNumber(%q) = %#v, %v; want %#v", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{"", " 1", "1 ", "0x10", "1_000", "01", "+1", "1.", ".5", "NaN", "true", `"1"`, "[1]"} {
+		if v, ok := ParseNumber(s); ok {
+			t.Errorf("ParseNumber(%q) = %#v, want not a number", s, v)
+		}
+	}
+}
