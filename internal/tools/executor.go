@@ -30,6 +30,14 @@ func WithHistoryCapacity(n int) ExecutorOption {
 	return func(e *Executor) { e.hist.capacity = max(n, 0) }
 }
 
+// WithClock sets where the executor reads the time it records (an
+// execution's start and end, and so its duration); the default is
+// time.Now. Deadlines always run on the real clock: a fixed clock, as tests
+// use for reproducible output, must not make every call time out.
+func WithClock(now func() time.Time) ExecutorOption {
+	return func(e *Executor) { e.now = now }
+}
+
 // Executor runs tools by name (FR-2.1.4): lookup, validation, dry run,
 // timeout, cancellation, panic recovery, output cap, history, metrics, logs.
 // It is safe for concurrent use.
@@ -41,7 +49,8 @@ func WithHistoryCapacity(n int) ExecutorOption {
 type Executor struct {
 	reg         *Registry
 	log         zerolog.Logger
-	concurrency int // bound of ExecuteCalls; see WithConcurrency
+	concurrency int              // bound of ExecuteCalls; see WithConcurrency
+	now         func() time.Time // the recorded times' clock; nil means time.Now
 
 	mu      sync.Mutex // guards hist, total, seq, metrics
 	hist    ring
@@ -89,7 +98,11 @@ func (e *Executor) ExecuteJSON(ctx context.Context, name string, ec ExecutionCon
 // the tool it counts against in the metrics, or nil.
 func (e *Executor) reject(name string, en *entry, ec ExecutionContext, r Result) Result {
 	ec.setDefaults()
-	e.finish(name, en, &ec, nil, time.Now(), &r)
+	start := time.Now()
+	if e.now != nil {
+		start = e.now()
+	}
+	e.finish(name, en, &ec, nil, start, &r)
 	return r
 }
 
@@ -111,18 +124,29 @@ func (e *Executor) execute(ctx context.Context, name string, ec *ExecutionContex
 	ec.setDefaults()
 	start := time.Now()
 	en := e.reg.lookup(name)
+	recorded := start
+	if e.now != nil {
+		recorded = e.now()
+	}
 	if en != nil {
 		e.run(ctx, en, ec, args, start, r)
 	} else {
 		*r = Result{Status: StatusFailed, Error: "Unknown tool: " + name, ErrorKind: KindUnknownTool}
 	}
-	e.finish(name, en, ec, args, start, r)
+	e.finish(name, en, ec, args, recorded, r)
 }
 
 // finish measures, completes, records and logs a result. en is nil for a
 // name that is not registered.
+// start is the real start, or the injected clock's reading at the start
+// when the executor has one (see WithClock).
 func (e *Executor) finish(name string, en *entry, ec *ExecutionContext, args Args, start time.Time, r *Result) {
-	end := time.Now()
+	var end time.Time
+	if e.now != nil {
+		end = e.now()
+	} else {
+		end = time.Now()
+	}
 	r.DurationMS = float64(end.Sub(start)) / float64(time.Millisecond)
 	settle(r)
 	e.record(name, en != nil, args, ec, r, start, end)

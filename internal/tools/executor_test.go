@@ -493,3 +493,36 @@ func TestConcurrentExecution(t *testing.T) {
 		t.Errorf("state after 10 concurrent calls: %d distinct Seq, total %d, metrics %+v", len(seqs), e.TotalExecutions(), e.Metrics())
 	}
 }
+
+// With an injected clock the recorded times and durations are the clock's,
+// while deadlines still run on real time: a clock fixed in the past must not
+// time every call out.
+func TestExecutorClock(t *testing.T) {
+	fixed := time.Date(2024, 1, 15, 10, 23, 45, 0, time.UTC)
+	reg := NewRegistry()
+	slow := &rtTool{name: "slow", run: func(ctx context.Context, _ ExecutionContext, _ Args) Result {
+		time.Sleep(5 * time.Millisecond)
+		return OK("done")
+	}}
+	if err := reg.Register(slow); err != nil {
+		t.Fatal(err)
+	}
+	ex := NewExecutor(reg, WithClock(func() time.Time { return fixed }))
+	r := ex.Execute(context.Background(), "slow", ExecutionContext{Timeout: time.Minute}, nil)
+	if r.Status != StatusSuccess || r.DurationMS != 0 {
+		t.Fatalf("result %+v, want success in 0ms on a fixed clock", r)
+	}
+	xs := ex.Executions()
+	if len(xs) != 1 || !xs[0].StartedAt.Equal(fixed) || !xs[0].CompletedAt.Equal(fixed) {
+		t.Errorf("recorded %+v, want both times %v", xs, fixed)
+	}
+	// A stepping clock: the duration is the clock's difference.
+	tick := fixed
+	step := NewExecutor(reg, WithClock(func() time.Time { tick = tick.Add(250 * time.Millisecond); return tick }))
+	if r := step.Execute(context.Background(), "slow", ExecutionContext{}, nil); r.DurationMS != 250 {
+		t.Errorf("duration %v ms, want 250", r.DurationMS)
+	}
+	if r := step.Execute(context.Background(), "nope", ExecutionContext{}, nil); r.DurationMS != 250 {
+		t.Errorf("unknown tool's duration %v ms, want 250", r.DurationMS)
+	}
+}

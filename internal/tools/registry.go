@@ -66,6 +66,11 @@ type RegistryOption func(*Registry)
 // WithDeps sets where factories get their dependencies.
 func WithDeps(f DepsFunc) RegistryOption { return func(r *Registry) { r.deps = f } }
 
+// WithID names the registry instance in Stats; the default is its address.
+// The shell gives it an id from its injected randomness, so that tests can
+// pin it.
+func WithID(id string) RegistryOption { return func(r *Registry) { r.id = id } }
+
 // Registry holds tools by name (FR-2.1.2). It is safe for concurrent use.
 //
 // Reads vastly outnumber writes (every tool call is a Get; tools are
@@ -79,6 +84,7 @@ type Registry struct {
 	mu      sync.Mutex // serialises writers; guards deps and retired
 	deps    DepsFunc
 	retired []*lazyTool // lazy tools removed while possibly built, closed by Close
+	id      string      // see WithID
 }
 
 // snapshot is one immutable state of a registry.

@@ -285,3 +285,12 @@ func TestRegistryConcurrentRegistration(t *testing.T) {
 		t.Errorf("Count() = %d, want all 10 tools", r.Count())
 	}
 }
+
+func TestRegistryID(t *testing.T) {
+	if got := NewRegistry(WithID("0xfeed")).Stats().ID; got != "0xfeed" {
+		t.Errorf("ID = %q, want the given one", got)
+	}
+	if got := NewRegistry().Stats().ID; !strings.HasPrefix(got, "0x") {
+		t.Errorf("default ID = %q, want an address", got)
+	}
+}

@@ -15,10 +15,13 @@ type Stats struct {
 func (r *Registry) Stats() Stats {
 	s := r.load()
 	st := Stats{
-		ID:         fmt.Sprintf("%p", r),
+		ID:         r.id,
 		Total:      len(s.sorted),
 		ByCategory: make(map[Category]int, len(Categories())),
 		Names:      make([]string, len(s.sorted)),
+	}
+	if st.ID == "" {
+		st.ID = fmt.Sprintf("%p", r)
 	}
 	for _, c := range Categories() {
 		st.ByCategory[c] = 0
