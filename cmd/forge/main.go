@@ -1,14 +1,14 @@
-// Command forge is the shell of the forge tool system. Everything is in
-// internal/repl; main only runs the root command and exits with its status.
+// Command forge is the shell of the forge tool system. Everything is built
+// in internal/app; main only runs it on the process's streams.
 package main
 
 import (
 	"context"
 	"os"
 
-	"github.com/forgehq/forge/internal/repl"
+	"github.com/forgehq/forge/internal/app"
 )
 
 func main() {
-	os.Exit(repl.Main(context.Background(), os.Args[1:]))
+	os.Exit(app.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, app.Options{}))
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -8,21 +9,44 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/forgehq/forge/internal/repl"
+	"github.com/forgehq/forge/internal/app"
 )
 
-// TestMain lets the test binary act as the forge command inside scripts.
+// TestMain lets the test binary act as the forge command inside scripts,
+// with its clock and randomness pinned (pinnedForge).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"forge": main})
+	testscript.Main(m, map[string]func(){"forge": pinnedForge})
+}
+
+// pinnedTime is the time every pinned forge reads.
+var pinnedTime = time.Date(2024, 1, 15, 10, 23, 45, 0, time.UTC)
+
+// pinnedForge is forge with a fixed clock (durations print as 0ms, history
+// times as pinnedTime) and randomness that repeats the same six bytes (the
+// registry is 0x7f8b4c0d1e90, the session sess_7f8b4c0d1e90), so that
+// panels can be compared with golden files.
+func pinnedForge() {
+	opts := app.Options{Clock: func() time.Time { return pinnedTime }, Random: repeatReader{0x7f, 0x8b, 0x4c, 0x0d, 0x1e, 0x90}}
+	os.Exit(app.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, opts))
+}
+
+// repeatReader reads its bytes over and over.
+type repeatReader []byte
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = r[i%len(r)]
+	}
+	return len(p), nil
 }
 
 // TestScripts runs the end-to-end scripts in testdata/ at the repository
 // root. Each script gets a fresh HOME and XDG directories under $WORK, no
-// colour, and deterministic durations and times (repl.DeterministicEnv), so
-// that panels can be compared with golden files. FORGE_UPDATE_SCRIPTS=1
+// colour, and the pinned clock and randomness of pinnedForge. FORGE_UPDATE_SCRIPTS=1
 // go test ./cmd/forge rewrites the golden files in the scripts.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
@@ -37,7 +61,6 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_STATE_HOME", filepath.Join(work, ".state"))
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(work, ".cache"))
 			env.Setenv("NO_COLOR", "1")
-			env.Setenv(repl.DeterministicEnv, "1")
 			// Under -race every forge process would sleep 1 s at exit
 			// (the race runtime's atexit_sleep_ms default).
 			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))

@@ -110,3 +110,14 @@ func TestFitWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestReflowAndWrapText(t *testing.T) {
+	got := Reflow("one\ntwo  three\n\nfour\nfive\nExit:\n  0  ok\n  1  failed\n")
+	want := "one two three\n\nfour five Exit:\n  0  ok\n  1  failed"
+	if got != want {
+		t.Errorf("Reflow = %q, want %q", got, want)
+	}
+	if got := WrapText("aaa bbb ccc\nddd\n\n  kept   as is", 8); got != "aaa bbb\nccc ddd\n\n  kept   as is" {
+		t.Errorf("WrapText = %q", got)
+	}
+}

@@ -15,133 +15,175 @@ import (
 
 	"github.com/chzyer/readline"
 	"golang.org/x/term"
-
-	"github.com/forgehq/forge/internal/version"
 )
 
-// runInteractive is the REPL on a terminal, with chzyer/readline. It is
-// only used when standard input and output are both terminals: readline
-// would take piped bytes for keystrokes (see notes/shell.md).
+// Terminal is what the interactive loop runs on.
+type Terminal struct {
+	// In must be a terminal; Out and Err are where the editor writes.
+	In       *os.File
+	Out, Err io.Writer
+	// HistoryFile keeps the lines between sessions; "" keeps none.
+	HistoryFile string
+	// Banner is written once before the first prompt, when not empty.
+	Banner string
+	// Warn reports a problem that does not stop the shell (no history).
+	Warn func(msg string)
+}
+
+// Interactive is the loop on a terminal, with chzyer/readline. It is only
+// for a terminal on both ends: readline would take piped bytes for
+// keystrokes.
 //
 // The terminal is restored on every way out: /exit and Ctrl-D close
-// readline; SIGTERM and SIGHUP restore the saved terminal state before
-// the process ends. Readline is only ever called from this goroutine (and
-// from a tool's Ask while this goroutine waits for the tool).
-func (s *Shell) runInteractive(ctx context.Context) int {
-	in, _ := s.app.Stdin.(*os.File)
-	if in == nil {
-		return s.fail(ExitFailed, "input", "the interactive shell needs a terminal")
-	}
-	fd := int(in.Fd())
+// readline; SIGTERM and SIGHUP restore the saved terminal state before the
+// process ends with 128+signal. Readline is only ever called from this
+// goroutine (and from a question asked while this goroutine waits for the
+// line that asks it).
+func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int {
+	fd := int(t.In.Fd())
 	saved, _ := term.GetState(fd)
-
-	hist := s.app.cfg.HistoryFile
-	if hist != "" {
-		if err := os.MkdirAll(filepath.Dir(hist), 0o700); err != nil {
-			s.app.log.Warn().Str("component", "repl").Msg("history disabled: " + err.Error())
-			hist = ""
-		}
-	}
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt:            s.prompt(),
-		HistoryFile:       hist,
+		Prompt:            d.Prompt(),
+		HistoryFile:       historyFile(t),
 		HistorySearchFold: true,
-		// Lines are saved by the loop below, so that answers to a tool's
-		// question stay out of the history (HistoryDisable/Enable race
-		// with readline's own goroutine).
+		// Lines are saved by the loop, so that answers to a tool's question
+		// stay out of the history (HistoryDisable/Enable race with
+		// readline's own goroutine).
 		DisableAutoSaveHistory: true,
-		AutoComplete:           s,
+		AutoComplete:           completer{c},
 		InterruptPrompt:        "^C",
 		EOFPrompt:              "",
-		Stdout:                 s.out,
-		Stderr:                 s.errOut,
+		Stdout:                 t.Out,
+		Stderr:                 t.Err,
 	})
 	if err != nil {
-		return s.fail(ExitFailed, "input", "cannot start the line editor: "+err.Error())
+		d.ReportError("input", "cannot start the line editor: "+err.Error())
+		return exitFailed
 	}
-
-	// SIGTERM and SIGHUP would end the process with the terminal raw.
-	stops := make(chan os.Signal, 1)
-	signal.Notify(stops, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(stops)
-	// Ctrl-C between commands must not kill the shell; while a tool runs,
-	// it cancels that tool.
-	defer s.watchInterrupts()()
-	// On SIGTERM or SIGHUP: remember the signal, cancel a running tool,
-	// restore the terminal and make Readline return; the loop below then
-	// ends with 128+signal. If it does not within a second (readline #217:
-	// Close can hang), exit from here, the terminal already restored.
+	restore := func() {
+		if saved != nil {
+			_ = term.Restore(fd, saved)
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var killed atomic.Int32
 	done := make(chan struct{})
 	defer close(done)
-	go func() {
-		for {
-			select {
-			case sig := <-stops:
-				n := int32(sig.(syscall.Signal))
-				killed.Store(n)
-				cancel()
-				if saved != nil {
-					_ = term.Restore(fd, saved)
-				}
-				go func() { _ = rl.Close() }()
-				select {
-				case <-done:
-				case <-time.After(time.Second):
-					if saved != nil {
-						_ = term.Restore(fd, saved)
-					}
-					os.Exit(128 + int(n))
-				}
-				return
-			case <-done:
-				return
-			}
-		}
-	}()
+	go watchEndSignals(rl, cancel, restore, &killed, done)
+	// Ctrl-C between lines must not end the shell; while a line runs, it
+	// cancels that line.
+	w := watchInterrupts()
+	defer w.stop()
 
-	s.ask = func(_ context.Context, question string) (string, error) {
-		fmt.Fprintln(s.out, question)
+	ask := func(_ context.Context, question string) (string, error) {
+		fmt.Fprintln(t.Out, question)
 		rl.SetPrompt("? ")
-		defer rl.SetPrompt(s.prompt())
+		defer rl.SetPrompt(d.Prompt())
 		line, err := rl.Readline()
 		if errors.Is(err, readline.ErrInterrupt) {
 			return "", context.Canceled
 		}
 		return line, err
 	}
-	defer func() { s.ask = nil }()
-
-	if !s.jsonMode() {
-		fmt.Fprintf(s.out, "forge %s. Type /help for the commands, Tab to complete, Ctrl-D to leave.\n", version.Version)
+	if t.Banner != "" {
+		fmt.Fprintln(t.Out, t.Banner)
 	}
-	for !s.quit && ctx.Err() == nil && killed.Load() == 0 {
-		rl.SetPrompt(s.prompt())
+	readLines(ctx, rl, d, w, ask, &killed)
+	_ = rl.Close()
+	restore()
+	if n := killed.Load(); n != 0 {
+		return 128 + int(n)
+	}
+	return exitOK
+}
+
+// readLines is the loop proper: prompt, read, save in the history, run.
+func readLines(ctx context.Context, rl *readline.Instance, d Dispatcher, w *interrupts,
+	ask func(context.Context, string) (string, error), killed *atomic.Int32) {
+	for ctx.Err() == nil && killed.Load() == 0 {
+		rl.SetPrompt(d.Prompt())
 		line, err := rl.Readline()
 		if errors.Is(err, readline.ErrInterrupt) {
 			continue // Ctrl-C at the prompt: drop the line
 		}
 		if errors.Is(err, io.EOF) {
-			break
+			return
 		}
 		if err != nil {
-			s.fail(ExitFailed, "input", "cannot read input: "+err.Error())
-			break
+			d.ReportError("input", "cannot read input: "+err.Error())
+			return
 		}
 		if strings.TrimSpace(line) != "" {
 			_ = rl.SaveHistory(line)
 		}
-		s.r = s.app.renderer() // the terminal may have been resized
-		s.Exec(ctx, line)
+		lctx, end := w.line(ctx)
+		_, quit := d.Dispatch(lctx, line, ask)
+		end()
+		if quit {
+			return
+		}
 	}
-	_ = rl.Close()
-	if saved != nil {
-		_ = term.Restore(fd, saved)
+}
+
+// watchEndSignals handles SIGTERM and SIGHUP, which would otherwise end the
+// process with the terminal raw: it remembers the signal, cancels the
+// running line, restores the terminal and makes Readline return, so that
+// the loop ends with 128+signal. If it does not within a second (readline's
+// Close can hang while another goroutine reads), it exits from here, the
+// terminal already restored.
+func watchEndSignals(rl *readline.Instance, cancel func(), restore func(), killed *atomic.Int32, done <-chan struct{}) {
+	stops := make(chan os.Signal, 1)
+	signal.Notify(stops, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(stops)
+	select {
+	case sig := <-stops:
+		n := int32(sig.(syscall.Signal))
+		killed.Store(n)
+		cancel()
+		restore()
+		go func() { _ = rl.Close() }()
+		select {
+		case <-done:
+		case <-time.After(time.Second):
+			restore()
+			os.Exit(128 + int(n))
+		}
+	case <-done:
 	}
-	if n := killed.Load(); n != 0 {
-		return 128 + int(n)
+}
+
+// historyFile is t's history file once its directory exists, else "".
+func historyFile(t Terminal) string {
+	if t.HistoryFile == "" {
+		return ""
 	}
-	return ExitOK
+	if err := os.MkdirAll(filepath.Dir(t.HistoryFile), 0o700); err != nil {
+		if t.Warn != nil {
+			t.Warn("history disabled: " + err.Error())
+		}
+		return ""
+	}
+	return t.HistoryFile
+}
+
+// completer adapts a Completer to readline: it returns the suffixes that
+// complete the word before the cursor, and that word's length in runes.
+type completer struct{ c Completer }
+
+func (a completer) Do(line []rune, pos int) ([][]rune, int) {
+	if a.c == nil {
+		return nil, 0
+	}
+	if pos > len(line) {
+		pos = len(line)
+	}
+	cands, partial := a.c.Complete(string(line[:pos]))
+	out := make([][]rune, 0, len(cands))
+	for _, c := range cands {
+		if strings.HasPrefix(c, partial) {
+			out = append(out, []rune(c[len(partial):]))
+		}
+	}
+	return out, len([]rune(partial))
 }

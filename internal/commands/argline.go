@@ -1,10 +1,11 @@
-package repl
+package commands
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/internal/render"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -270,6 +271,6 @@ func quoteForMessage(s string) string {
 	if len(s) > max {
 		s = s[:max] + "..."
 	}
-	b, _ := encodeJSON(s) // a string always encodes
+	b, _ := render.EncodeJSON(s) // a string always encodes
 	return strings.TrimSuffix(string(b), "\n")
 }

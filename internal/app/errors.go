@@ -1,20 +1,12 @@
-package repl
+package app
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/forgehq/forge/internal/tools"
-)
-
-// Exit statuses of forge (README, "Exit statuses").
-const (
-	ExitOK        = 0   // success, or a dry run
-	ExitFailed    = 1   // the tool failed; in a session, some command failed
-	ExitUsage     = 2   // usage error, validation error or unknown tool
-	ExitTimedOut  = 124 // the tool timed out (as timeout(1))
-	ExitCancelled = 130 // cancelled with Ctrl-C (128 + SIGINT)
+	"github.com/forgehq/forge/internal/commands"
+	"github.com/forgehq/forge/internal/render"
 )
 
 // exitError carries an exit status out of a cobra RunE. When reported is
@@ -36,32 +28,15 @@ func (e *exitError) Unwrap() error { return e.err }
 
 // usageErr marks err as a usage error: exit status 2, message on stderr.
 func usageErr(err error) error {
-	return &exitError{code: ExitUsage, err: err}
+	return &exitError{code: commands.ExitUsage, err: err}
 }
 
 // exitWith ends the command with code; its output has been written.
 func exitWith(code int) error {
-	if code == ExitOK {
+	if code == commands.ExitOK {
 		return nil
 	}
 	return &exitError{code: code, reported: true}
-}
-
-// resultStatus maps a tool result to the exit status of forge run.
-func resultStatus(r tools.Result) int {
-	switch r.Status {
-	case tools.StatusSuccess, tools.StatusDryRun:
-		return ExitOK
-	case tools.StatusTimedOut:
-		return ExitTimedOut
-	case tools.StatusCancelled:
-		return ExitCancelled
-	}
-	switch r.ErrorKind {
-	case tools.KindValidation, tools.KindUnknownTool:
-		return ExitUsage
-	}
-	return ExitFailed
 }
 
 // exitStatus turns the error of root.Execute into an exit status, printing
@@ -69,30 +44,33 @@ func resultStatus(r tools.Result) int {
 // flag, wrong number of arguments) are usage errors.
 func (a *App) exitStatus(err error) int {
 	if err == nil {
-		return ExitOK
+		return commands.ExitOK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if !ee.reported && ee.err != nil {
-			a.reportError(errorKind(ee), ee.err.Error())
+			kind := "error"
+			if ee.code == commands.ExitUsage {
+				kind = "usage"
+			}
+			a.reportError(kind, ee.err.Error())
 		}
 		return ee.code
 	}
 	a.reportError("usage", err.Error())
-	return ExitUsage
-}
-
-func errorKind(ee *exitError) string {
-	if ee.code == ExitUsage {
-		return "usage"
-	}
-	return "error"
+	return commands.ExitUsage
 }
 
 // reportError prints a message that is not a panel: a JSON error object on
 // standard output with -o json, else "Error: ..." on standard error.
 func (a *App) reportError(kind, msg string) {
-	writeError(a.jsonOutput(), a.Stdout, a.Stderr, kind, msg)
+	var p render.Printer
+	if a.jsonOutput() {
+		p = render.NewJSON(a.ios.Out)
+	} else {
+		p = render.NewText(render.TextOptions{Out: a.ios.Out, Err: a.ios.Err})
+	}
+	p.Error(kind, msg)
 }
 
 // jsonOutput reports whether -o json is in effect. Errors that stop a
@@ -108,7 +86,7 @@ func (a *App) jsonOutput() bool {
 	for i, w := range a.args {
 		switch {
 		case w == "--":
-			return out == "json" || (out == "" && a.env("FORGE_OUTPUT") == "json")
+			return out == "json" || (out == "" && a.getenv("FORGE_OUTPUT") == "json")
 		case (w == "-o" || w == "--output") && i+1 < len(a.args):
 			out = a.args[i+1]
 		case strings.HasPrefix(w, "--output="):
@@ -120,5 +98,5 @@ func (a *App) jsonOutput() bool {
 	if out != "" {
 		return out == "json"
 	}
-	return a.env("FORGE_OUTPUT") == "json"
+	return a.getenv("FORGE_OUTPUT") == "json"
 }

@@ -83,58 +83,22 @@ func (lr *lineReader) next() (string, error) {
 	return string(buf), nil
 }
 
-// runScript runs the commands of a non-interactive session, one per line:
-// no prompt, no echo, no history. The status is 0 when every command
-// succeeded, 1 otherwise; failFast stops at the first failure, and a tool
-// cancelled with Ctrl-C ends the session with 130.
-func (s *Shell) runScript(ctx context.Context, in io.Reader, failFast bool, maxLine int) int {
-	lr := newLineReader(in, maxLine)
-	s.ask = func(_ context.Context, question string) (string, error) {
+// LineAsker answers questions with the next lines of in: a tool's question
+// in forge run or forge -c, whose standard input is otherwise unused. When
+// show is set (in is a terminal), the question is written to w first.
+func LineAsker(in io.Reader, w io.Writer, show bool) func(context.Context, string) (string, error) {
+	var lr *lineReader
+	return func(_ context.Context, question string) (string, error) {
+		if lr == nil {
+			lr = newLineReader(in, 0)
+		}
+		if show {
+			fmt.Fprintln(w, question)
+		}
 		line, err := lr.next()
 		if err != nil {
 			return "", fmt.Errorf("no answer to %q: %w", question, err)
 		}
 		return line, nil
 	}
-	defer func() { s.ask = nil }()
-	if !s.noSignals {
-		defer s.watchInterrupts()()
-	}
-	failed := false
-	for !s.quit {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		var tl *lineTooLongError
-		if errors.As(err, &tl) {
-			s.fail(ExitFailed, "usage", tl.Error())
-			failed = true
-			if failFast {
-				break
-			}
-			continue
-		}
-		if err != nil {
-			s.fail(ExitFailed, "input", "cannot read input: "+err.Error())
-			return ExitFailed
-		}
-		code := s.Exec(ctx, line)
-		if code == ExitCancelled || s.interrupted.Load() {
-			return ExitCancelled
-		}
-		if code != ExitOK {
-			failed = true
-			if failFast {
-				break
-			}
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	if failed {
-		return ExitFailed
-	}
-	return ExitOK
 }

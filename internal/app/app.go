@@ -1,0 +1,119 @@
+// Package app is forge's composition root: it reads the configuration once,
+// builds the registry (built-in tools, plugins, MCP servers, rate limits),
+// the logger, the printer, the clock and the streams, turns the command
+// table into cobra commands, and picks the shell or a one-shot command. It
+// is the only package that knows every other one; cmd/forge only calls Main.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"os"
+	"time"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/term"
+
+	"github.com/forgehq/forge/internal/commands"
+	"github.com/forgehq/forge/internal/config"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// Options are the process's inputs that tests pin: the clock, the source
+// of randomness (session and registry ids), the environment and the
+// working directory. The zero value means the real ones.
+type Options struct {
+	Clock     func() time.Time
+	Random    io.Reader
+	LookupEnv func(string) (string, bool)
+	Getwd     func() (string, error)
+	// Registry, when set, replaces the built-in tools and extensions
+	// (tests that need tools whose behaviour they control).
+	Registry *tools.Registry
+}
+
+// Main runs forge with the command-line arguments args on the streams in,
+// out and errOut, and returns the exit status.
+func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer, opts Options) int {
+	a := newApp(in, out, errOut, opts)
+	defer a.close()
+	return a.run(ctx, args)
+}
+
+// App is one run of the binary: its inputs and, once a command starts, what
+// setup built from the configuration.
+type App struct {
+	opts   Options
+	ios    commands.IOStreams
+	errTTY bool
+
+	args     []string // the command line, for errors before flags are parsed
+	cfg      config.Config
+	env      *commands.Env
+	log      zerolog.Logger
+	logClose io.Closer
+	ready    bool
+}
+
+func newApp(in io.Reader, out, errOut io.Writer, opts Options) *App {
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.Random == nil {
+		opts.Random = rand.Reader
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
+	}
+	if opts.Getwd == nil {
+		opts.Getwd = os.Getwd
+	}
+	return &App{
+		opts: opts,
+		ios: commands.IOStreams{In: in, Out: out, Err: errOut,
+			InTerminal: isTerminal(in), OutTerminal: isTerminal(out)},
+		errTTY: isTerminal(errOut),
+	}
+}
+
+// run executes the command line args and returns the exit status.
+func (a *App) run(ctx context.Context, args []string) int {
+	root := a.rootCommand()
+	a.args = args
+	root.SetArgs(args)
+	root.SetIn(a.ios.In)
+	root.SetOut(a.ios.Out)
+	root.SetErr(a.ios.Err)
+	return a.exitStatus(root.ExecuteContext(ctx))
+}
+
+// getenv reads one environment variable; unset and empty read the same.
+func (a *App) getenv(name string) string {
+	v, _ := a.opts.LookupEnv(name)
+	return v
+}
+
+// newID returns prefix and 12 hex digits from the injected randomness.
+func (a *App) newID(prefix string) string {
+	var b [6]byte
+	_, _ = io.ReadFull(a.opts.Random, b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+// close releases what setup opened.
+func (a *App) close() {
+	if a.env != nil && a.env.Registry != nil {
+		_ = a.env.Registry.Close()
+	}
+	if a.logClose != nil {
+		_ = a.logClose.Close()
+	}
+}
+
+// isTerminal reports whether v is an *os.File on a terminal.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

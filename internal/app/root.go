@@ -1,0 +1,202 @@
+package app
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/forgehq/forge/internal/commands"
+	"github.com/forgehq/forge/internal/config"
+	"github.com/forgehq/forge/internal/render"
+)
+
+// rootCommand builds forge's cobra tree: the root opens the shell, and
+// every command of the table that belongs on the command line becomes a
+// subcommand.
+func (a *App) rootCommand() *cobra.Command {
+	var line string
+	root := &cobra.Command{
+		Use:   "forge",
+		Short: "A tool system for LLM agents, and a shell to drive it",
+		Long: `forge registers tools, validates their arguments, runs them safely (timeouts,
+cancellation, dry run, output caps) and exports their schemas for LLM providers.
+
+Without a subcommand, forge opens its shell: on a terminal an interactive REPL
+(Tab completion, history, Ctrl-C cancels a running tool, Ctrl-D leaves); with
+standard input or output not a terminal, it reads one command per line and
+exits 0 when every command succeeded, 1 otherwise. Type /help in the shell.`,
+		Example: `  forge                                   # the interactive shell
+  forge -c '/run Read file_path=go.mod limit=5'
+  printf '/tools\n/run Bash command="echo hi"\n' | forge
+  forge -o json < commands.txt | jq .`,
+		Args:          cobra.NoArgs,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if isCompletionRequest(cmd) || isCompletionScript(cmd) {
+				return nil // completion functions set up leniently themselves
+			}
+			// forge version works even while the config file is broken.
+			return a.setup(cmd.Context(), cmd, cmd.Name() == "version")
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("command") {
+				return exitWith(a.runLine(cmd.Context(), line))
+			}
+			return exitWith(a.runShell(cmd.Context()))
+		},
+	}
+	root.Flags().StringVarP(&line, "command", "c", "", "run one shell line (e.g. '/tools') and exit with its status")
+	config.AddFlags(root.PersistentFlags())
+	_ = root.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
+	_ = root.RegisterFlagCompletionFunc("log-level", fixedCompletion("debug", "info", "warn", "error", "off"))
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	for _, c := range commands.Table() {
+		if c.InCLI() {
+			root.AddCommand(a.cobraCommand(c, ""))
+		}
+	}
+	a.addCompletionCommand(root)
+	return root
+}
+
+// cobraCommand makes the cobra command of one table entry, or of a
+// subcommand of parent.
+func (a *App) cobraCommand(c commands.Command, parent string) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     strings.TrimPrefix(c.CLIUsage(), parent+" "),
+		Short:   c.Summary,
+		Long:    c.Summary + ".",
+		Example: c.CLIExamples(),
+	}
+	if c.Help != "" {
+		cmd.Long = render.WrapText(c.Help, 80)
+	}
+	if len(c.Subcommands) > 0 {
+		a.addVerbs(cmd, c)
+		return cmd
+	}
+	cmd.Args = positionalArgs(c.Args)
+	cmd.RunE = a.runE(c.Bind(cmd.Flags()))
+	cmd.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return a.complete(cmd, c, args, toComplete)
+	}
+	for flag, vals := range c.FlagValues {
+		if strings.HasPrefix(flag, "--") {
+			_ = cmd.RegisterFlagCompletionFunc(strings.TrimPrefix(flag, "--"), fixedCompletion(vals...))
+		}
+	}
+	return cmd
+}
+
+// addVerbs adds c's subcommands to cmd; cmd alone runs the first of them,
+// as the shell does (forge mcp lists the servers).
+func (a *App) addVerbs(cmd *cobra.Command, c commands.Command) {
+	var first *commands.Command
+	for i, sub := range c.Subcommands {
+		if !sub.InCLI() {
+			continue
+		}
+		cmd.AddCommand(a.cobraCommand(sub, c.Name))
+		if first == nil {
+			first = &c.Subcommands[i]
+		}
+	}
+	if first != nil {
+		cmd.Args = cobra.NoArgs
+		cmd.RunE = a.runE(first.Bind(cmd.Flags()))
+	}
+}
+
+// runE runs a command of the table for cobra, Ctrl-C cancelling it and
+// standard input answering a tool's questions.
+func (a *App) runE(run commands.Run) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+		defer stop()
+		a.env.Ask = a.stdinAsker()
+		return exitWith(run(ctx, a.env, commands.Invocation{Args: args}))
+	}
+}
+
+// positionalArgs is cobra's check of a command's argument count.
+func positionalArgs(r commands.ArgRange) cobra.PositionalArgs {
+	switch {
+	case !r.Checked():
+		return cobra.ArbitraryArgs
+	case r.Max == 0:
+		return cobra.NoArgs
+	case r.Max < 0:
+		return cobra.MinimumNArgs(r.Min)
+	case r.Min == 0:
+		return cobra.MaximumNArgs(r.Max)
+	}
+	return cobra.RangeArgs(r.Min, r.Max)
+}
+
+// complete answers cobra's Tab completion with the table's completer, on
+// an environment set up leniently.
+func (a *App) complete(cmd *cobra.Command, c commands.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if err := a.setup(cmd.Context(), cmd, true); err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	cands := commands.FilterPrefix(commands.CompleteCommand(a.env, c, args, toComplete), toComplete)
+	dir := cobra.ShellCompDirectiveNoFileComp
+	for i, cand := range cands {
+		cands[i] = strings.TrimSuffix(cand, " ")
+		if strings.HasSuffix(cand, "=") {
+			dir |= cobra.ShellCompDirectiveNoSpace
+		}
+	}
+	return cands, dir
+}
+
+// addCompletionCommand adds cobra's completion command with examples.
+func (a *App) addCompletionCommand(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Example = `  source <(forge completion bash)
+  forge completion zsh > "${fpath[1]}/_forge"
+  forge completion fish > ~/.config/fish/completions/forge.fish`
+		for _, sub := range c.Commands() {
+			sub.Example = "  forge completion " + sub.Name() + " --help"
+		}
+	}
+}
+
+// isCompletionRequest reports whether cmd is cobra's hidden __complete.
+func isCompletionRequest(cmd *cobra.Command) bool {
+	n := cmd.Name()
+	return n == cobra.ShellCompRequestCmd || n == cobra.ShellCompNoDescRequestCmd
+}
+
+// isCompletionScript reports whether cmd is "forge completion SHELL",
+// which needs no configuration.
+func isCompletionScript(cmd *cobra.Command) bool {
+	for c := cmd; c != nil; c = c.Parent() {
+		if c.Name() == "completion" && c.Parent() != nil && !c.Parent().HasParent() {
+			return true
+		}
+	}
+	return false
+}
+
+func fixedCompletion(vals ...string) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+		return vals, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// runLine runs forge -c LINE: one shell line, Ctrl-C cancelling it.
+func (a *App) runLine(ctx context.Context, line string) int {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	code, _ := commands.NewShell(a.env).Dispatch(ctx, line, a.stdinAsker())
+	return code
+}

@@ -1,0 +1,160 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/rs/zerolog"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/forgehq/forge/builtin"
+	"github.com/forgehq/forge/internal/commands"
+	"github.com/forgehq/forge/internal/config"
+	"github.com/forgehq/forge/internal/logging"
+	"github.com/forgehq/forge/internal/render"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// setup loads the configuration and builds the tool system and the
+// command environment. lenient replaces a broken configuration by the
+// defaults and starts no extension, so that Tab completion keeps working,
+// fast and offline, while the config file is being fixed.
+func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error {
+	if a.ready {
+		return nil
+	}
+	cfg, err := config.Load(config.Source{Flags: cmd.Flags(), Env: a.opts.LookupEnv, Getwd: a.opts.Getwd})
+	if err != nil {
+		if !lenient {
+			return usageErr(err)
+		}
+		wd, _ := a.opts.Getwd()
+		cfg = config.Config{WorkingDir: wd, Output: "text", LogLevel: "off", HistoryCapacity: tools.DefaultHistoryCapacity}
+	}
+	a.cfg = cfg
+	if err := a.setupLogger(lenient); err != nil {
+		return err
+	}
+	for _, w := range cfg.Warnings {
+		a.log.Warn().Str("component", "config").Msg(w)
+	}
+	reg := a.opts.Registry
+	if reg == nil {
+		reg = tools.NewRegistry(tools.WithDeps(a.deps), tools.WithID(a.newID("0x")))
+		if err := builtin.Register(reg); err != nil {
+			return fmt.Errorf("register built-in tools: %w", err)
+		}
+	}
+	exec := tools.NewExecutor(reg, tools.WithLogger(a.executorLogger(cmd)),
+		tools.WithHistoryCapacity(cfg.HistoryCapacity), tools.WithClock(a.opts.Clock))
+	a.env = &commands.Env{IO: a.ios, Config: cfg, Registry: reg, Executor: exec, Log: a.log, Clock: a.opts.Clock,
+		Exec: a.executionContext(), Output: cfg.Output, Renderer: a.renderer}
+	if a.opts.Registry == nil && !lenient {
+		a.loadExtensions(ctx)
+	}
+	a.ready = true
+	return nil
+}
+
+// setupLogger sends logs to --log-file or standard error.
+func (a *App) setupLogger(lenient bool) error {
+	if lenient {
+		// Completion must never write anything but candidates.
+		a.log = zerolog.Nop()
+		return nil
+	}
+	w := a.ios.Err
+	color := a.errTTY && a.colorAllowed()
+	if a.cfg.LogFile != "" {
+		f, err := logging.Open(a.cfg.LogFile)
+		if err != nil {
+			return usageErr(err) // logging.Open names the file
+		}
+		w, a.logClose, color = f, f, false
+	}
+	l, err := logging.NewWithClock(w, a.cfg.LogLevel, color, a.opts.Clock)
+	if err != nil {
+		return usageErr(err)
+	}
+	a.log = l
+	return nil
+}
+
+// executorLogger is the executor's logger. Its warnings ("Tool Read
+// failed: ...") repeat the failure panel just above them, so on the
+// terminal, at the default level, only errors are shown; an explicit
+// --log-level or FORGE_LOG_LEVEL, or a --log-file, keeps every line.
+func (a *App) executorLogger(cmd *cobra.Command) zerolog.Logger {
+	if a.cfg.LogFile != "" || a.cfg.LogLevel != "warn" {
+		return a.log
+	}
+	if f := cmd.Flags().Lookup("log-level"); f != nil && f.Changed {
+		return a.log
+	}
+	if _, ok := a.opts.LookupEnv("FORGE_LOG_LEVEL"); ok {
+		return a.log
+	}
+	return a.log.Level(zerolog.ErrorLevel)
+}
+
+// deps gives each lazily built tool its configuration section and logger.
+func (a *App) deps(name string) tools.Deps {
+	return tools.Deps{Config: a.cfg.ToolSection(name), Logger: a.log.With().Str("tool", name).Logger()}
+}
+
+// executionContext is the context every call of this run starts from.
+func (a *App) executionContext() tools.ExecutionContext {
+	ec := tools.NewExecutionContext(a.cfg.WorkingDir)
+	if a.cfg.Timeout > 0 {
+		ec.Timeout = a.cfg.Timeout
+	}
+	if a.cfg.MaxOutputSize > 0 {
+		ec.MaxOutputSize = a.cfg.MaxOutputSize
+	}
+	ec.DryRun = a.cfg.DryRun
+	ec.AllowedRoots = a.cfg.AllowedRoots
+	ec.SessionID = a.newID("sess_")
+	return ec
+}
+
+// colorAllowed applies NO_COLOR and --no-color; CLICOLOR_FORCE (in
+// useColor) wins over a missing terminal but never over NO_COLOR.
+func (a *App) colorAllowed() bool {
+	return !a.cfg.NoColor && a.getenv("NO_COLOR") == "" // no-color.org: present and not empty
+}
+
+// useColor says whether panels on standard output get colour.
+func (a *App) useColor() bool {
+	if !a.colorAllowed() {
+		return false
+	}
+	if v := a.getenv("CLICOLOR_FORCE"); v != "" && v != "0" {
+		return true
+	}
+	return a.ios.OutTerminal
+}
+
+// width is the panel width: --width, else the terminal's, else render's
+// default (71).
+func (a *App) width() int {
+	if a.cfg.Width > 0 {
+		return a.cfg.Width
+	}
+	if f, ok := a.ios.Out.(*os.File); ok && a.ios.OutTerminal {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 20 {
+			return w
+		}
+	}
+	return 0
+}
+
+// renderer returns a panel renderer for the current width and colour.
+func (a *App) renderer() *render.Renderer {
+	var order func(string) []string
+	if a.env != nil {
+		order = commands.ParamOrder(a.env.Registry)
+	}
+	return render.New(render.Options{Width: a.width(), Color: a.useColor(), ParamOrder: order})
+}

@@ -1,0 +1,180 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/forgehq/forge/internal/config"
+	"github.com/forgehq/forge/internal/mcp"
+	"github.com/forgehq/forge/internal/plugin"
+	"github.com/forgehq/forge/internal/ratelimit"
+	"github.com/forgehq/forge/internal/render"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// IOStreams are the process's streams and what is known about them.
+type IOStreams struct {
+	In       io.Reader
+	Out, Err io.Writer
+	// InTerminal and OutTerminal say the streams are terminals.
+	InTerminal, OutTerminal bool
+}
+
+// Asker puts a question to the person (or the script) and returns the
+// answer; the input loop provides it.
+type Asker func(ctx context.Context, question string) (string, error)
+
+// Env is what a command works with: the streams and configuration, the tool
+// system the app built, the printer, and the state of this session (its
+// execution context and output mode, which /set changes).
+type Env struct {
+	IO       IOStreams
+	Config   config.Config
+	Registry *tools.Registry
+	Executor *tools.Executor
+	Log      zerolog.Logger
+	// Clock is the time commands show (the executor records with it too).
+	Clock func() time.Time
+
+	// The extensions; nil when not loaded (completion runs without them).
+	MCP     *mcp.Manager
+	Plugins *plugin.Manager
+	Limits  *ratelimit.Set
+
+	// Exec is the context every call of this session starts from.
+	Exec tools.ExecutionContext
+	// Output is "text" or "json".
+	Output string
+	// Renderer makes the panel renderer for the current terminal width.
+	Renderer func() *render.Renderer
+	// Ask, when set, answers a tool's question (ask_question).
+	Ask Asker
+
+	printer render.Printer
+	quit    bool
+}
+
+// Printer returns the printer of the current output mode.
+func (e *Env) Printer() render.Printer {
+	if e.printer == nil {
+		e.printer = e.newPrinter(e.Output)
+	}
+	return e.printer
+}
+
+// newPrinter makes the printer of an output mode.
+func (e *Env) newPrinter(output string) render.Printer {
+	if output == "json" {
+		return render.NewJSON(e.IO.Out)
+	}
+	var r *render.Renderer
+	if e.Renderer != nil {
+		r = e.Renderer()
+	}
+	return render.NewText(render.TextOptions{Out: e.IO.Out, Err: e.IO.Err, Renderer: r, Terminal: e.IO.OutTerminal})
+}
+
+// RefreshPrinter makes the printer anew, for a terminal that may have been
+// resized or an output mode that changed.
+func (e *Env) RefreshPrinter() { e.printer = nil }
+
+// JSON reports whether the output is JSON.
+func (e *Env) JSON() bool { return e.Output == "json" }
+
+// Quit reports whether a command asked the shell to end.
+func (e *Env) Quit() bool { return e.quit }
+
+// Fail reports an error that is not a tool result and returns code.
+func (e *Env) Fail(code int, kind, msg string) int {
+	e.Printer().Error(kind, msg)
+	return code
+}
+
+// Usage reports a usage error of c and returns ExitUsage.
+func (e *Env) Usage(c Command, inv Invocation, msg string) int {
+	if c.Usage != "" {
+		usage := c.Usage
+		if !inv.Shell {
+			usage = "forge " + c.CLIUsage()
+		}
+		msg += " (usage: " + usage + ")"
+	}
+	return e.Fail(ExitUsage, "usage", msg)
+}
+
+// LookupTool returns the named tool, connecting the MCP server it belongs
+// to when that server has not been started yet (its lazy first use).
+func (e *Env) LookupTool(ctx context.Context, name string) (tools.Tool, bool) {
+	if t, ok := e.Registry.Get(name); ok {
+		return t, true
+	}
+	if e.MCP == nil {
+		return nil, false
+	}
+	ok, err := e.MCP.ConnectFor(ctx, name)
+	if err != nil {
+		e.Log.Warn().Str("component", "mcp").Msg(err.Error())
+	}
+	if !ok {
+		return nil, false
+	}
+	return e.Registry.Get(name)
+}
+
+// ReadArgFile reads key=@path, relative to the working directory, at most
+// maxArgFileSize bytes.
+func (e *Env) ReadArgFile(path string) ([]byte, error) {
+	if !filepath.IsAbs(path) && e.Exec.WorkingDir != "" {
+		path = filepath.Join(e.Exec.WorkingDir, path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxArgFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxArgFileSize {
+		return nil, fmt.Errorf("file is larger than %d MiB", maxArgFileSize>>20)
+	}
+	return b, nil
+}
+
+// RunTool runs a tool with parsed arguments and shows the result. ctx ends
+// the call: the input loop cancels it on Ctrl-C.
+func (e *Env) RunTool(ctx context.Context, name string, args tools.Args) int {
+	ec := e.Exec
+	if e.Ask != nil {
+		ec.Asker = askerFunc(e.Ask)
+	}
+	res := e.Executor.Execute(ctx, name, ec, args)
+	e.ShowResult(name, args, res)
+	return ResultStatus(res)
+}
+
+// ShowResult prints one call's result with what the printer needs to draw
+// it: the tool's declaration and presentation, or suggestions when the tool
+// is unknown.
+func (e *Env) ShowResult(name string, args tools.Args, res tools.Result) {
+	c := render.Call{Tool: name, Args: args, Result: res}
+	if t, ok := e.Registry.Get(name); ok {
+		c.Descriptor = tools.Describe(t)
+		c.Presentation = tools.Present(t, args, res)
+	} else if res.ErrorKind == tools.KindUnknownTool {
+		c.Suggestions = tools.Suggest(name, e.Registry.ListNames(), 3)
+	}
+	e.Printer().Result(c)
+}
+
+// askerFunc makes an Asker a tools.Asker.
+type askerFunc Asker
+
+func (f askerFunc) Ask(ctx context.Context, question string) (string, error) { return f(ctx, question) }

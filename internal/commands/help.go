@@ -1,0 +1,65 @@
+package commands
+
+import (
+	"context"
+	"strings"
+
+	"github.com/forgehq/forge/internal/render"
+)
+
+// helpFooter closes the shell's list of commands.
+const helpFooter = "A tool's name first runs it too: Read file_path=go.mod\nTab completes. Ctrl-C cancels a running tool; Ctrl-D leaves."
+
+func helpCommand() Command {
+	return Command{
+		Name: "help", Usage: "/help [COMMAND]", Summary: "List the commands, or explain one",
+		Example: "/help run", Where: ShellOnly, Run: runHelp,
+		Complete: func(_ *Env, words []string, _ string) []string {
+			if len(words) > 0 {
+				return nil
+			}
+			var out []string
+			for _, c := range Table() {
+				if c.InShell() {
+					out = append(out, c.Name+" ")
+				}
+			}
+			return out
+		},
+	}
+}
+
+func runHelp(_ context.Context, env *Env, inv Invocation) int {
+	if len(inv.Args) > 1 {
+		return env.Usage(helpCommand(), inv, "too many arguments")
+	}
+	table := Table()
+	if len(inv.Args) == 1 {
+		name := strings.TrimPrefix(inv.Args[0], "/")
+		c, ok := lookup(table, name)
+		if !ok || !c.InShell() {
+			return NewShell(env).unknownCommand("/" + name)
+		}
+		info := commandInfo(c)
+		info.Help, info.Example = c.Help, c.Example
+		env.Printer().CommandHelp(info)
+		return ExitOK
+	}
+	var infos []render.CommandInfo
+	for _, c := range table {
+		if c.InShell() {
+			infos = append(infos, commandInfo(c))
+		}
+	}
+	env.Printer().CommandList(infos, helpFooter)
+	return ExitOK
+}
+
+// commandInfo is c as /help lists it.
+func commandInfo(c Command) render.CommandInfo {
+	var aliases []string
+	for _, a := range c.Aliases {
+		aliases = append(aliases, "/"+a)
+	}
+	return render.CommandInfo{Name: "/" + c.Name, Aliases: aliases, Usage: c.Usage, Summary: c.Summary}
+}

@@ -1,0 +1,168 @@
+package commands
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// Shell runs the shell's lines against an Env: /NAME runs a command of the
+// table; a line that starts with a tool's name runs that tool. The input
+// loop (internal/repl) reads the lines and hands them to Dispatch.
+type Shell struct {
+	env   *Env
+	table []Command
+}
+
+// NewShell returns the shell of env with the whole command table.
+func NewShell(env *Env) *Shell {
+	return &Shell{env: env, table: Table()}
+}
+
+// Env returns the shell's environment.
+func (s *Shell) Env() *Env { return s.env }
+
+// Dispatch runs one line with ask answering a tool's questions, and
+// returns its exit status and whether the shell should end.
+func (s *Shell) Dispatch(ctx context.Context, line string, ask func(context.Context, string) (string, error)) (int, bool) {
+	prev := s.env.Ask
+	if ask != nil {
+		s.env.Ask = ask
+	}
+	defer func() { s.env.Ask = prev }()
+	if s.env.IO.OutTerminal {
+		s.env.RefreshPrinter() // the terminal may have been resized
+	}
+	code := s.Exec(ctx, line)
+	return code, s.env.quit
+}
+
+// ReportError reports a problem of the input itself (a line too long, a
+// read error) the way commands report theirs.
+func (s *Shell) ReportError(kind, msg string) { s.env.Printer().Error(kind, msg) }
+
+// Prompt is the prompt of the interactive shell; dry-run mode shows in it.
+func (s *Shell) Prompt() string {
+	if s.env.Exec.DryRun {
+		return "forge [dry-run]> "
+	}
+	return "forge> "
+}
+
+// Exec runs one line and returns its status: 0 when it succeeded, else the
+// status forge run would exit with (1, 2, 124, 130). Blank lines and
+// comments succeed without output.
+func (s *Shell) Exec(ctx context.Context, line string) int {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return ExitOK
+	}
+	name, rest := cutWord(line)
+	if !strings.HasPrefix(name, "/") {
+		if s.env.Registry.Exists(name) {
+			return runToolLine(ctx, s.env, name, rest)
+		}
+		return s.unknownCommand(name)
+	}
+	c, ok := s.command(name)
+	if !ok {
+		return s.unknownCommand(name)
+	}
+	return s.invoke(ctx, c, c, rest)
+}
+
+// command finds the shell command "/name".
+func (s *Shell) command(name string) (Command, bool) {
+	c, ok := lookup(s.table, strings.TrimPrefix(name, "/"))
+	if !ok || !c.InShell() {
+		return Command{}, false
+	}
+	return c, true
+}
+
+// invoke runs c (top, or one of top's subcommands) with the rest of its line.
+func (s *Shell) invoke(ctx context.Context, top, c Command, rest string) int {
+	if len(c.Subcommands) > 0 {
+		verb, more := cutWord(rest)
+		sub, ok := shellSubcommand(c, verb)
+		if !ok {
+			return s.env.Usage(top, Invocation{Shell: true}, "Unknown /"+c.Name+" argument: "+verb)
+		}
+		return s.invoke(ctx, top, sub, more)
+	}
+	if c.RawLine {
+		return c.Run(ctx, s.env, Invocation{Line: rest, Shell: true})
+	}
+	words, err := Fields(rest)
+	if err != nil {
+		return s.env.Usage(top, Invocation{Shell: true}, err.Error())
+	}
+	if c.Flags == nil {
+		// Without flags of its own a command takes every word as it is:
+		// /set max_output_size -5 is a value, not a flag.
+		return c.Run(ctx, s.env, Invocation{Args: words, Line: rest, Shell: true})
+	}
+	fs := newFlags(c.Name)
+	run := c.Flags(fs)
+	if err := fs.Parse(words); err != nil {
+		return s.env.Usage(top, Invocation{Shell: true}, err.Error())
+	}
+	return run(ctx, s.env, Invocation{Args: fs.Args(), Line: rest, Shell: true})
+}
+
+// shellSubcommand picks the subcommand verb names, the first one when verb
+// is empty.
+func shellSubcommand(c Command, verb string) (Command, bool) {
+	for _, sub := range c.Subcommands {
+		if !sub.InShell() {
+			continue
+		}
+		if verb == "" || sub.Name == verb {
+			return sub, true
+		}
+	}
+	return Command{}, false
+}
+
+// unknownCommand names the closest command (or tool) and points to /help.
+func (s *Shell) unknownCommand(name string) int {
+	var cands []string
+	for _, c := range s.table {
+		if c.InShell() {
+			cands = append(cands, "/"+c.Name)
+		}
+	}
+	if !strings.HasPrefix(name, "/") {
+		cands = append(cands, s.env.Registry.ListNames()...)
+	}
+	msg := "Unknown command: " + name + "."
+	sugg := tools.Suggest(name, cands, 1)
+	if len(sugg) > 0 {
+		msg += " Did you mean " + sugg[0] + "?"
+	}
+	msg += " Type /help for the list."
+	s.env.Printer().UnknownCommand(msg, sugg)
+	return ExitUsage
+}
+
+// cutWord splits a line at its first blank.
+func cutWord(line string) (string, string) {
+	i := strings.IndexAny(line, " \t")
+	if i < 0 {
+		return line, ""
+	}
+	return line[:i], strings.TrimSpace(line[i+1:])
+}
+
+// newFlags returns a flag set for a command's options in the shell; pflag's
+// own output is discarded because the shell reports errors its way.
+func newFlags(name string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}

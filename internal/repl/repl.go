@@ -1,0 +1,36 @@
+// Package repl is forge's input loop, and only that: it reads lines (with a
+// line editor on a terminal, plainly otherwise), keeps the history, offers
+// completion and turns Ctrl-C into the cancellation of the running line.
+// What a line means is the Dispatcher's business; repl knows lines, not
+// commands or tools.
+package repl
+
+import "context"
+
+// Exit statuses the loops return; the Dispatcher's own statuses follow
+// forge's conventions (0 success, 130 cancelled).
+const (
+	exitOK        = 0
+	exitFailed    = 1
+	exitCancelled = 130
+)
+
+// Dispatcher runs the lines the loop reads.
+type Dispatcher interface {
+	// Dispatch runs one line; ask reads an answer to a question from the
+	// same input (a tool that asks the person). It returns the line's exit
+	// status and whether the session should end.
+	Dispatch(ctx context.Context, line string, ask func(ctx context.Context, question string) (string, error)) (code int, quit bool)
+	// ReportError reports a problem with the input itself (a line too long,
+	// an unreadable input) as the dispatcher reports its own errors.
+	ReportError(kind, msg string)
+	// Prompt is the interactive prompt, asked before each line.
+	Prompt() string
+}
+
+// Completer offers completions on a terminal.
+type Completer interface {
+	// Complete returns whole-word candidates for the last word of line (the
+	// text before the cursor) and that partial word.
+	Complete(line string) (candidates []string, partial string)
+}
