@@ -33,6 +33,10 @@ type Printer interface {
 	CommandHelp(c CommandInfo)
 	Version(v VersionInfo)
 	Exit()
+	// Value shows a value no other method covers: text for people, v
+	// (encoded as one JSON object) for programs. A new command can print
+	// with it without a method of its own.
+	Value(text string, v any)
 	// UnknownCommand reports a line that names no command.
 	UnknownCommand(msg string, suggestions []string)
 	// Error reports a failure that is not a tool result; kind is a short

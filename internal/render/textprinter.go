@@ -154,6 +154,8 @@ func (p textPrinter) Version(v VersionInfo) {
 	p.print(fmt.Sprintf("forge %s (%s %s/%s)", v.Version, v.Go, v.OS, v.Arch))
 }
 
+func (p textPrinter) Value(text string, _ any) { p.print(sanitizeText(text)) }
+
 // Exit says nothing: leaving the shell is its own answer.
 func (p textPrinter) Exit() {}
 
