@@ -410,6 +410,13 @@ func TestConfinedReads(t *testing.T) {
 			}
 		})
 	}
+	dry := confined
+	dry.DryRun = true
+	for tool, args := range map[string]tools.Args{"Read": {"file_path": secret}, "Grep": {"pattern": "x", "path": outside}, "Glob": {"pattern": "*", "path": outside}} {
+		if r := ex.Execute(t.Context(), tool, dry, args); !strings.Contains(r.Display(), "Would refuse: ") || !strings.Contains(r.Display(), refused) {
+			t.Errorf("dry run of a confined %s outside: %q", tool, r.Display())
+		}
+	}
 	// Unconfined, the default: reads go anywhere.
 	open := tools.NewExecutionContext(wd)
 	wantOK(t, ex.Execute(t.Context(), "Read", open, tools.Args{"file_path": secret}))

@@ -105,6 +105,9 @@ func (t *globTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 	if err != nil {
 		return "Would fail: " + err.Error()
 	}
+	if refusal := readRefusal(ec, q.root); refusal != "" {
+		return "Would refuse: " + refusal
+	}
 	return fmt.Sprintf("Would list files matching %s under %s", q.pattern, q.root)
 }
 
@@ -121,8 +124,10 @@ func (t *globTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	}
 	limit := intArg(args, "limit", t.limit, 1, globMaxLimit)
 	src, err := fsutil.ReadTarget(ec.WorkingDir, ec.AllowedRoots, q.root, ec.ConfineReads)
-	if err != nil {
+	if errors.Is(err, fsutil.ErrOutsideRoots) {
 		return tools.Fail(err.Error(), "path", q.root)
+	} else if err != nil {
+		return tools.Fail(fsutil.Describe(q.root, err), "path", q.root)
 	}
 	defer src.Close()
 	if r, ok := checkSearchRoot(src); !ok {

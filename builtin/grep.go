@@ -142,6 +142,9 @@ func (t *grepTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 	if err != nil {
 		return "Would fail: " + err.Error()
 	}
+	if refusal := readRefusal(ec, q.root); refusal != "" {
+		return "Would refuse: " + refusal
+	}
 	where := q.root
 	if q.glob != "" {
 		where += " (files matching " + q.glob + ")"
@@ -169,7 +172,7 @@ func (t *grepTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(err.Error(), "pattern", args.String("pattern"))
 	}
 	if q.src, err = fsutil.ReadTarget(ec.WorkingDir, ec.AllowedRoots, q.root, ec.ConfineReads); err != nil {
-		return tools.Fail(err.Error(), "path", q.root)
+		return tools.Fail(searchOpenError(q.root, err), "path", q.root)
 	}
 	defer q.src.Close()
 	fi, err := q.src.Stat("")

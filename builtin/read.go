@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"unicode/utf8"
 
@@ -59,15 +60,11 @@ func newRead(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 func (t *readTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 	offset := intArg(args, "offset", 0, 0, 0)
 	limit := intArg(args, "limit", readDefaultLimit, 1, readMaxLimit)
-	path := args.String("file_path")
-	target, err := fsutil.ReadTarget(ec.WorkingDir, ec.AllowedRoots, path, ec.ConfineReads)
-	var outside *fsutil.OutsideError
-	switch {
-	case errors.As(err, &outside):
-		return "Would refuse: " + err.Error()
-	case err == nil:
-		path = target.Path
-		_ = target.Close()
+	path, err := fsutil.Abs(ec.WorkingDir, args.String("file_path"))
+	if err != nil {
+		path = args.String("file_path")
+	} else if refusal := readRefusal(ec, path); refusal != "" {
+		return "Would refuse: " + refusal
 	}
 	return fmt.Sprintf("Would read up to %d lines of %s starting at line %d", limit, path, offset+1)
 }
@@ -107,8 +104,12 @@ func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 // or was refused by the read policy.
 func readPathError(err error) string {
 	var outside *fsutil.OutsideError
-	if errors.As(err, &outside) {
+	var missing *fs.PathError
+	switch {
+	case errors.As(err, &outside):
 		return err.Error()
+	case errors.As(err, &missing):
+		return fsutil.Describe(missing.Path, err) // a confined read whose allowed root is gone
 	}
 	return "Invalid file_path: " + err.Error()
 }

@@ -52,7 +52,7 @@ func (e *NotRegularError) IsDir() bool { return e.Mode.IsDir() }
 type File struct {
 	f    *os.File
 	info fs.FileInfo
-	read func(p []byte) (int, error)
+	r    io.Reader
 }
 
 // OpenRegular opens rel below the target (slash-separated, "" for the
@@ -81,14 +81,14 @@ func (t *Target) OpenRegular(rel string) (*File, error) {
 		_ = f.Close()
 		return nil, &NotRegularError{Path: t.HostPath(rel), Mode: fi.Mode()}
 	}
-	return &File{f: f, info: fi, read: noWaitReader(f)}, nil
+	return &File{f: f, info: fi, r: noWaitReader(f)}, nil
 }
 
 // Info describes the file as it was opened.
 func (f *File) Info() fs.FileInfo { return f.info }
 
 // Read reads from the file; see File.
-func (f *File) Read(p []byte) (int, error) { return f.read(p) }
+func (f *File) Read(p []byte) (int, error) { return f.r.Read(p) }
 
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }

@@ -2,7 +2,10 @@
 
 package fsutil
 
-import "os"
+import (
+	"io"
+	"os"
+)
 
 // readFlags open a file for reading. Outside Unix there are no FIFOs that
 // block an open.
@@ -13,4 +16,4 @@ const dirFlags = os.O_RDONLY
 
 // noWaitReader reads f as usual: the streams that wait for data are a Unix
 // matter.
-func noWaitReader(f *os.File) func([]byte) (int, error) { return f.Read }
+func noWaitReader(f *os.File) io.Reader { return f }

@@ -74,7 +74,7 @@ func TestReadsNeverWait(t *testing.T) {
 	}
 	defer r.Close()
 	defer w.Close()
-	read := noWaitReader(r)
+	read := noWaitReader(r).Read
 	done := make(chan error, 1)
 	go func() {
 		_, err := read(make([]byte, 16))

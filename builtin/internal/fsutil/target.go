@@ -101,9 +101,9 @@ func confined(wd string, roots []string, p string, read bool) (*Target, error) {
 	if base == "" {
 		return nil, refusal
 	}
-	root, err := os.OpenRoot(base)
+	root, err := openRoot(base, !read)
 	if err != nil {
-		return nil, errors.New(Describe(base, err))
+		return nil, err
 	}
 	name, err := filepath.Rel(base, real)
 	if err != nil {
@@ -111,6 +111,23 @@ func confined(wd string, roots []string, p string, read bool) (*Target, error) {
 		return nil, fmt.Errorf("resolve %s: %w", abs, err)
 	}
 	return &Target{Path: abs, root: root, name: name, refusal: refusal}, nil
+}
+
+// openRoot opens the allowed root dir. A root that does not exist yet is
+// created for a write, as the write would create any missing directory; for
+// a read, the error is that of the missing file, whose path is the root's.
+func openRoot(dir string, create bool) (*os.Root, error) {
+	root, err := os.OpenRoot(dir)
+	if create && errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, errors.New(Describe(dir, err))
+		}
+		root, err = os.OpenRoot(dir)
+	}
+	if err != nil && create {
+		return nil, errors.New(Describe(dir, err))
+	}
+	return root, err
 }
 
 // Close releases the root the target is reached through, if any.
