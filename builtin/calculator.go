@@ -23,15 +23,16 @@ var calculatorDescriptor = tools.Descriptor{
 	},
 }
 
-// calculatorTool is seed 004's calculator: not loop-breaking, the agent goes
-// on after it.
+// calculatorTool does arithmetic for the model: not loop-breaking, the
+// agent goes on with the result.
 type calculatorTool struct{ described }
 
 func newCalculator(context.Context, tools.Deps) (tools.Tool, error) {
 	return calculatorTool{described{calculatorDescriptor}}, nil
 }
 
-// IsLoopBreaking is false: seed 004 lists the calculator as non-breaking.
+// IsLoopBreaking is false: a computation is a step towards an answer, never
+// the end of a task.
 func (calculatorTool) IsLoopBreaking() bool { return false }
 
 // DryRun says which operation would be computed.
@@ -40,8 +41,8 @@ func (calculatorTool) DryRun(_ tools.ExecutionContext, args tools.Args) string {
 }
 
 // Execute computes the result. The output is the number in its shortest
-// exact decimal form (seed 004 printed "%.2f", which turns 1/3 into 0.33 and
-// 0.001 into 0.00: a model would compute on a wrong value); metadata
+// exact decimal form (a fixed "%.2f" would turn 1/3 into 0.33 and 0.001
+// into 0.00, and a model would compute on a wrong value); metadata
 // "result" holds it as a float64.
 func (calculatorTool) Execute(ctx context.Context, _ tools.ExecutionContext, args tools.Args) tools.Result {
 	if err := ctx.Err(); err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/forgehq/forge/builtin/internal/cfg"
 	"github.com/forgehq/forge/builtin/internal/fsutil"
@@ -49,95 +48,125 @@ func newEdit(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 
 // editOutcome is an edit worked out but not yet written.
 type editOutcome struct {
-	target       string
 	content      []byte
 	replacements int
 	created      bool
 }
 
-// plan reads the file and works out the edit, or the failure to report.
-func (t *editTool) plan(ec tools.ExecutionContext, args tools.Args) (editOutcome, *tools.Result) {
-	raw := args.String("file_path")
+// plan reads the target through its root and works out the edit, or the
+// failure to report.
+func (t *editTool) plan(target *fsutil.Target, args tools.Args) (editOutcome, *tools.Result) {
 	old, new := args.String("old_string"), args.String("new_string")
 	fail := func(msg string, kv ...any) (editOutcome, *tools.Result) {
-		r := tools.Fail(msg, append([]any{"file_path", raw}, kv...)...)
+		r := tools.Fail(msg, append([]any{"file_path", target.Path}, kv...)...)
 		return editOutcome{}, &r
 	}
-	target, err := fsutil.WriteTarget(ec.WorkingDir, allowedRoots(ec, t.roots), raw)
-	if err != nil {
-		return fail(pathError(err))
-	}
 	if old == new {
-		return fail(fmt.Sprintf("old_string and new_string are identical: there is nothing to change in %s", target))
+		return fail(fmt.Sprintf("old_string and new_string are identical: there is nothing to change in %s", target.Path))
 	}
-	fi, err := os.Stat(target)
+	content, err := readForEdit(target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && old == "":
-		return editOutcome{target: target, content: []byte(new), created: true, replacements: 1}, nil
+		return editOutcome{content: []byte(new), created: true, replacements: 1}, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return fail(fsutil.Describe(target.Path, err))
 	case err != nil:
-		return fail(fsutil.Describe(target, err))
-	case fi.IsDir():
-		return fail(fmt.Sprintf("Path is a directory: %s", target))
-	case !fi.Mode().IsRegular():
-		return fail(fmt.Sprintf("Cannot edit %s: not a regular file", target))
-	case fi.Size() > editMaxFileSize:
-		return fail(fmt.Sprintf("Cannot edit %s: the file is %d bytes, more than the %d that Edit loads; use Bash tools for it", target, fi.Size(), editMaxFileSize))
-	}
-	content, err := os.ReadFile(target)
-	if err != nil {
-		return fail(fsutil.Describe(target, err))
-	}
-	if fsutil.LooksBinary(content[:min(len(content), fsutil.SniffLen)], len(content) > fsutil.SniffLen) {
-		return fail(fmt.Sprintf("Cannot edit binary file: %s (%d bytes)", target, len(content)))
+		return fail(err.Error())
 	}
 	if old == "" {
 		if len(content) > 0 {
-			return fail(fmt.Sprintf("old_string is empty but %s already has content: give the exact text to replace, or use Write to replace the whole file", target))
+			return fail(fmt.Sprintf("old_string is empty but %s already has content: give the exact text to replace, or use Write to replace the whole file", target.Path))
 		}
-		return editOutcome{target: target, content: []byte(new), replacements: 1}, nil
+		return editOutcome{content: []byte(new), replacements: 1}, nil
 	}
 	p, err := applyEdit(content, old, new, boolArg(args, "replace_all", false))
 	var amb errAmbiguous
 	switch {
 	case errors.As(err, &amb):
-		return fail(fmt.Sprintf("old_string appears %d times in %s. Provide more surrounding context to make it unique, or set replace_all=true.", amb.count, target), "matches", amb.count)
+		return fail(fmt.Sprintf("old_string appears %d times in %s. Provide more surrounding context to make it unique, or set replace_all=true.", amb.count, target.Path), "matches", amb.count)
 	case errors.Is(err, errEditNotFound):
-		return fail(notFoundMessage(target, content, old))
+		return fail(notFoundMessage(target.Path, content, old))
 	case err != nil:
-		return fail(err.Error() + " in " + target)
+		return fail(err.Error() + " in " + target.Path)
 	}
-	return editOutcome{target: target, content: p.content, replacements: p.replacements}, nil
+	return editOutcome{content: p.content, replacements: p.replacements}, nil
+}
+
+// readForEdit reads the text file Edit is to change. A missing file's error
+// satisfies errors.Is(err, fs.ErrNotExist); every other error's text is the
+// message for the user.
+func readForEdit(target *fsutil.Target) ([]byte, error) {
+	f, err := target.OpenRegular("")
+	var notFile *fsutil.NotRegularError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	case errors.As(err, &notFile) && notFile.IsDir():
+		return nil, fmt.Errorf("Path is a directory: %s", target.Path)
+	case errors.As(err, &notFile):
+		return nil, fmt.Errorf("Cannot edit %s: not a regular file (it is a %s)", target.Path, notFile.Kind())
+	case errors.Is(err, fsutil.ErrOutsideRoots):
+		return nil, err
+	case err != nil:
+		return nil, errors.New(fsutil.Describe(target.Path, err))
+	}
+	defer f.Close()
+	if size := f.Info().Size(); size > editMaxFileSize {
+		return nil, fmt.Errorf("Cannot edit %s: the file is %d bytes, more than the %d that Edit loads; use Bash tools for it", target.Path, size, editMaxFileSize)
+	}
+	content, ok, err := f.ReadAll(editMaxFileSize)
+	switch {
+	case err != nil:
+		return nil, errors.New(fsutil.Describe(target.Path, err))
+	case !ok:
+		return nil, fmt.Errorf("Cannot edit %s: the file grew past the %d bytes that Edit loads while it was read", target.Path, editMaxFileSize)
+	case fsutil.LooksBinary(content[:min(len(content), fsutil.SniffLen)], len(content) > fsutil.SniffLen):
+		return nil, fmt.Errorf("Cannot edit binary file: %s (%d bytes)", target.Path, len(content))
+	}
+	return content, nil
 }
 
 // DryRun says what the edit would change, or why it would fail.
 func (t *editTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
-	o, fail := t.plan(ec, args)
+	target, err := fsutil.WriteTarget(ec.WorkingDir, allowedRoots(ec, t.roots), args.String("file_path"))
+	if err != nil {
+		return "Would fail: " + pathError(err)
+	}
+	defer target.Close()
+	o, fail := t.plan(target, args)
 	if fail != nil {
 		return "Would fail: " + fail.Error
 	}
 	if o.created {
-		return fmt.Sprintf("Would create %s with %d bytes", o.target, len(o.content))
+		return fmt.Sprintf("Would create %s with %d bytes", target.Path, len(o.content))
 	}
-	return fmt.Sprintf("Would make %s in %s", plural(o.replacements, "replacement"), o.target)
+	return fmt.Sprintf("Would make %s in %s", plural(o.replacements, "replacement"), target.Path)
 }
 
-// Execute applies the edit and writes the file atomically.
+// Execute applies the edit and writes the file atomically, reading and
+// writing through the same root.
 func (t *editTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
-	o, fail := t.plan(ec, args)
+	raw := args.String("file_path")
+	target, err := fsutil.WriteTarget(ec.WorkingDir, allowedRoots(ec, t.roots), raw)
+	if err != nil {
+		return tools.Fail(pathError(err), "file_path", raw)
+	}
+	defer target.Close()
+	o, fail := t.plan(target, args)
 	if fail != nil {
 		return *fail
 	}
 	if err := ctx.Err(); err != nil {
-		return tools.Fail("Edit cancelled: "+err.Error(), "file_path", o.target)
+		return tools.Fail("Edit cancelled: "+err.Error(), "file_path", target.Path)
 	}
-	if _, err := fsutil.WriteFileAtomic(o.target, o.content); err != nil {
-		return tools.Fail(err.Error(), "file_path", o.target)
+	if _, err := target.WriteAtomic(o.content); err != nil {
+		return tools.Fail(err.Error(), "file_path", target.Path)
 	}
-	msg := fmt.Sprintf("Made %s in %s", plural(o.replacements, "replacement"), o.target)
+	msg := fmt.Sprintf("Made %s in %s", plural(o.replacements, "replacement"), target.Path)
 	if o.created {
-		msg = fmt.Sprintf("Created %s (%d bytes)", o.target, len(o.content))
+		msg = fmt.Sprintf("Created %s (%d bytes)", target.Path, len(o.content))
 	}
-	return tools.OK(msg, "file_path", o.target, "replacements", o.replacements, "bytes", len(o.content), "created", o.created)
+	return tools.OK(msg, "file_path", target.Path, "replacements", o.replacements, "bytes", len(o.content), "created", o.created)
 }
 
 // plural returns "1 replacement", "3 replacements".

@@ -1,6 +1,29 @@
 package builtin
 
-import "github.com/forgehq/forge/internal/tools"
+import (
+	"errors"
+
+	"github.com/forgehq/forge/builtin/internal/fsutil"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// readRefusal is the read policy's refusal of path, for a dry run to
+// report, or "" when the path may be read (or is invalid, which the dry run
+// reports its own way).
+func readRefusal(ec tools.ExecutionContext, path string) string {
+	if !ec.ConfineReads {
+		return ""
+	}
+	target, err := fsutil.ReadTarget(ec.WorkingDir, ec.AllowedRoots, path, true)
+	if err != nil {
+		if errors.Is(err, fsutil.ErrOutsideRoots) {
+			return err.Error()
+		}
+		return ""
+	}
+	_ = target.Close()
+	return ""
+}
 
 // intArg returns the integer argument name, def when absent, clamped to
 // [lo, hi] (hi 0: no upper bound): validation already enforces the schema's bounds, and this keeps a

@@ -2,9 +2,9 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -105,6 +105,9 @@ func (t *globTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 	if err != nil {
 		return "Would fail: " + err.Error()
 	}
+	if refusal := readRefusal(ec, q.root); refusal != "" {
+		return "Would refuse: " + refusal
+	}
 	return fmt.Sprintf("Would list files matching %s under %s", q.pattern, q.root)
 }
 
@@ -120,7 +123,14 @@ func (t *globTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(err.Error(), "pattern", args.String("pattern"))
 	}
 	limit := intArg(args, "limit", t.limit, 1, globMaxLimit)
-	if r, ok := checkSearchRoot(q.root); !ok {
+	src, err := fsutil.ReadTarget(ec.WorkingDir, ec.AllowedRoots, q.root, ec.ConfineReads)
+	if errors.Is(err, fsutil.ErrOutsideRoots) {
+		return tools.Fail(err.Error(), "path", q.root)
+	} else if err != nil {
+		return tools.Fail(fsutil.Describe(q.root, err), "path", q.root)
+	}
+	defer src.Close()
+	if r, ok := checkSearchRoot(src); !ok {
 		return r
 	}
 	opts := fsutil.WalkOptions{
@@ -129,7 +139,7 @@ func (t *globTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		MaxDepth:   q.depth(),
 	}
 	var matches []globMatch
-	err = fsutil.Walk(ctx, q.root, opts, func(path, rel string, d fs.DirEntry) error {
+	err = src.Walk(ctx, opts, func(path, rel string, d fs.DirEntry) error {
 		if !doublestar.MatchUnvalidated(q.pattern, rel) {
 			return nil
 		}
@@ -169,12 +179,15 @@ func (t *globTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	return tools.OK(strings.TrimSuffix(out.String(), "\n"), "count", shown, "total", len(matches), "truncated", shown < len(matches), "path", q.root)
 }
 
-// checkSearchRoot fails unless root is an existing directory.
-func checkSearchRoot(root string) (tools.Result, bool) {
-	fi, err := os.Stat(root)
+// checkSearchRoot fails unless src is an existing directory.
+func checkSearchRoot(src *fsutil.Target) (tools.Result, bool) {
+	root := src.Path
+	fi, err := src.Stat("")
 	switch {
-	case err != nil && os.IsNotExist(err):
+	case errors.Is(err, fs.ErrNotExist):
 		return tools.Fail("Directory not found: "+root, "path", root), false
+	case errors.Is(err, fsutil.ErrOutsideRoots):
+		return tools.Fail(err.Error(), "path", root), false
 	case err != nil:
 		return tools.Fail(fsutil.Describe(root, err), "path", root), false
 	case !fi.IsDir():

@@ -2,9 +2,9 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -77,6 +77,7 @@ func newGrep(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 type grepQuery struct {
 	job       grepJob
 	root      string
+	src       *fsutil.Target // root, reached as the read policy says
 	rootIsDir bool
 	glob      string
 	globPath  bool     // the glob has a slash: match it against the relative path
@@ -141,6 +142,9 @@ func (t *grepTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 	if err != nil {
 		return "Would fail: " + err.Error()
 	}
+	if refusal := readRefusal(ec, q.root); refusal != "" {
+		return "Would refuse: " + refusal
+	}
 	where := q.root
 	if q.glob != "" {
 		where += " (files matching " + q.glob + ")"
@@ -152,6 +156,7 @@ func (t *grepTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 type grepFile struct {
 	idx  int
 	path string
+	rel  string // below the search root, slash-separated; "" when it is the root
 }
 
 // grepHit is one searched file's result, with its walk position.
@@ -166,17 +171,20 @@ func (t *grepTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	if err != nil {
 		return tools.Fail(err.Error(), "pattern", args.String("pattern"))
 	}
-	fi, err := os.Stat(q.root)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return tools.Fail("Path not found: "+q.root, "path", q.root)
-		}
-		return tools.Fail(fsutil.Describe(q.root, err), "path", q.root)
+	if q.src, err = fsutil.ReadTarget(ec.WorkingDir, ec.AllowedRoots, q.root, ec.ConfineReads); err != nil {
+		return tools.Fail(searchOpenError(q.root, err), "path", q.root)
+	}
+	defer q.src.Close()
+	fi, err := q.src.Stat("")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return tools.Fail("Path not found: "+q.root, "path", q.root)
+	case err != nil:
+		return tools.Fail(searchOpenError(q.root, err), "path", q.root)
+	case !fi.IsDir() && !fi.Mode().IsRegular():
+		return tools.Fail(searchOpenError(q.root, &fsutil.NotRegularError{Path: q.root, Mode: fi.Mode()}), "path", q.root)
 	}
 	q.rootIsDir = fi.IsDir()
-	if !q.rootIsDir && !fi.Mode().IsRegular() {
-		return tools.Fail(fmt.Sprintf("Cannot search %s: not a regular file or directory", q.root), "path", q.root)
-	}
 
 	// Text is kept for at most this many content lines across all files;
 	// beyond, lines are only counted (and re-read if they turn out needed).
@@ -192,7 +200,25 @@ func (t *grepTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	if err != nil {
 		return tools.Fail("Grep cancelled: "+err.Error(), "path", q.root)
 	}
+	// A file named directly that cannot be searched is an error; files met
+	// in a walk that cannot be are skipped, as ripgrep does.
+	if !q.rootIsDir && len(hits) == 1 && hits[0].err != nil {
+		return tools.Fail(searchOpenError(q.root, hits[0].err), "path", q.root)
+	}
 	return t.report(ctx, q, hits, maxOutput(ec))
+}
+
+// searchOpenError is the message for a file Grep was named and could not
+// search.
+func searchOpenError(path string, err error) string {
+	var notFile *fsutil.NotRegularError
+	switch {
+	case errors.As(err, &notFile):
+		return fmt.Sprintf("Cannot search %s: it is a %s, whose content could block or never end", path, notFile.Kind())
+	case errors.Is(err, fsutil.ErrOutsideRoots):
+		return err.Error()
+	}
+	return fsutil.Describe(path, err)
 }
 
 // search walks the tree and searches its files with a pool of workers. The
@@ -211,7 +237,7 @@ func (t *grepTool) search(ctx context.Context, q grepQuery, keep func(int) bool)
 				if ctx.Err() != nil {
 					continue // drain
 				}
-				r := q.job.searchFile(f.path, keep, &buf)
+				r := q.job.searchFile(q.src, f.rel, keep, &buf)
 				if r.count > 0 || r.err != nil {
 					results <- grepHit{f, r}
 				}
@@ -222,11 +248,11 @@ func (t *grepTool) search(ctx context.Context, q grepQuery, keep func(int) bool)
 	go func() {
 		defer close(files)
 		if !q.rootIsDir {
-			files <- grepFile{0, q.root}
+			files <- grepFile{0, q.root, ""}
 			return
 		}
 		n := 0
-		walkErr = fsutil.Walk(ctx, q.root, q.walk, func(path, rel string, d fs.DirEntry) error {
+		walkErr = q.src.Walk(ctx, q.walk, func(path, rel string, d fs.DirEntry) error {
 			if !d.Type().IsRegular() {
 				return nil // symbolic links and special files are not followed, as in ripgrep
 			}
@@ -243,7 +269,7 @@ func (t *grepTool) search(ctx context.Context, q grepQuery, keep func(int) bool)
 				}
 			}
 			select {
-			case files <- grepFile{n, path}:
+			case files <- grepFile{n, path, rel}:
 				n++
 				return nil
 			case <-ctx.Done():

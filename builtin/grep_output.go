@@ -94,7 +94,7 @@ func (t *grepTool) contentLines(ctx context.Context, q grepQuery, hits []grepHit
 			continue
 		}
 		if h.truncated && (q.headLimit == 0 || len(out) < need) && ctx.Err() == nil {
-			h.fileResult = q.job.searchFile(h.path, func(int) bool { return true }, &buf)
+			h.fileResult = q.job.searchFile(q.src, h.rel, func(int) bool { return true }, &buf)
 			hits[i] = h
 		}
 		for j, l := range h.lines {

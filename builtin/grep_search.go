@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -174,10 +173,11 @@ type grepJob struct {
 	blockSize     int // grepBlockSize when 0; tests make it small to cross block ends
 }
 
-// searchFile searches the file at path. keep is how many content lines may
-// be stored (the rest are only counted); buf is a reusable buffer.
-func (j *grepJob) searchFile(path string, keep func(n int) bool, buf *[]byte) fileResult {
-	f, err := os.Open(path)
+// searchFile searches the file rel below src ("" for src itself), which it
+// refuses at once unless it is a regular file. keep is how many content
+// lines may be stored (the rest are only counted); buf is a reusable buffer.
+func (j *grepJob) searchFile(src *fsutil.Target, rel string, keep func(n int) bool, buf *[]byte) fileResult {
+	f, err := src.OpenRegular(rel)
 	if err != nil {
 		return fileResult{err: err}
 	}
@@ -187,8 +187,8 @@ func (j *grepJob) searchFile(path string, keep func(n int) bool, buf *[]byte) fi
 		block = grepBlockSize
 	}
 	size := block
-	if fi, err := f.Stat(); err == nil && fi.Size() < int64(block) {
-		size = max(int(fi.Size())+1, min(block, 64<<10)) // +1: the read that finds the end
+	if fs := f.Info().Size(); fs < int64(block) {
+		size = max(int(fs)+1, min(block, 64<<10)) // +1: the read that finds the end
 	}
 	if cap(*buf) < size {
 		*buf = make([]byte, size)

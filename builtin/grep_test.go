@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/builtin/internal/fsutil"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -325,7 +326,7 @@ func TestGrepBlocks(t *testing.T) {
 	run := func(mode string, block int, file string) fileResult {
 		j := &grepJob{m: m, mode: mode, before: 2, after: 1, maxLine: 50, blockSize: block}
 		var buf []byte
-		return j.searchFile(filepath.Join(dir, file), func(int) bool { return true }, &buf)
+		return j.searchFile(fsutil.HostTarget(filepath.Join(dir, file)), "", func(int) bool { return true }, &buf)
 	}
 	// Blocks shorter than lines end; the search must still make progress.
 	if r := run(modeContent, 64, "f.txt"); r.count == 0 {

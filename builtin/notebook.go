@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -62,23 +61,27 @@ func editFromArgs(args tools.Args) nbEdit {
 
 // DryRun says what would change, having checked that it could.
 func (t notebookEditTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
-	path, data, err := loadNotebook(ec, args.String("notebook_path"))
+	target, data, err := loadNotebook(ec, args.String("notebook_path"))
 	if err != nil {
 		return "Would fail: " + err.Error()
 	}
+	_ = target.Close()
 	_, summary, err := applyNotebookEdit(data, editFromArgs(args))
 	if err != nil {
 		return "Would fail: " + err.Error()
 	}
-	return fmt.Sprintf("Would %s in %s", summary.text, path)
+	return fmt.Sprintf("Would %s in %s", summary.text, target.Path)
 }
 
-// Execute applies the edit and writes the notebook atomically.
+// Execute applies the edit and writes the notebook atomically, reading and
+// writing through the same root.
 func (t notebookEditTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
-	path, data, err := loadNotebook(ec, args.String("notebook_path"))
+	target, data, err := loadNotebook(ec, args.String("notebook_path"))
 	if err != nil {
 		return tools.Fail(err.Error())
 	}
+	defer target.Close()
+	path := target.Path
 	out, summary, err := applyNotebookEdit(data, editFromArgs(args))
 	if err != nil {
 		return tools.Fail(err.Error(), "notebook_path", path)
@@ -86,7 +89,7 @@ func (t notebookEditTool) Execute(ctx context.Context, ec tools.ExecutionContext
 	if err := ctx.Err(); err != nil {
 		return tools.Fail("Cancelled before writing " + path + ": " + err.Error())
 	}
-	if _, err := fsutil.WriteFileAtomic(path, out); err != nil {
+	if _, err := target.WriteAtomic(out); err != nil {
 		return tools.Fail(err.Error(), "notebook_path", path)
 	}
 	text := strings.ToUpper(summary.text[:1]) + summary.text[1:] + " in " + path + "."
@@ -95,33 +98,53 @@ func (t notebookEditTool) Execute(ctx context.Context, ec tools.ExecutionContext
 }
 
 // loadNotebook resolves the path for writing (inside the working directory
-// or an allowed root, links resolved) and reads the file.
-func loadNotebook(ec tools.ExecutionContext, p string) (string, []byte, error) {
+// or an allowed root, links resolved) and reads the file through the
+// target's root. The caller closes the target.
+func loadNotebook(ec tools.ExecutionContext, p string) (*fsutil.Target, []byte, error) {
 	if strings.IndexByte(p, 0) >= 0 {
-		return "", nil, errors.New("Invalid notebook_path: it contains a NUL byte")
+		return nil, nil, errors.New("Invalid notebook_path: it contains a NUL byte")
 	}
-	path, err := fsutil.WriteTarget(ec.WorkingDir, ec.AllowedRoots, p)
+	target, err := fsutil.WriteTarget(ec.WorkingDir, ec.AllowedRoots, p)
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
+	data, err := readNotebookFile(target)
+	if err != nil {
+		_ = target.Close()
+		return nil, nil, err
+	}
+	return target, data, nil
+}
+
+// readNotebookFile reads the notebook file target, which must be a regular
+// .ipynb file of at most notebookMaxBytes.
+func readNotebookFile(target *fsutil.Target) ([]byte, error) {
+	path := target.Path
 	if !strings.EqualFold(filepath.Ext(path), ".ipynb") {
-		return "", nil, fmt.Errorf("Not a Jupyter notebook: %s (NotebookEdit edits .ipynb files; use Edit for other files)", path)
+		return nil, fmt.Errorf("Not a Jupyter notebook: %s (NotebookEdit edits .ipynb files; use Edit for other files)", path)
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", nil, errors.New(fsutil.Describe(path, err))
+	f, err := target.OpenRegular("")
+	var notFile *fsutil.NotRegularError
+	switch {
+	case errors.As(err, &notFile):
+		return nil, fmt.Errorf("Not a regular file: %s", path)
+	case errors.Is(err, fsutil.ErrOutsideRoots):
+		return nil, err
+	case err != nil:
+		return nil, errors.New(fsutil.Describe(path, err))
 	}
-	if !fi.Mode().IsRegular() {
-		return "", nil, fmt.Errorf("Not a regular file: %s", path)
+	defer f.Close()
+	if size := f.Info().Size(); size > notebookMaxBytes {
+		return nil, fmt.Errorf("Notebook too large: %s is %d bytes (at most %d)", path, size, notebookMaxBytes)
 	}
-	if fi.Size() > notebookMaxBytes {
-		return "", nil, fmt.Errorf("Notebook too large: %s is %d bytes (at most %d)", path, fi.Size(), notebookMaxBytes)
+	data, ok, err := f.ReadAll(notebookMaxBytes)
+	switch {
+	case err != nil:
+		return nil, errors.New(fsutil.Describe(path, err))
+	case !ok:
+		return nil, fmt.Errorf("Notebook too large: %s grew past %d bytes while it was read", path, notebookMaxBytes)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", nil, errors.New(fsutil.Describe(path, err))
-	}
-	return path, data, nil
+	return data, nil
 }
 
 // nbSummary describes an applied edit.
@@ -134,125 +157,176 @@ type nbSummary struct {
 	cells    int // cells after the edit
 }
 
+// notebook is a parsed nbformat 4 document: its top-level object, whose
+// "cells" member is rewritten from cells on encoding.
+type notebook struct {
+	top          jsonObject
+	cells        []jsonObject
+	major, minor int
+}
+
 // applyNotebookEdit applies e to the notebook data and returns the new file
 // content. It never panics on any input (FuzzNotebookEdit).
 func applyNotebookEdit(data []byte, e nbEdit) ([]byte, nbSummary, error) {
+	nb, err := parseNotebook(data)
+	if err != nil {
+		return nil, nbSummary{}, err
+	}
+	if e.cellType != "" && e.cellType != "code" && e.cellType != "markdown" {
+		return nil, nbSummary{}, fmt.Errorf("Invalid cell_type %q: must be code or markdown", e.cellType)
+	}
 	var sum nbSummary
+	switch e.mode {
+	case "replace":
+		sum, err = nb.replaceCell(e)
+	case "insert":
+		sum, err = nb.insertCell(e)
+	case "delete":
+		sum, err = nb.deleteCell(e)
+	default:
+		err = fmt.Errorf("Invalid edit_mode %q: must be replace, insert or delete", e.mode)
+	}
+	if err != nil {
+		return nil, nbSummary{}, err
+	}
+	sum.mode, sum.cells = e.mode, len(nb.cells)
+	out, err := nb.encode(data)
+	if err != nil {
+		return nil, nbSummary{}, err
+	}
+	return out, sum, nil
+}
+
+// parseNotebook parses an nbformat 4 notebook, refusing older formats and
+// documents without a cells array of objects.
+func parseNotebook(data []byte) (*notebook, error) {
 	top, err := parseObject(data)
 	if err != nil {
-		return nil, sum, fmt.Errorf("Invalid notebook: not valid JSON (%v)", err)
+		return nil, fmt.Errorf("Invalid notebook: not valid JSON (%v)", err)
 	}
 	major, minor := nbVersion(top)
 	if major < 4 {
 		if _, ok := top.get("worksheets"); ok || major > 0 {
-			return nil, sum, fmt.Errorf("Unsupported notebook format %d: NotebookEdit edits nbformat 4 notebooks (convert with `jupyter nbconvert --to notebook`)", major)
+			return nil, fmt.Errorf("Unsupported notebook format %d: NotebookEdit edits nbformat 4 notebooks (convert with `jupyter nbconvert --to notebook`)", major)
 		}
 	}
 	rawCells, ok := top.get("cells")
 	if !ok {
-		return nil, sum, errors.New("Invalid notebook: it has no \"cells\" array")
+		return nil, errors.New("Invalid notebook: it has no \"cells\" array")
 	}
 	var cellsRaw []json.RawMessage
 	if err := json.Unmarshal(rawCells, &cellsRaw); err != nil {
-		return nil, sum, errors.New("Invalid notebook: \"cells\" is not an array")
+		return nil, errors.New("Invalid notebook: \"cells\" is not an array")
 	}
 	cells := make([]jsonObject, len(cellsRaw))
 	for i, c := range cellsRaw {
 		if cells[i], err = parseObject(c); err != nil {
-			return nil, sum, fmt.Errorf("Invalid notebook: cell %d is not a JSON object", i)
+			return nil, fmt.Errorf("Invalid notebook: cell %d is not a JSON object", i)
 		}
 	}
-	if e.cellType != "" && e.cellType != "code" && e.cellType != "markdown" {
-		return nil, sum, fmt.Errorf("Invalid cell_type %q: must be code or markdown", e.cellType)
-	}
+	return &notebook{top: top, cells: cells, major: major, minor: minor}, nil
+}
 
-	sum.mode = e.mode
-	switch e.mode {
-	case "replace":
-		if e.cellID == "" {
-			return nil, sum, errors.New("cell_id is required to replace a cell")
-		}
-		if !e.hasSource {
-			return nil, sum, errors.New("new_source is required to replace a cell")
-		}
-		i, err := findCell(cells, e.cellID)
-		if err != nil {
-			return nil, sum, err
-		}
-		c := cells[i]
-		typ := c.getString("cell_type")
-		if e.cellType != "" {
-			typ = e.cellType
-		}
-		c.set("cell_type", rawJSON(typ))
-		c.set("source", rawJSON(splitSource(e.source)))
-		if typ == "code" {
-			// The old outputs describe code that is gone.
-			c.set("execution_count", json.RawMessage("null"))
-			c.set("outputs", json.RawMessage("[]"))
-		} else {
-			c.del("execution_count")
-			c.del("outputs")
-		}
-		if _, ok := c.get("metadata"); !ok {
-			c.set("metadata", json.RawMessage("{}"))
-		}
-		cells[i] = c
-		sum.index, sum.cellType, sum.cellID = i, typ, cellLabel(c, i)
-		sum.text = fmt.Sprintf("replace cell %d (%s, %s)", i, sum.cellID, typ)
-		if typ == "code" {
-			sum.text += "; its outputs and execution count were cleared"
-		}
-	case "insert":
-		if e.cellType == "" {
-			return nil, sum, errors.New("cell_type is required to insert a cell (code or markdown)")
-		}
-		if !e.hasSource {
-			return nil, sum, errors.New("new_source is required to insert a cell")
-		}
-		at := 0
-		if e.cellID != "" {
-			i, err := findCell(cells, e.cellID)
-			if err != nil {
-				return nil, sum, err
-			}
-			at = i + 1
-		}
-		c := newCell(e.cellType, e.source, major > 4 || (major == 4 && minor >= 5), cells)
-		cells = append(cells[:at], append([]jsonObject{c}, cells[at:]...)...)
-		sum.index, sum.cellType, sum.cellID = at, e.cellType, cellLabel(c, at)
-		sum.text = fmt.Sprintf("insert a %s cell at index %d (%s)", e.cellType, at, sum.cellID)
-	case "delete":
-		if e.cellID == "" {
-			return nil, sum, errors.New("cell_id is required to delete a cell")
-		}
-		i, err := findCell(cells, e.cellID)
-		if err != nil {
-			return nil, sum, err
-		}
-		sum.index, sum.cellType, sum.cellID = i, cells[i].getString("cell_type"), cellLabel(cells[i], i)
-		cells = append(cells[:i], cells[i+1:]...)
-		sum.text = fmt.Sprintf("delete cell %d (%s, %s)", i, sum.cellID, sum.cellType)
-	default:
-		return nil, sum, fmt.Errorf("Invalid edit_mode %q: must be replace, insert or delete", e.mode)
+// replaceCell gives the cell e.cellID new source (and type, if given). A
+// code cell's outputs and execution count are cleared: they describe code
+// that is gone.
+func (nb *notebook) replaceCell(e nbEdit) (nbSummary, error) {
+	var sum nbSummary
+	if e.cellID == "" {
+		return sum, errors.New("cell_id is required to replace a cell")
 	}
-	sum.cells = len(cells)
+	if !e.hasSource {
+		return sum, errors.New("new_source is required to replace a cell")
+	}
+	i, err := findCell(nb.cells, e.cellID)
+	if err != nil {
+		return sum, err
+	}
+	c := nb.cells[i]
+	typ := c.getString("cell_type")
+	if e.cellType != "" {
+		typ = e.cellType
+	}
+	c.set("cell_type", rawJSON(typ))
+	c.set("source", rawJSON(splitSource(e.source)))
+	if typ == "code" {
+		c.set("execution_count", json.RawMessage("null"))
+		c.set("outputs", json.RawMessage("[]"))
+	} else {
+		c.del("execution_count")
+		c.del("outputs")
+	}
+	if _, ok := c.get("metadata"); !ok {
+		c.set("metadata", json.RawMessage("{}"))
+	}
+	nb.cells[i] = c
+	sum.index, sum.cellType, sum.cellID = i, typ, cellLabel(c, i)
+	sum.text = fmt.Sprintf("replace cell %d (%s, %s)", i, sum.cellID, typ)
+	if typ == "code" {
+		sum.text += "; its outputs and execution count were cleared"
+	}
+	return sum, nil
+}
 
+// insertCell adds a new cell after e.cellID, or at the start without one.
+func (nb *notebook) insertCell(e nbEdit) (nbSummary, error) {
+	var sum nbSummary
+	if e.cellType == "" {
+		return sum, errors.New("cell_type is required to insert a cell (code or markdown)")
+	}
+	if !e.hasSource {
+		return sum, errors.New("new_source is required to insert a cell")
+	}
+	at := 0
+	if e.cellID != "" {
+		i, err := findCell(nb.cells, e.cellID)
+		if err != nil {
+			return sum, err
+		}
+		at = i + 1
+	}
+	withID := nb.major > 4 || (nb.major == 4 && nb.minor >= 5) // cell ids came with nbformat 4.5
+	c := newCell(e.cellType, e.source, withID, nb.cells)
+	nb.cells = append(nb.cells[:at], append([]jsonObject{c}, nb.cells[at:]...)...)
+	sum.index, sum.cellType, sum.cellID = at, e.cellType, cellLabel(c, at)
+	sum.text = fmt.Sprintf("insert a %s cell at index %d (%s)", e.cellType, at, sum.cellID)
+	return sum, nil
+}
+
+// deleteCell removes the cell e.cellID.
+func (nb *notebook) deleteCell(e nbEdit) (nbSummary, error) {
+	var sum nbSummary
+	if e.cellID == "" {
+		return sum, errors.New("cell_id is required to delete a cell")
+	}
+	i, err := findCell(nb.cells, e.cellID)
+	if err != nil {
+		return sum, err
+	}
+	sum.index, sum.cellType, sum.cellID = i, nb.cells[i].getString("cell_type"), cellLabel(nb.cells[i], i)
+	nb.cells = append(nb.cells[:i], nb.cells[i+1:]...)
+	sum.text = fmt.Sprintf("delete cell %d (%s, %s)", i, sum.cellID, sum.cellType)
+	return sum, nil
+}
+
+// encode writes the notebook back with its edited cells, laid out as orig
+// was.
+func (nb *notebook) encode(orig []byte) ([]byte, error) {
 	var arr bytes.Buffer
 	arr.WriteByte('[')
-	for i, c := range cells {
+	for i, c := range nb.cells {
 		if i > 0 {
 			arr.WriteByte(',')
 		}
 		arr.Write(c.marshal())
 	}
 	arr.WriteByte(']')
-	top.set("cells", arr.Bytes())
-	out, err := formatLike(data, top.marshal())
+	nb.top.set("cells", arr.Bytes())
+	out, err := formatLike(orig, nb.top.marshal())
 	if err != nil {
-		return nil, sum, fmt.Errorf("Invalid notebook: %v", err)
+		return nil, fmt.Errorf("Invalid notebook: %v", err)
 	}
-	return out, sum, nil
+	return out, nil
 }
 
 // formatLike lays out doc as the original was: same indentation, and a final

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"strings"
 	"unicode/utf8"
 
@@ -26,7 +26,8 @@ const (
 	readCancelInterval = 1024 // lines between two looks at the context
 )
 
-// readDescriptor is Read's identity and schema (seed 002 sections 1 and 4).
+// readDescriptor is Read's identity and schema: offset counts lines from 0,
+// and limit is bounded so that one call cannot ask for a whole huge file.
 var readDescriptor = tools.Descriptor{
 	ReadOnly:    true,
 	Name:        "Read",
@@ -55,46 +56,34 @@ func newRead(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 	return &readTool{described: described{readDescriptor}, maxLineLen: n}, nil
 }
 
-// DryRun says what would be read.
+// DryRun says what would be read, or why it would be refused.
 func (t *readTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 	offset := intArg(args, "offset", 0, 0, 0)
 	limit := intArg(args, "limit", readDefaultLimit, 1, readMaxLimit)
 	path, err := fsutil.Abs(ec.WorkingDir, args.String("file_path"))
 	if err != nil {
 		path = args.String("file_path")
+	} else if refusal := readRefusal(ec, path); refusal != "" {
+		return "Would refuse: " + refusal
 	}
 	return fmt.Sprintf("Would read up to %d lines of %s starting at line %d", limit, path, offset+1)
 }
 
 // Execute reads the window [offset, offset+limit) of the file's lines.
 func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
-	path, err := fsutil.Abs(ec.WorkingDir, args.String("file_path"))
+	raw := args.String("file_path")
+	target, err := fsutil.ReadTarget(ec.WorkingDir, ec.AllowedRoots, raw, ec.ConfineReads)
 	if err != nil {
-		return tools.Fail("Invalid file_path: "+err.Error(), "file_path", args.String("file_path"))
+		return tools.Fail(readPathError(err), "file_path", raw)
 	}
-	offset := intArg(args, "offset", 0, 0, 0)
-	limit := intArg(args, "limit", readDefaultLimit, 1, readMaxLimit)
-
-	fi, err := os.Stat(path)
+	defer target.Close()
+	path := target.Path
+	f, err := target.OpenRegular("")
 	if err != nil {
-		return tools.Fail(fsutil.Describe(path, err), "file_path", path)
-	}
-	if fi.IsDir() {
-		return tools.Fail(fmt.Sprintf("Path is a directory: %s (use Glob to list files)", path), "file_path", path)
-	}
-	if kind := fsutil.SpecialFile(fi.Mode()); kind != "" {
-		return tools.Fail(fmt.Sprintf("Cannot read %s: it is a %s, whose content could block or never end", path, kind), "file_path", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return tools.Fail(fsutil.Describe(path, err), "file_path", path)
+		return tools.Fail(readOpenError(path, err), "file_path", path)
 	}
 	defer f.Close()
-	// The path may have been replaced between Stat and Open.
-	if ofi, err := f.Stat(); err != nil || !ofi.Mode().IsRegular() {
-		return tools.Fail(fmt.Sprintf("Cannot read %s: not a regular file", path), "file_path", path)
-	}
-	size := fi.Size()
+	size := f.Info().Size()
 	r := bufio.NewReaderSize(f, readBufferSize)
 	head, err := r.Peek(fsutil.SniffLen)
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -106,107 +95,177 @@ func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	if fsutil.LooksBinary(head, len(head) == fsutil.SniffLen) {
 		return tools.Fail(fmt.Sprintf("Cannot read binary file: %s (%d bytes)", path, size), "file_path", path, "bytes", size)
 	}
-	return t.stream(ctx, ec, r, path, size, offset, limit)
+	w := readWindow{ctx: ctx, r: r, path: path, size: size, offset: intArg(args, "offset", 0, 0, 0), limit: intArg(args, "limit", readDefaultLimit, 1, readMaxLimit),
+		maxLineLen: t.maxLineLen, budget: maxOutput(ec)}
+	return w.read()
 }
 
-// stream skips offset lines, numbers the next limit ones, and says how to
-// read on when lines remain.
-func (t *readTool) stream(ctx context.Context, ec tools.ExecutionContext, r *bufio.Reader, path string, size int64, offset, limit int) tools.Result {
-	fail := func(err error) tools.Result {
-		if ctx.Err() != nil {
-			return tools.Fail("Read cancelled: "+ctx.Err().Error(), "file_path", path)
-		}
-		return tools.Fail(fsutil.Describe(path, err), "file_path", path)
+// readPathError is the message for a file_path that could not be resolved
+// or was refused by the read policy.
+func readPathError(err error) string {
+	var outside *fsutil.OutsideError
+	var missing *fs.PathError
+	switch {
+	case errors.As(err, &outside):
+		return err.Error()
+	case errors.As(err, &missing):
+		return fsutil.Describe(missing.Path, err) // a confined read whose allowed root is gone
 	}
-	line := 0 // lines consumed so far
-	for line < offset {
-		if line%readCancelInterval == 0 && ctx.Err() != nil {
-			return fail(ctx.Err())
-		}
-		ok, err := skipLine(r)
-		if err != nil {
-			return fail(err)
-		}
-		if !ok {
-			return pastEnd(offset, path, line, size)
-		}
-		line++
-	}
+	return "Invalid file_path: " + err.Error()
+}
 
-	budget := maxOutput(ec)
-	room := max(budget-200, budget/2) // what the lines may use: the rest is for the closing note
+// readOpenError is the message for a file Read could not open: missing, a
+// directory, something that is not a regular file, outside the roots.
+func readOpenError(path string, err error) string {
+	var notFile *fsutil.NotRegularError
+	switch {
+	case errors.As(err, &notFile) && notFile.IsDir():
+		return fmt.Sprintf("Path is a directory: %s (use Glob to list files)", path)
+	case errors.As(err, &notFile):
+		return fmt.Sprintf("Cannot read %s: it is a %s, whose content could block or never end", path, notFile.Kind())
+	case errors.Is(err, fsutil.ErrOutsideRoots):
+		return err.Error()
+	}
+	return fsutil.Describe(path, err)
+}
+
+// readWindow is one Read call's pass over a file: skip offset lines, number
+// the next limit ones within the output budget, and say how to read on.
+type readWindow struct {
+	ctx           context.Context
+	r             *bufio.Reader
+	path          string
+	size          int64
+	offset, limit int
+	maxLineLen    int
+	budget        int // output bytes
+
+	line      int  // lines consumed so far
+	emitted   int  // lines shown
+	shortened int  // lines shown shortened
+	full      bool // the output budget ran out before limit lines
+	eof       bool
+}
+
+// read runs the pass and returns its result.
+func (w *readWindow) read() tools.Result {
+	if r, ok := w.skip(); !ok {
+		return r
+	}
+	out, err := w.numberLines()
+	if err != nil {
+		return w.fail(err)
+	}
+	if w.eof && w.emitted == 0 && w.offset > 0 {
+		// The offset skipped every line: an empty answer would read as an empty file.
+		return pastEnd(w.offset, w.path, w.line, w.size)
+	}
+	return w.finish(out)
+}
+
+// fail is the failure of a read error, or of the call's cancellation.
+func (w *readWindow) fail(err error) tools.Result {
+	if w.ctx.Err() != nil {
+		return tools.Fail("Read cancelled: "+w.ctx.Err().Error(), "file_path", w.path)
+	}
+	return tools.Fail(fsutil.Describe(w.path, err), "file_path", w.path)
+}
+
+// skip consumes the first offset lines; ok is false with the failure to
+// return when that fails or the file ends first.
+func (w *readWindow) skip() (tools.Result, bool) {
+	for w.line < w.offset {
+		if w.line%readCancelInterval == 0 && w.ctx.Err() != nil {
+			return w.fail(w.ctx.Err()), false
+		}
+		more, err := skipLine(w.r)
+		if err != nil {
+			return w.fail(err), false
+		}
+		if !more {
+			return pastEnd(w.offset, w.path, w.line, w.size), false
+		}
+		w.line++
+	}
+	return tools.Result{}, true
+}
+
+// numberLines numbers up to limit lines, while they fit the output budget
+// (at least one always does), and returns them one per line.
+func (w *readWindow) numberLines() (*strings.Builder, error) {
+	room := max(w.budget-200, w.budget/2) // what the lines may use: the rest is for the closing note
 	var out strings.Builder
 	var scratch []byte
-	shortened, emitted := 0, 0
-	full := false // the output budget ran out before limit lines
-	eof := false
-	for emitted < limit {
-		if emitted%readCancelInterval == 0 && ctx.Err() != nil {
-			return fail(ctx.Err())
+	for w.emitted < w.limit {
+		if w.emitted%readCancelInterval == 0 && w.ctx.Err() != nil {
+			return nil, w.ctx.Err()
 		}
-		text, runes, ok, err := readLine(r, scratch[:0], t.maxLineLen)
+		text, runes, ok, err := readLine(w.r, scratch[:0], w.maxLineLen)
 		scratch = text[:0]
 		if err != nil {
-			return fail(err)
+			return nil, err
 		}
 		if !ok {
-			eof = true
+			w.eof = true
 			break
 		}
-		entry := fmt.Sprintf("%6d\t%s", line+1, text)
-		if runes > t.maxLineLen {
-			shortened++
+		entry := fmt.Sprintf("%6d\t%s", w.line+1, text)
+		if runes > w.maxLineLen {
+			w.shortened++
 			entry += truncatedLineMark(runes)
 		}
-		if out.Len()+len(entry)+1 > room && emitted > 0 {
-			full = true
+		if out.Len()+len(entry)+1 > room && w.emitted > 0 {
+			w.full = true
 			break
 		}
 		out.WriteString(entry)
 		out.WriteByte('\n')
-		emitted++
-		line++
+		w.emitted++
+		w.line++
 	}
-	if eof && emitted == 0 && offset > 0 {
-		// The offset skipped every line: an empty answer would read as an empty file.
-		return pastEnd(offset, path, line, size)
+	return &out, nil
+}
+
+// finish returns the numbered lines, closed, when lines remain, by how many
+// there are (if counting them is cheap enough) and the offset to read on.
+func (w *readWindow) finish(out *strings.Builder) tools.Result {
+	next := w.offset + w.emitted
+	meta := []any{"file_path", w.path, "bytes", w.size, "lines", w.emitted, "offset", w.offset, "lines_shortened", w.shortened}
+	whole := func() tools.Result {
+		return tools.OK(strings.TrimSuffix(out.String(), "\n"), append(meta, "total_lines", w.line, "truncated", false)...)
 	}
-	next := offset + emitted
-	meta := []any{"file_path", path, "bytes", size, "lines", emitted, "offset", offset, "lines_shortened", shortened}
-	if eof {
-		return tools.OK(strings.TrimSuffix(out.String(), "\n"), append(meta, "total_lines", line, "truncated", false)...)
+	if w.eof {
+		return whole()
 	}
-	// Lines may remain: count them if that is cheap enough, so the caller
-	// knows how much is left.
-	remaining, known, err := countLines(ctx, r, readCountBudget)
+	remaining, known, err := countLines(w.ctx, w.r, readCountBudget)
 	if err != nil {
-		return fail(err)
+		return w.fail(err)
 	}
-	if full {
+	if w.full {
 		remaining++ // the line read but left out for lack of room
 	}
 	if known && remaining == 0 {
-		return tools.OK(strings.TrimSuffix(out.String(), "\n"), append(meta, "total_lines", line, "truncated", false)...)
+		return whole()
 	}
-	if full {
-		out.WriteString(fmt.Sprintf("[output limit of %d bytes reached]\n", budget))
+	if w.full {
+		fmt.Fprintf(out, "[output limit of %d bytes reached]\n", w.budget)
 	}
 	if known {
-		out.WriteString(fmt.Sprintf("... %s not shown. Use offset=%d to continue.", plural(remaining, "more line"), next))
+		fmt.Fprintf(out, "... %s not shown. Use offset=%d to continue.", plural(remaining, "more line"), next)
 		meta = append(meta, "total_lines", next+remaining)
 	} else {
-		out.WriteString(fmt.Sprintf("More lines follow. Use offset=%d to continue.", next))
+		fmt.Fprintf(out, "More lines follow. Use offset=%d to continue.", next)
 	}
 	return tools.OK(out.String(), append(meta, "truncated", true, "next_offset", next)...)
 }
 
-// skipLine consumes one line; ok is false at the end of the file.
 // pastEnd is the failure of an offset that leaves no line to read.
 func pastEnd(offset int, path string, lines int, size int64) tools.Result {
 	return tools.Fail(fmt.Sprintf("Offset %d is past the end of %s, which has %s", offset, path, plural(lines, "line")),
 		"file_path", path, "total_lines", lines, "bytes", size)
 }
 
+// skipLine consumes one line; ok is false at the end of the file.
 func skipLine(r *bufio.Reader) (ok bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')

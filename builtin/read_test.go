@@ -178,8 +178,9 @@ func TestReadConfigMaxLineLength(t *testing.T) {
 	}
 }
 
-// TestReadSchema checks that Read's exported schema carries what seed 002
-// shows: section 1's properties and constraints, section 4's defaults.
+// TestReadSchema checks that Read's exported schema carries the properties,
+// constraints and defaults that models are told: file_path required, offset
+// from 0, limit from 1 with a default of 2000.
 func TestReadSchema(t *testing.T) {
 	raw, err := tools.ExportSchema(readDescriptor, tools.FormatOpenAI)
 	if err != nil {

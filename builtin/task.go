@@ -10,7 +10,8 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// Seed 004's loop-breaking tools: after any of them an agent loop stops.
+// The loop-breaking tools: the model calls one to end its turn (the task
+// done, a question for the user, a reply), and the agent loop stops after it.
 
 var taskCompletionDescriptor = tools.Descriptor{
 	ReadOnly: true,

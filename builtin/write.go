@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/forgehq/forge/builtin/internal/cfg"
@@ -50,7 +51,8 @@ func (t *writeTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 	if err != nil {
 		return "Would refuse: " + err.Error()
 	}
-	return fmt.Sprintf("Would write %d bytes to %s", len(args.String("content")), target)
+	_ = target.Close()
+	return fmt.Sprintf("Would write %d bytes to %s", len(args.String("content")), target.Path)
 }
 
 // Execute writes content to file_path.
@@ -60,26 +62,28 @@ func (t *writeTool) Execute(ctx context.Context, ec tools.ExecutionContext, args
 	if err != nil {
 		return tools.Fail(pathError(err), "file_path", raw)
 	}
+	defer target.Close()
 	if err := ctx.Err(); err != nil {
-		return tools.Fail("Write cancelled: "+err.Error(), "file_path", target)
+		return tools.Fail("Write cancelled: "+err.Error(), "file_path", target.Path)
 	}
 	content := args.String("content")
-	created, err := fsutil.WriteFileAtomic(target, []byte(content))
+	created, err := target.WriteAtomic([]byte(content))
 	if err != nil {
-		return tools.Fail(err.Error(), "file_path", target)
+		return tools.Fail(err.Error(), "file_path", target.Path)
 	}
 	verb := "Updated"
 	if created {
 		verb = "Created"
 	}
-	return tools.OK(fmt.Sprintf("%s %s (%d bytes)", verb, target, len(content)),
-		"file_path", target, "bytes", len(content), "created", created)
+	return tools.OK(fmt.Sprintf("%s %s (%d bytes)", verb, target.Path, len(content)),
+		"file_path", target.Path, "bytes", len(content), "created", created)
 }
 
 // pathError is the message for a path that could not be resolved or was
 // refused: the refusal's own text, or "Invalid file_path: ..." otherwise.
 func pathError(err error) string {
-	if _, ok := err.(*fsutil.OutsideError); ok {
+	var outside *fsutil.OutsideError
+	if errors.As(err, &outside) {
 		return err.Error()
 	}
 	return "Invalid file_path: " + err.Error()

@@ -142,3 +142,20 @@ func TestWriteDryRunAndCancel(t *testing.T) {
 		t.Error("a file was written by a dry run or a cancelled call")
 	}
 }
+
+// TestWriteCreatesAMissingAllowedRoot writes into an allowed root that does
+// not exist yet: it is created, as any missing directory on the way is.
+func TestWriteCreatesAMissingAllowedRoot(t *testing.T) {
+	dir := realTempDir(t)
+	root := filepath.Join(realTempDir(t), "later", "out")
+	ec := tools.NewExecutionContext(dir)
+	ec.AllowedRoots = []string{root}
+	wantOK(t, fileExecutor(t, nil).Execute(t.Context(), "Write", ec, tools.Args{"file_path": filepath.Join(root, "a.txt"), "content": "ok"}))
+	if got := mustRead(t, filepath.Join(root, "a.txt")); got != "ok" {
+		t.Errorf("content %q", got)
+	}
+	// A confined read of a root that is missing finds no file.
+	ec.AllowedRoots = []string{filepath.Join(root, "none")}
+	ec.ConfineReads = true
+	wantFail(t, fileExecutor(t, nil).Execute(t.Context(), "Read", ec, tools.Args{"file_path": filepath.Join(root, "none", "a.txt")}), "File not found: ")
+}

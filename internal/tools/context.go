@@ -31,6 +31,11 @@ type ExecutionContext struct {
 	// AllowedRoots are directories besides WorkingDir that tools may write in
 	// (the permission context prepared for later phases).
 	AllowedRoots []string `json:"allowed_roots,omitempty"`
+	// ConfineReads keeps the reading tools (Read, Grep, Glob) inside
+	// WorkingDir and AllowedRoots as well, judged after symbolic links are
+	// resolved, so that a link inside cannot reach a file outside. False,
+	// the default, lets them read whatever the process can.
+	ConfineReads bool `json:"confine_reads,omitempty"`
 	// Asker, when set, lets a tool ask the person a question.
 	Asker Asker `json:"-"`
 }

@@ -66,20 +66,118 @@ func TestWriteTarget(t *testing.T) {
 		{p: wd, want: wd},
 	}
 	for _, tc := range tests {
-		got, err := WriteTarget(wd, tc.roots, tc.p)
+		target, err := WriteTarget(wd, tc.roots, tc.p)
 		if tc.want == "" {
 			var oe *OutsideError
 			if !errors.As(err, &oe) || !errors.Is(err, ErrOutsideRoots) {
-				t.Errorf("%s: got %q, %v; want a refusal", tc.p, got, err)
+				t.Errorf("%s: got %v, %v; want a refusal", tc.p, target, err)
 			}
 			continue
 		}
-		if err != nil || got != tc.want {
-			t.Errorf("%s: got %q, %v; want %q", tc.p, got, err, tc.want)
+		if err != nil || target.Path != tc.want {
+			t.Errorf("%s: got %v, %v; want %q", tc.p, target, err, tc.want)
+			continue
 		}
+		must(t, target.Close())
 	}
 	if _, err := WriteTarget(wd, nil, "loop"); err == nil {
 		t.Error("a symlink loop was accepted")
+	}
+}
+
+// TestWriteTargetPicksTheOutermostRoot checks that a target in a root nested
+// in another is reached through the outer one, whose checks also cover the
+// inner root being swapped for a link.
+func TestWriteTargetPicksTheOutermostRoot(t *testing.T) {
+	wd := realDir(t)
+	inner := filepath.Join(wd, "inner")
+	must(t, os.Mkdir(inner, 0o755))
+	target, err := WriteTarget(inner, []string{wd}, "f.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	if target.root.Name() != wd || target.name != filepath.Join("inner", "f.txt") {
+		t.Errorf("reached through %s as %s", target.root.Name(), target.name)
+	}
+}
+
+// TestWriteAtomicStaysInsideWhenSwappedAfterResolving replays the race
+// deterministically: the path is checked while sub is a directory, then sub
+// becomes a link to a directory outside before the write. The write must be
+// refused with the message a path outside gets, and nothing written outside.
+func TestWriteAtomicStaysInsideWhenSwappedAfterResolving(t *testing.T) {
+	for _, p := range []string{"sub/f.txt", "sub/new/f.txt"} {
+		wd, outside := realDir(t), realDir(t)
+		sub := filepath.Join(wd, "sub")
+		must(t, os.Mkdir(sub, 0o755))
+		target, err := WriteTarget(wd, nil, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		must(t, os.Rename(sub, filepath.Join(wd, "aside")))
+		must(t, os.Symlink(outside, sub))
+		_, err = target.WriteAtomic([]byte("x"))
+		must(t, target.Close())
+		want := "Refusing to write outside the working directory: " + filepath.Join(wd, p) + " (allowed: " + wd + ")"
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %q", p, err, want)
+		}
+		if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+			t.Errorf("%s: written outside: %v", p, entries)
+		}
+	}
+}
+
+// TestConfinedReadTarget checks that a confined read target refuses what is
+// outside, links resolved, and that everything opened below it stays inside.
+func TestConfinedReadTarget(t *testing.T) {
+	wd, outside := realDir(t), realDir(t)
+	must(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644))
+	must(t, os.WriteFile(filepath.Join(wd, "in"), []byte("i"), 0o644))
+	must(t, os.Symlink(outside, filepath.Join(wd, "out")))
+	if _, err := ReadTarget(wd, nil, "out/secret", true); !errors.Is(err, ErrOutsideRoots) ||
+		err.Error() != filepath.Join(wd, "out/secret")+" is outside the working directory; reads are confined (read.allow_outside: false); allowed: "+wd {
+		t.Errorf("confined read through a link outside: %v", err)
+	}
+	target, err := ReadTarget(wd, nil, ".", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	if _, err := target.ReadDir("out"); !errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("listing a link outside from a confined target: %v", err)
+	}
+	if _, err := target.OpenRegular("out/secret"); !errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("opening through a link outside from a confined target: %v", err)
+	}
+	f, err := target.OpenRegular("in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if b, ok, err := f.ReadAll(10); string(b) != "i" || !ok || err != nil {
+		t.Errorf("read %q %v %v", b, ok, err)
+	}
+	if free, err := ReadTarget(wd, nil, "out/secret", false); err != nil || free.Path != filepath.Join(wd, "out/secret") {
+		t.Errorf("unconfined: %v %v", free, err)
+	}
+}
+
+// TestEscapeIsRecognised pins the text of os.Root's refusal, which the os
+// package does not export and escapes depends on.
+func TestEscapeIsRecognised(t *testing.T) {
+	root, err := os.OpenRoot(realDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	_, err = root.Open("../x")
+	if err == nil || !escapes(err) {
+		t.Errorf("os.Root's refusal %v not recognised", err)
+	}
+	if escapes(fs.ErrNotExist) {
+		t.Error("a missing file taken for an escape")
 	}
 }
 
@@ -114,15 +212,23 @@ func TestLooksBinary(t *testing.T) {
 	}
 }
 
-func TestWriteFileAtomic(t *testing.T) {
+func TestWriteAtomic(t *testing.T) {
 	dir := realDir(t)
 	p := filepath.Join(dir, "sub", "f.txt")
-	created, err := WriteFileAtomic(p, []byte("one"))
+	write := func(p string, data string) (bool, error) {
+		target, err := WriteTarget(dir, nil, p)
+		if err != nil {
+			return false, err
+		}
+		defer target.Close()
+		return target.WriteAtomic([]byte(data))
+	}
+	created, err := write(p, "one")
 	if err != nil || !created {
 		t.Fatalf("create: %v %v", created, err)
 	}
 	must(t, os.Chmod(p, 0o751))
-	created, err = WriteFileAtomic(p, []byte("two"))
+	created, err = write(p, "two")
 	if err != nil || created {
 		t.Fatalf("replace: %v %v", created, err)
 	}
@@ -130,15 +236,24 @@ func TestWriteFileAtomic(t *testing.T) {
 	if b, _ := os.ReadFile(p); string(b) != "two" || fi.Mode().Perm() != 0o751 {
 		t.Errorf("content %q mode %v", b, fi.Mode().Perm())
 	}
-	if _, err := WriteFileAtomic(dir, nil); err == nil || !strings.Contains(err.Error(), "Path is a directory") {
-		t.Errorf("writing a directory: %v", err)
+	for _, d := range []string{dir, filepath.Dir(p)} {
+		if _, err := write(d, ""); err == nil || !strings.Contains(err.Error(), "Path is a directory") {
+			t.Errorf("writing the directory %s: %v", d, err)
+		}
 	}
-	if _, err := WriteFileAtomic(filepath.Join(p, "under-a-file"), nil); err == nil {
-		t.Error("writing under a file succeeded")
+	if _, err := write(filepath.Join(p, "under-a-file"), ""); err == nil || !strings.Contains(err.Error(), "Cannot create directory") {
+		t.Errorf("writing under a file: %v", err)
+	}
+	long := strings.Repeat("n", 250)
+	if _, err := write(long, "long name"); err != nil {
+		t.Errorf("a name near the limit: %v", err)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(p))
 	if len(entries) != 1 {
 		t.Errorf("leftovers: %v", entries)
+	}
+	if _, err := HostTarget(p).WriteAtomic(nil); err == nil {
+		t.Error("a target not resolved for writing was written")
 	}
 }
 

@@ -3,7 +3,6 @@ package fsutil
 import (
 	"bufio"
 	"bytes"
-	"os"
 	"regexp"
 	"strings"
 )
@@ -41,11 +40,25 @@ const (
 	kindRegexp
 )
 
+// maxIgnoreFile bounds the ignore files read: real ones are a few
+// kilobytes, and a bigger one is more likely a trap than a list.
+const maxIgnoreFile = 4 << 20
+
 // LoadIgnore reads and compiles the ignore file at path, whose patterns are
-// relative to base. A missing or unreadable file yields nil.
-func LoadIgnore(path, base string) *Ignore {
-	data, err := os.ReadFile(path)
+// relative to base. A missing or unreadable file yields nil, and so does
+// anything but a regular file: a FIFO named .gitignore must not hang a
+// search.
+func LoadIgnore(path, base string) *Ignore { return loadIgnore(HostTarget(path), "", base) }
+
+// loadIgnore is LoadIgnore for rel below t.
+func loadIgnore(t *Target, rel, base string) *Ignore {
+	f, err := t.OpenRegular(rel)
 	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, ok, err := f.ReadAll(maxIgnoreFile)
+	if err != nil || !ok {
 		return nil
 	}
 	return ParseIgnore(base, data)

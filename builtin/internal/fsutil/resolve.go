@@ -14,7 +14,8 @@ import (
 // system accepts and which would otherwise surface as a confusing EINVAL.
 var ErrNUL = errors.New("path contains a NUL byte")
 
-// ErrOutsideRoots is the cause of a refused write outside every allowed root.
+// ErrOutsideRoots is the cause of a refused write, or confined read, outside
+// every allowed root.
 var ErrOutsideRoots = errors.New("path is outside the allowed roots")
 
 // Abs returns p as a clean absolute path: a relative p is taken relative to
@@ -116,53 +117,22 @@ func Within(path, root string) bool {
 	return strings.HasPrefix(path, root+string(filepath.Separator))
 }
 
-// WriteTarget resolves p (relative to wd) for writing: it returns the path
-// to write, with every symbolic link resolved, or an error whose text is
-// the message for the user when the path is invalid or outside wd and the
-// allowed roots. The roots are resolved too, so a working directory reached
-// through a link still contains its own files.
-func WriteTarget(wd string, roots []string, p string) (string, error) {
-	abs, err := Abs(wd, p)
-	if err != nil {
-		return "", err
-	}
-	real, err := RealPath(abs)
-	if err != nil {
-		return "", err
-	}
-	if wd == "" {
-		if wd, err = os.Getwd(); err != nil {
-			return "", fmt.Errorf("working directory: %w", err)
-		}
-	}
-	allowed := make([]string, 0, len(roots)+1)
-	for _, r := range append([]string{wd}, roots...) {
-		if r == "" || strings.IndexByte(r, 0) >= 0 {
-			continue
-		}
-		ra, err := Abs(wd, r)
-		if err != nil {
-			continue
-		}
-		allowed = append(allowed, ra)
-		if rr, err := RealPath(ra); err == nil {
-			if Within(real, rr) {
-				return real, nil
-			}
-		}
-	}
-	return "", &OutsideError{Path: abs, Allowed: allowed}
-}
-
-// OutsideError says that a write was refused because the path is outside
-// every allowed root.
+// OutsideError says that a path was refused because it is outside the
+// working directory and every allowed root.
 type OutsideError struct {
-	Path    string
-	Allowed []string
+	Path    string   // the path as the caller gave it, made absolute
+	Allowed []string // the working directory and the allowed roots
+	// Read says the refused operation was a read, which only happens when
+	// reads are confined; otherwise it was a write.
+	Read bool
 }
 
 func (e *OutsideError) Error() string {
-	return fmt.Sprintf("Refusing to write outside the working directory: %s (allowed: %s)", e.Path, strings.Join(e.Allowed, ", "))
+	allowed := strings.Join(e.Allowed, ", ")
+	if e.Read {
+		return fmt.Sprintf("%s is outside the working directory; reads are confined (read.allow_outside: false); allowed: %s", e.Path, allowed)
+	}
+	return fmt.Sprintf("Refusing to write outside the working directory: %s (allowed: %s)", e.Path, allowed)
 }
 
 // Unwrap lets errors.Is(err, ErrOutsideRoots) work.
@@ -194,6 +164,8 @@ func Describe(path string, err error) string {
 		return "Permission denied: " + path
 	case isNotDir(err):
 		return "Not a directory: a parent of " + path + " is a file"
+	case errors.Is(err, ErrWouldBlock):
+		return "Cannot read " + path + ": it is not a regular file: " + ErrWouldBlock.Error()
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

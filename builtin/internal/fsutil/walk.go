@@ -36,12 +36,19 @@ type WalkFunc func(path, rel string, d fs.DirEntry) error
 // are read, which is what keeps a search of a big tree fast. Unreadable
 // directories are skipped. Walk stops with ctx's error when ctx ends.
 func Walk(ctx context.Context, root string, opts WalkOptions, fn WalkFunc) error {
-	w := &walker{ctx: ctx, opts: opts, fn: fn}
+	return HostTarget(root).Walk(ctx, opts, fn)
+}
+
+// Walk is Walk for the directory t: its directories are listed, and its
+// .gitignore files read, through t's root when it has one, so that a
+// directory swapped for a link during the walk cannot take it outside.
+func (t *Target) Walk(ctx context.Context, opts WalkOptions, fn WalkFunc) error {
+	w := &walker{ctx: ctx, opts: opts, fn: fn, t: t}
 	if opts.Gitignore {
-		w.stack = parentIgnores(root)
+		w.stack = parentIgnores(t.Path)
 		w.gitignore = w.stack != nil
 	}
-	err := w.dir(root, "", 0)
+	err := w.dir("", 0)
 	if errors.Is(err, fs.SkipAll) {
 		return nil
 	}
@@ -52,21 +59,24 @@ type walker struct {
 	ctx       context.Context
 	opts      WalkOptions
 	fn        WalkFunc
+	t         *Target   // the directory walked
 	gitignore bool      // inside a repository and asked to honour .gitignore
 	stack     []*Ignore // ignore files in force, outermost first; nil entries allowed
 }
 
-func (w *walker) dir(path, rel string, depth int) error {
+// dir walks the directory rel ("" for the root).
+func (w *walker) dir(rel string, depth int) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
-	entries, err := os.ReadDir(path)
+	entries, err := w.t.ReadDir(rel)
 	if err != nil {
 		return nil // unreadable: skipped, as ripgrep does (it only warns)
 	}
+	path := w.t.HostPath(rel)
 	pushed := false
 	if w.gitignore {
-		if ig := LoadIgnore(filepath.Join(path, ".gitignore"), path); ig != nil {
+		if ig := loadIgnore(w.t, joinRel(rel, ".gitignore"), path); ig != nil {
 			w.stack = append(w.stack, ig)
 			pushed = true
 		}
@@ -85,10 +95,7 @@ func (w *walker) dir(path, rel string, depth int) error {
 			continue
 		}
 		childPath := filepath.Join(path, name)
-		childRel := name
-		if rel != "" {
-			childRel = rel + "/" + name
-		}
+		childRel := joinRel(rel, name)
 		isDir := d.IsDir()
 		if w.gitignore && w.ignored(childPath, isDir) {
 			continue
@@ -97,7 +104,7 @@ func (w *walker) dir(path, rel string, depth int) error {
 			if w.opts.MaxDepth > 0 && depth+1 >= w.opts.MaxDepth {
 				continue
 			}
-			if err := w.dir(childPath, childRel, depth+1); err != nil {
+			if err := w.dir(childRel, depth+1); err != nil {
 				return err
 			}
 			continue
@@ -107,6 +114,14 @@ func (w *walker) dir(path, rel string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// joinRel joins a slash-separated relative path and a name.
+func joinRel(rel, name string) string {
+	if rel == "" {
+		return name
+	}
+	return rel + "/" + name
 }
 
 // ignored asks the ignore files in force, innermost first; the first that

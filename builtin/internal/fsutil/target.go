@@ -1,0 +1,213 @@
+package fsutil
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Target is a file or directory that a tool call works on, and the way to
+// reach it.
+//
+// A target inside the working directory or an allowed root is reached
+// through an os.Root opened on that root: every operation on it resolves
+// the path beneath the root's open descriptor and fails rather than leave
+// it, even when a directory on the way is swapped for a link to elsewhere
+// while the operation runs. Checking a resolved path and then using it by
+// name, as forge once did, loses that race. The target of a read that is
+// not confined is reached by its path.
+type Target struct {
+	// Path is the absolute path shown to the user: with links resolved for
+	// a write (what will really be written), as given for a read.
+	Path string
+	root *os.Root // nil: reached by Path
+	name string   // the target's name beneath root
+	// refusal is what to report when an operation beneath root finds that
+	// the way now leads outside it.
+	refusal *OutsideError
+}
+
+// WriteTarget resolves p (relative to wd, the process's working directory
+// when empty) for writing. Every symbolic link is resolved, and the result
+// must lie in wd or one of roots, which are resolved too, so that a working
+// directory reached through a link still contains its own files; otherwise
+// the error is an *OutsideError. Other errors are the message for the user
+// when the path is invalid. The caller closes the target.
+func WriteTarget(wd string, roots []string, p string) (*Target, error) {
+	t, err := confined(wd, roots, p, false)
+	if err != nil {
+		return nil, err
+	}
+	t.Path = filepath.Join(t.root.Name(), t.name)
+	return t, nil
+}
+
+// ReadTarget resolves p (relative to wd) for reading. When confine is false
+// it may be anywhere and is reached by its path; when true it is judged and
+// reached as a write target is, and refused with an *OutsideError when
+// outside wd and roots. Path stays p made absolute, links unresolved. The
+// caller closes the target.
+func ReadTarget(wd string, roots []string, p string, confine bool) (*Target, error) {
+	if !confine {
+		abs, err := Abs(wd, p)
+		if err != nil {
+			return nil, err
+		}
+		return HostTarget(abs), nil
+	}
+	return confined(wd, roots, p, true)
+}
+
+// HostTarget is the target at the absolute path p, reached by its path.
+func HostTarget(p string) *Target { return &Target{Path: p, name: p} }
+
+// confined resolves p and opens the outermost of wd and roots that holds it
+// as the target's root. Outermost: a root nested in another could itself be
+// swapped for a link, which the outer root's checks would catch.
+func confined(wd string, roots []string, p string, read bool) (*Target, error) {
+	abs, err := Abs(wd, p)
+	if err != nil {
+		return nil, err
+	}
+	real, err := RealPath(abs)
+	if err != nil {
+		return nil, err
+	}
+	if wd == "" {
+		if wd, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("working directory: %w", err)
+		}
+	}
+	refusal := &OutsideError{Path: abs, Read: read}
+	base := ""
+	for _, r := range append([]string{wd}, roots...) {
+		if r == "" || strings.IndexByte(r, 0) >= 0 {
+			continue
+		}
+		ra, err := Abs(wd, r)
+		if err != nil {
+			continue
+		}
+		refusal.Allowed = append(refusal.Allowed, ra)
+		rr, err := RealPath(ra)
+		if err == nil && Within(real, rr) && (base == "" || len(rr) < len(base)) {
+			base = rr
+		}
+	}
+	if base == "" {
+		return nil, refusal
+	}
+	root, err := openRoot(base, !read)
+	if err != nil {
+		return nil, err
+	}
+	name, err := filepath.Rel(base, real)
+	if err != nil {
+		_ = root.Close()
+		return nil, fmt.Errorf("resolve %s: %w", abs, err)
+	}
+	return &Target{Path: abs, root: root, name: name, refusal: refusal}, nil
+}
+
+// openRoot opens the allowed root dir. A root that does not exist yet is
+// created for a write, as the write would create any missing directory; for
+// a read, the error is that of the missing file, whose path is the root's.
+func openRoot(dir string, create bool) (*os.Root, error) {
+	root, err := os.OpenRoot(dir)
+	if create && errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, errors.New(Describe(dir, err))
+		}
+		root, err = os.OpenRoot(dir)
+	}
+	if err != nil && create {
+		return nil, errors.New(Describe(dir, err))
+	}
+	return root, err
+}
+
+// Close releases the root the target is reached through, if any.
+func (t *Target) Close() error {
+	if t.root == nil {
+		return nil
+	}
+	return t.root.Close()
+}
+
+// HostPath is the absolute path of rel (slash-separated, "" for the target
+// itself) below the target, as the user sees it.
+func (t *Target) HostPath(rel string) string {
+	if rel == "" {
+		return t.Path
+	}
+	return filepath.Join(t.Path, filepath.FromSlash(rel))
+}
+
+// nameOf is rel's name for the operations: beneath the root, or the host
+// path when there is none.
+func (t *Target) nameOf(rel string) string {
+	if rel == "" {
+		return t.name
+	}
+	return filepath.Join(t.name, filepath.FromSlash(rel))
+}
+
+// Stat describes rel below the target, following links (beneath the root
+// only, for a confined target).
+func (t *Target) Stat(rel string) (fs.FileInfo, error) {
+	if t.root == nil {
+		return os.Stat(t.nameOf(rel))
+	}
+	fi, err := t.root.Stat(t.nameOf(rel))
+	return fi, t.wrap(err)
+}
+
+// openFile opens rel below the target.
+func (t *Target) openFile(rel string, flag int, perm fs.FileMode) (*os.File, error) {
+	if t.root == nil {
+		return os.OpenFile(t.nameOf(rel), flag, perm)
+	}
+	f, err := t.root.OpenFile(t.nameOf(rel), flag, perm)
+	return f, t.wrap(err)
+}
+
+// ReadDir lists the directory rel below the target, sorted by name. It
+// refuses, without waiting, anything that is not a directory by the time it
+// is opened.
+func (t *Target) ReadDir(rel string) ([]fs.DirEntry, error) {
+	f, err := t.openFile(rel, dirFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
+
+// wrap turns the error of an operation that the root stopped from leaving
+// it into the refusal the user would have had, had the path led outside
+// when it was checked.
+func (t *Target) wrap(err error) error {
+	if err != nil && t.refusal != nil && escapes(err) {
+		return t.refusal
+	}
+	return err
+}
+
+// escapes reports whether err is os.Root's refusal of a path that leads
+// outside it. The os package does not export that error; its text is part
+// of its behaviour, checked by TestEscapeIsRecognised.
+func escapes(err error) bool {
+	for err != nil {
+		if err.Error() == "path escapes from parent" {
+			return true
+		}
+		err = errors.Unwrap(err)
+	}
+	return false
+}
