@@ -26,6 +26,12 @@ func TestDefaults(t *testing.T) {
 		HistoryCapacity: 1000,
 		AllowedRoots:    []string{},
 		PluginDirs:      []string{filepath.Join(f.home, ".config", "forge", "plugins")},
+		Approval:        "ask",
+		MaxTurns:        50,
+		LoopDetection:   true,
+		ToolFormat:      "native",
+		PassEnv:         []string{},
+		Read:            Read{AllowOutside: true},
 		Tools:           map[string]map[string]any{},
 		MCP:             MCP{Servers: map[string]MCPServer{}},
 		home:            f.home,
@@ -96,6 +102,51 @@ func TestPrecedence(t *testing.T) {
 			def: "1000", file: "10", env: "0", flag: "0",
 			get: func(c Config) string { return fmt.Sprint(c.HistoryCapacity) },
 		},
+		{
+			key: "provider", vals: layer{"openai", "anthropic", "ollama"},
+			def: "", file: "openai", env: "anthropic", flag: "ollama",
+			get: func(c Config) string { return c.Provider },
+		},
+		{
+			key: "model", vals: layer{"gpt-4o", "claude-sonnet-4-5", "llama3:8b"},
+			def: "", file: "gpt-4o", env: "claude-sonnet-4-5", flag: "llama3:8b",
+			get: func(c Config) string { return c.Model },
+		},
+		{
+			key: "base_url", vals: layer{"http://f", "https://e/v1", "http://localhost:11434"},
+			def: "", file: "http://f", env: "https://e/v1", flag: "http://localhost:11434",
+			get: func(c Config) string { return c.BaseURL },
+		},
+		{
+			key: "approval", vals: layer{"auto-edit", "plan", "yolo"},
+			def: "ask", file: "auto-edit", env: "plan", flag: "yolo",
+			get: func(c Config) string { return c.Approval },
+		},
+		{
+			key: "max_turns", vals: layer{"10", "20", "30"},
+			def: "50", file: "10", env: "20", flag: "30",
+			get: func(c Config) string { return fmt.Sprint(c.MaxTurns) },
+		},
+		{
+			key: "loop_detection", vals: layer{"false", "true", "false"},
+			def: "true", file: "false", env: "true", flag: "false",
+			get: func(c Config) string { return fmt.Sprint(c.LoopDetection) },
+		},
+		{
+			key: "tool_format", vals: layer{"xml", "native", "xml"},
+			def: "native", file: "xml", env: "native", flag: "xml",
+			get: func(c Config) string { return c.ToolFormat },
+		},
+		{
+			key: "pass_env", vals: layer{"[A_KEY]", "B_TOKEN:C", ""},
+			def: "", file: "A_KEY", env: "B_TOKEN:C", flag: "B_TOKEN:C",
+			get: func(c Config) string { return joinList(c.PassEnv) },
+		},
+		{
+			key: "read.allow_outside", vals: layer{"false", "true", ""},
+			def: "true", file: "false", env: "true", flag: "true",
+			get: func(c Config) string { return fmt.Sprint(c.Read.AllowOutside) },
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {
@@ -105,7 +156,7 @@ func TestPrecedence(t *testing.T) {
 			if s.flag != "" && tt.vals.flag != "" {
 				flagArgs = []string{"--" + s.flag + "=" + tt.vals.flag}
 			}
-			file := f.write("forge.yaml", tt.key+": "+tt.vals.file+"\n")
+			file := f.write("forge.yaml", nestKey(tt.key, tt.vals.file))
 			empty := f.write("empty.yaml", "")
 			steps := []struct {
 				name string
@@ -136,6 +187,14 @@ func TestPrecedence(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nestKey writes "a.b" as "a:\n  b: v" and "a" as "a: v".
+func nestKey(key, v string) string {
+	if group, field, ok := strings.Cut(key, "."); ok {
+		return group + ":\n  " + field + ": " + v + "\n"
+	}
+	return key + ": " + v + "\n"
 }
 
 func TestPrecedenceWorkingDir(t *testing.T) {
@@ -343,7 +402,7 @@ func TestBadValues(t *testing.T) {
 		},
 		{
 			name: "negative width", args: []string{"--width=-1"},
-			want: `--width: invalid width "-1": must be 0 (detect) or a number of columns`,
+			want: `--width: invalid width "-1": must be 0 (detect) or at least 40 columns`,
 		},
 		{name: "width text", file: "width: wide\n", want: `config file FILE: invalid width "wide": want a whole number`},
 		{name: "width fraction", file: "width: 1.5\n", want: `config file FILE: invalid width "1.5": want a whole number`},
@@ -497,6 +556,51 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
+// TestNestedWarnings: unknown keys inside the read and permissions sections, and a
+// nested key written at the top level, are named with the key they were probably
+// meant to be.
+func TestNestedWarnings(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"read: {alow_outside: false}\n", `unknown key "read.alow_outside" (did you mean "read.allow_outside"?)`},
+		{"permissions: {denny: [Bash]}\n", `unknown key "permissions.denny" (did you mean "permissions.deny"?)`},
+		{"allow_outside: false\n", `unknown key "allow_outside" (did you mean "read.allow_outside"?)`},
+		{"deny: [Bash]\n", `unknown key "deny" (did you mean "permissions.deny"?)`},
+		{"max-turns: 5\n", `unknown key "max-turns" (did you mean "max_turns"?)`},
+		{"modle: gpt-4o\n", `unknown key "modle" (did you mean "model"?)`},
+		{"aproval: yolo\n", `unknown key "aproval" (did you mean "approval"?)`},
+		{"mcp: {servers: {x: {url: 'http://h', header: {A: b}}}}\n", `unknown key "mcp.servers.x.header" (did you mean "mcp.servers.x.headers"?)`},
+	}
+	for _, tt := range tests {
+		f := newFixture(t)
+		p := f.write("c.yaml", tt.yaml)
+		c := f.load(p)
+		if want := []string{"config file " + p + ": " + tt.want}; !reflect.DeepEqual(c.Warnings, want) {
+			t.Errorf("%q: warnings\n%q\nwant\n%q", tt.yaml, c.Warnings, want)
+		}
+	}
+}
+
+// TestKeysDifferingOnlyInCase: inside a section, as at the top, a key written twice
+// in different cases is an error: which one wins would be left to map order.
+func TestKeysDifferingOnlyInCase(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"mcp:\n  servers:\n    x: {command: a, Command: b}\n", `mcp.servers.x: key "command" is written twice ("Command" and "command")`},
+		{"mcp:\n  servers: {}\n  Servers: {}\n", `mcp: key "servers" is written twice ("Servers" and "servers")`},
+		{"tools:\n  Read:\n    rate: {per_second: 1, Per_Second: 2}\n", `tools.Read.rate: key "per_second" is written twice ("Per_Second" and "per_second")`},
+		{"permissions: {allow: [a], Allow: [b]}\n", `permissions: key "allow" is written twice ("Allow" and "allow")`},
+		{"read: {allow_outside: true, Allow_Outside: false}\n", `read: key "allow_outside" is written twice ("Allow_Outside" and "allow_outside")`},
+		{"read: {allow_outside: true}\nread.allow_outside: false\n", `key "read.allow_outside" is written twice`},
+	}
+	for _, tt := range tests {
+		f := newFixture(t)
+		p := f.write("c.yaml", tt.yaml)
+		got := f.loadErr(p)
+		if want := "config file " + p + ": " + tt.want; !strings.HasPrefix(got, want) {
+			t.Errorf("%q: error\n %q\nwant\n %q", tt.yaml, got, want)
+		}
+	}
+}
+
 func TestLoadWithProcessDefaults(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -528,7 +632,8 @@ func TestAddFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
 	AddFlags(fs)
 	AddFlags(fs) // twice is harmless
-	for _, name := range []string{"config", "working-dir", "timeout", "dry-run", "output", "log-level", "log-file", "no-color", "width", "plugins-dir", "fail-fast"} {
+	for _, name := range []string{"config", "working-dir", "timeout", "dry-run", "output", "log-level", "log-file", "no-color", "width", "plugins-dir", "fail-fast",
+		"provider", "model", "base-url", "approval", "max-turns", "loop-detection", "tool-format", "system-prompt"} {
 		if fs.Lookup(name) == nil {
 			t.Errorf("flag --%s missing", name)
 		}
