@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -714,6 +715,51 @@ func BenchmarkLoad(b *testing.B) {
 	for b.Loop() {
 		if _, err := Load(src); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestExampleConfig: the repository's example configuration loads without an error
+// or a warning, so it keeps up with the keys.
+func TestExampleConfig(t *testing.T) {
+	p, err := filepath.Abs(filepath.Join("..", "..", "examples", "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	c := f.load(p)
+	if len(c.Warnings) != 0 || len(c.MCP.Servers) == 0 {
+		t.Errorf("warnings %q, servers %v", c.Warnings, c.MCP.Servers)
+	}
+}
+
+// TestREADMEConfig: the README's sample configuration loads without a warning and
+// shows every key, so the documentation keeps up with the keys.
+func TestREADMEConfig(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "### Configuration")
+	if !ok {
+		t.Fatal("README has no Configuration section")
+	}
+	_, after, ok = strings.Cut(after, "```yaml\n")
+	sample, _, ok2 := strings.Cut(after, "```")
+	if !ok || !ok2 {
+		t.Fatal("the Configuration section has no yaml block")
+	}
+	f := newFixture(t)
+	if err := os.MkdirAll(filepath.Join(f.home, "src", "project"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := f.load(f.write("readme.yaml", sample))
+	if len(c.Warnings) != 0 {
+		t.Errorf("the README's sample warns: %q", c.Warnings)
+	}
+	for _, k := range append(topKeys(), slices.Concat(groupFields("read"), permissionFields, []string{"url", "headers"})...) {
+		if !strings.Contains(sample, k+":") {
+			t.Errorf("the README's sample does not show %s", k)
 		}
 	}
 }
