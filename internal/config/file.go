@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -14,10 +15,22 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
+// Bounds on a config file, which is a few kilobytes: past them the file is refused
+// rather than read without end (--config /dev/zero) or decoded for minutes, since
+// the YAML decoder compares each mapping's keys pairwise.
+const (
+	maxFileSize    = 1 << 20
+	maxMappingKeys = 1000
+)
+
 // readFile reads the config file. A missing file is fine unless the user named it
 // (explicit): then, like any other read error, it is an error naming the file.
 func readFile(path string, explicit bool) (data []byte, found bool, err error) {
-	data, err = os.ReadFile(path)
+	f, err := os.Open(path)
+	if err == nil {
+		defer f.Close()
+		data, err = io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	}
 	if err == nil {
 		return data, true, nil
 	}
@@ -35,6 +48,9 @@ func readFile(path string, explicit bool) (data []byte, found bool, err error) {
 // empty file is an empty mapping. Errors name the file and, when the parser knows
 // it, the line: "config file /x/config.yaml: yaml: line 3: ...".
 func parseYAML(path string, data []byte) (map[string]any, error) {
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("config file %s: larger than %d bytes; a configuration is a few kilobytes", path, maxFileSize)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("config file %s: %w", path, err)
@@ -49,6 +65,10 @@ func parseYAML(path string, data []byte) (map[string]any, error) {
 	if top.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("config file %s: line %d: the file must be a mapping of keys to values, such as \"timeout: 90s\"", path, top.Line)
 	}
+	if big := largeMapping(top); big != nil {
+		return nil, fmt.Errorf("config file %s: line %d: a mapping of %d keys; forge reads at most %d",
+			path, big.Line, len(big.Content)/2, maxMappingKeys)
+	}
 	var raw map[string]any
 	if err := top.Decode(&raw); err != nil {
 		var te *yaml.TypeError
@@ -61,6 +81,21 @@ func parseYAML(path string, data []byte) (map[string]any, error) {
 		raw = map[string]any{}
 	}
 	return raw, nil
+}
+
+// largeMapping returns the first mapping under n with more than maxMappingKeys
+// keys, or nil. It walks the tree as written, without following aliases, so its
+// cost is the file's size.
+func largeMapping(n *yaml.Node) *yaml.Node {
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		n, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		if n.Kind == yaml.MappingNode && len(n.Content)/2 > maxMappingKeys {
+			return n
+		}
+		stack = append(stack, n.Content...)
+	}
+	return nil
 }
 
 // splitTop sorts the file's top-level keys: the settings, by their full key (a

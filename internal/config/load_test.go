@@ -763,3 +763,60 @@ func TestREADMEConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestFileLimits: a file no configuration could need is refused quickly, with its
+// name, rather than parsed for minutes (the YAML decoder compares a mapping's keys
+// pairwise) or read without end.
+func TestFileLimits(t *testing.T) {
+	f := newFixture(t)
+	var many strings.Builder
+	for i := range maxMappingKeys + 1 {
+		fmt.Fprintf(&many, "    k%d: 1\n", i)
+	}
+	tests := []struct{ name, content, want string }{
+		{"too large", "# " + strings.Repeat("x", maxFileSize) + "\n", fmt.Sprintf("larger than %d bytes", maxFileSize)},
+		{"too many keys", "tools:\n  Read:\n" + many.String(), fmt.Sprintf("line 3: a mapping of %d keys; forge reads at most %d", maxMappingKeys+1, maxMappingKeys)},
+	}
+	for _, tt := range tests {
+		p := f.write("big.yaml", tt.content)
+		wantContains(t, f.loadErr(p), "config file "+p+": ", tt.want)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		wantContains(t, f.loadErr("/dev/zero"), "config file /dev/zero: ", "larger than")
+	}
+	var most strings.Builder
+	for i := range maxMappingKeys {
+		fmt.Fprintf(&most, "    k%d: 1\n", i)
+	}
+	if c := f.load(f.write("most.yaml", "tools:\n  Read:\n"+most.String())); len(c.ToolSection("Read")) != maxMappingKeys {
+		t.Errorf("a mapping of %d keys was not read whole", maxMappingKeys)
+	}
+}
+
+// BenchmarkLoadLargestFile measures Load at its bounds: a file just under
+// maxFileSize of tool sections of maxMappingKeys keys each, and a top level of
+// maxMappingKeys unknown keys (each one warned with a suggestion). Nearly all of
+// its time is the YAML library's; it takes about a second where, without the
+// bounds, a file of that size took minutes.
+func BenchmarkLoadLargestFile(b *testing.B) {
+	var y strings.Builder
+	for i := range maxMappingKeys - 1 {
+		fmt.Fprintf(&y, "unknown_%d: 1\n", i)
+	}
+	y.WriteString("tools:\n")
+	for t := 0; y.Len() < maxFileSize-20000; t++ {
+		fmt.Fprintf(&y, "  T%d:\n", t)
+		for i := range maxMappingKeys {
+			fmt.Fprintf(&y, "    k%d: 1\n", i)
+		}
+	}
+	data := []byte(y.String())
+	fx := &fixture{cwd: b.TempDir(), home: "/h", env: map[string]string{"HOME": "/h"}}
+	src := Source{Env: fx.lookup, Getwd: func() (string, error) { return fx.cwd, nil }}.withDefaults()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := load(src, resolver{cwd: fx.cwd, home: fx.home}, "/big.yaml", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
