@@ -33,13 +33,15 @@ type Config struct {
 	LogLevel        string                    // log_level, --log-level: debug|info|warn|error|off; default "warn"
 	LogFile         string                    // log_file, --log-file; "" = standard error
 	NoColor         bool                      // no_color, --no-color; defaults to true when NO_COLOR is set and not empty
-	Width           int                       // width, --width; 0 = detect (the terminal's width, else 71)
+	Width           int                       // width, --width; 0 = detect (the terminal's width, else 71), otherwise at least 40
 	MaxOutputSize   int                       // max_output_size; default 100000 bytes
 	HistoryFile     string                    // history_file; default $XDG_STATE_HOME/forge/history; "" = no history file
 	HistoryCapacity int                       // history_capacity; executions kept by the executor; default 1000; 0 = none
 	AllowedRoots    []string                  // allowed_roots; extra directories writers may write in
 	PluginDirs      []string                  // plugin_dirs (+ each --plugins-dir); default [$XDG_CONFIG_HOME/forge/plugins]
 	FailFast        bool                      // fail_fast, --fail-fast: a scripted session stops at the first failure
+	PassEnv         []string                  // pass_env: variables tools' processes inherit although their names look secret
+	Read            Read                      // read.allow_outside
 	Provider        string                    // provider, --provider: openai|anthropic|ollama; "" = not chosen, the app decides
 	Model           string                    // model, --model: the model's name as its provider spells it; "" = the provider's default
 	BaseURL         string                    // base_url, --base-url: the provider's http(s) endpoint; "" = the provider's own
@@ -48,8 +50,6 @@ type Config struct {
 	LoopDetection   bool                      // loop_detection, --loop-detection: stop an agent repeating itself; default true
 	ToolFormat      string                    // tool_format, --tool-format: native (default) or xml, how tool calls reach the model
 	SystemPrompt    string                    // system_prompt, --system-prompt: a file replacing the system prompt; "" = built in; absolute
-	PassEnv         []string                  // pass_env: variables tools' processes inherit although their names look secret
-	Read            Read                      // read.allow_outside
 	Permissions     Permissions               // permissions.allow, permissions.deny (file only)
 	Tools           map[string]map[string]any // tools.<Name>: per-tool sections, names in their written case
 	MCP             MCP                       // mcp.servers.<name>
