@@ -9,7 +9,9 @@
 //
 // Every setting can also come from the environment as FORGE_ and its key in upper
 // case (FORGE_TIMEOUT=90s, FORGE_LOG_LEVEL=debug, FORGE_ALLOWED_ROOTS=/a:/b); an
-// empty variable counts as unset. The environment is read through Source.Env, not
+// empty variable counts as unset; a nested key joins its parts with "_"
+// (FORGE_READ_ALLOW_OUTSIDE). The tools, mcp and permissions sections come from the
+// file only. The environment is read through Source.Env, not
 // viper's AutomaticEnv, so tests need not touch the process environment. A
 // non-empty NO_COLOR (no-color.org) makes no_color default to true.
 package config
@@ -31,19 +33,45 @@ type Config struct {
 	LogLevel        string                    // log_level, --log-level: debug|info|warn|error|off; default "warn"
 	LogFile         string                    // log_file, --log-file; "" = standard error
 	NoColor         bool                      // no_color, --no-color; defaults to true when NO_COLOR is set and not empty
-	Width           int                       // width, --width; 0 = detect (the terminal's width, else 71)
+	Width           int                       // width, --width; 0 = detect (the terminal's width, else 71), otherwise at least 40
 	MaxOutputSize   int                       // max_output_size; default 100000 bytes
 	HistoryFile     string                    // history_file; default $XDG_STATE_HOME/forge/history; "" = no history file
 	HistoryCapacity int                       // history_capacity; executions kept by the executor; default 1000; 0 = none
 	AllowedRoots    []string                  // allowed_roots; extra directories writers may write in
 	PluginDirs      []string                  // plugin_dirs (+ each --plugins-dir); default [$XDG_CONFIG_HOME/forge/plugins]
 	FailFast        bool                      // fail_fast, --fail-fast: a scripted session stops at the first failure
+	PassEnv         []string                  // pass_env: variables tools' processes inherit although their names look secret
+	Read            Read                      // read.allow_outside
+	Provider        string                    // provider, --provider: openai|anthropic|ollama; "" = not chosen, the app decides
+	Model           string                    // model, --model: the model's name as its provider spells it; "" = the provider's default
+	BaseURL         string                    // base_url, --base-url: the provider's http(s) endpoint; "" = the provider's own
+	Approval        string                    // approval, --approval: ask (default), auto-edit, yolo or plan
+	MaxTurns        int                       // max_turns, --max-turns: model turns one request may take; default 50, >= 1
+	LoopDetection   bool                      // loop_detection, --loop-detection: stop an agent repeating itself; default true
+	ToolFormat      string                    // tool_format, --tool-format: native (default) or xml, how tool calls reach the model
+	SystemPrompt    string                    // system_prompt, --system-prompt: a file replacing the system prompt; "" = built in; absolute
+	Permissions     Permissions               // permissions.allow, permissions.deny (file only)
 	Tools           map[string]map[string]any // tools.<Name>: per-tool sections, names in their written case
 	MCP             MCP                       // mcp.servers.<name>
 	File            string                    // the config file actually read, "" if none
 	Warnings        []string                  // things worth telling the user that did not stop loading (unknown keys)
 
 	home string // $HOME, for "~" in values given to Set
+}
+
+// Read is the read section: where the reading tools may look.
+type Read struct {
+	// AllowOutside (read.allow_outside, FORGE_READ_ALLOW_OUTSIDE; default true) lets
+	// the readers read files outside the working directory and allowed_roots.
+	AllowOutside bool
+}
+
+// Permissions is the permissions section: rules, such as "Bash(git status)", that
+// let tool calls run without asking, or refuse them. Config keeps them as written,
+// in order; whoever applies them checks their syntax.
+type Permissions struct {
+	Allow []string // permissions.allow
+	Deny  []string // permissions.deny
 }
 
 // MCP is the mcp section: the MCP servers whose tools join the registry.
@@ -59,6 +87,7 @@ type MCPServer struct {
 	Env     map[string]string // env: variables added to its environment
 	Cwd     string            // cwd: its working directory ("~" expanded)
 	URL     string            // url: an http or https endpoint
+	Headers map[string]string // headers: HTTP headers sent with every request to URL (only with url)
 
 	Start   bool          // start: connect when forge starts instead of on first use
 	Timeout time.Duration // timeout: per-call limit; 0 = the call's own timeout

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -10,12 +11,26 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// Bounds on a config file, which is a few kilobytes: past them the file is refused
+// rather than read without end (--config /dev/zero) or decoded for minutes, since
+// the YAML decoder compares each mapping's keys pairwise.
+const (
+	maxFileSize    = 1 << 20
+	maxMappingKeys = 1000
 )
 
 // readFile reads the config file. A missing file is fine unless the user named it
 // (explicit): then, like any other read error, it is an error naming the file.
 func readFile(path string, explicit bool) (data []byte, found bool, err error) {
-	data, err = os.ReadFile(path)
+	f, err := os.Open(path)
+	if err == nil {
+		defer f.Close()
+		data, err = io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	}
 	if err == nil {
 		return data, true, nil
 	}
@@ -33,6 +48,9 @@ func readFile(path string, explicit bool) (data []byte, found bool, err error) {
 // empty file is an empty mapping. Errors name the file and, when the parser knows
 // it, the line: "config file /x/config.yaml: yaml: line 3: ...".
 func parseYAML(path string, data []byte) (map[string]any, error) {
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("config file %s: larger than %d bytes; a configuration is a few kilobytes", path, maxFileSize)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("config file %s: %w", path, err)
@@ -46,6 +64,10 @@ func parseYAML(path string, data []byte) (map[string]any, error) {
 	}
 	if top.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("config file %s: line %d: the file must be a mapping of keys to values, such as \"timeout: 90s\"", path, top.Line)
+	}
+	if big := largeMapping(top); big != nil {
+		return nil, fmt.Errorf("config file %s: line %d: a mapping of %d keys; forge reads at most %d",
+			path, big.Line, len(big.Content)/2, maxMappingKeys)
 	}
 	var raw map[string]any
 	if err := top.Decode(&raw); err != nil {
@@ -61,11 +83,37 @@ func parseYAML(path string, data []byte) (map[string]any, error) {
 	return raw, nil
 }
 
-// splitTop sorts the file's top-level keys: the settings (lower-cased, for viper),
-// the raw sections (tools, mcp) and warnings about unknown keys. A key written twice
-// in different cases is an error, since which one wins would be left to chance.
-func splitTop(path string, raw map[string]any) (scalars, sections map[string]any, warnings []string, err error) {
-	scalars, sections = map[string]any{}, map[string]any{}
+// largeMapping returns the first mapping under n with more than maxMappingKeys
+// keys, or nil. It walks the tree as written, without following aliases, so its
+// cost is the file's size.
+func largeMapping(n *yaml.Node) *yaml.Node {
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		n, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		if n.Kind == yaml.MappingNode && len(n.Content)/2 > maxMappingKeys {
+			return n
+		}
+		stack = append(stack, n.Content...)
+	}
+	return nil
+}
+
+// splitTop sorts the file's top-level keys: the settings, by their full key (a
+// group's fields as "read.allow_outside"), the raw sections (tools, mcp,
+// permissions) and warnings about unknown keys. A key written twice in different
+// cases, or both flat and inside its group, is an error, since which one wins would
+// be left to chance.
+func splitTop(path string, raw map[string]any) (flat, sections map[string]any, warnings []string, err error) {
+	flat, sections = map[string]any{}, map[string]any{}
+	written := map[string]string{} // full key -> as the file wrote it
+	put := func(key, as string, v any) error {
+		if prev, dup := written[key]; dup {
+			return fmt.Errorf("config file %s: key %q is written twice (%q and %q)", path, key, prev, as)
+		}
+		written[key] = as
+		flat[key] = normalize(v)
+		return nil
+	}
 	seen := map[string]string{}
 	for _, k := range sortedKeys(raw) {
 		lk := strings.ToLower(k)
@@ -74,17 +122,67 @@ func splitTop(path string, raw map[string]any) (scalars, sections map[string]any
 		}
 		seen[lk] = k
 		switch {
-		case isSetting(lk):
-			scalars[lk] = normalize(raw[k])
 		case isSection(lk):
 			sections[lk] = raw[k]
+		case slices.Contains(groupKeys(), lk):
+			w, err := splitGroup(path, lk, raw[k], put)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			warnings = append(warnings, w...)
+		case isSetting(lk):
+			if err := put(lk, k, raw[k]); err != nil {
+				return nil, nil, nil, err
+			}
 		default:
 			warnings = append(warnings, unknownKey(path, k, "", topKeys()))
 		}
 	}
-	return scalars, sections, warnings, nil
+	return flat, sections, warnings, nil
 }
 
+// splitGroup puts the fields of the group g (read: {allow_outside: false}) as
+// settings "g.field", and returns warnings for the fields it does not know.
+func splitGroup(path, g string, v any, put func(key, as string, v any) error) ([]string, error) {
+	fields := groupFields(g)
+	m, ok := asMap(v)
+	if !ok {
+		return nil, &ValueError{Source: "config file " + path, Key: g, Value: display(v),
+			Reason: "want a mapping with " + strings.Join(fields, ", ")}
+	}
+	if err := duplicateInCase(m); err != nil {
+		return nil, fmt.Errorf("config file %s: %s: %w", path, g, err)
+	}
+	var warnings []string
+	for _, f := range sortedKeys(m) {
+		key := g + "." + strings.ToLower(f)
+		if !isSetting(key) {
+			warnings = append(warnings, unknownKey(path, f, g+".", fields))
+			continue
+		}
+		if err := put(key, g+": "+f, m[f]); err != nil {
+			return nil, err
+		}
+	}
+	return warnings, nil
+}
+
+// duplicateInCase is an error when two keys of m differ only in case: forge reads
+// keys in any case, so both would mean the same key.
+func duplicateInCase(m map[string]any) error {
+	seen := map[string]string{}
+	for _, k := range sortedKeys(m) {
+		lk := strings.ToLower(k)
+		if prev, dup := seen[lk]; dup {
+			return fmt.Errorf("key %q is written twice (%q and %q)", lk, prev, k)
+		}
+		seen[lk] = k
+	}
+	return nil
+}
+
+// isSetting reports whether k, lower case, is a setting's key as a file writes it
+// ("-" is the flags' spelling, not the file's).
 func isSetting(k string) bool {
 	_, ok := lookupSetting(k)
 	return ok && !strings.Contains(k, "-")
@@ -92,49 +190,58 @@ func isSetting(k string) bool {
 
 func isSection(k string) bool { return slices.Contains(sectionKeys, k) }
 
-func topKeys() []string { return append(Keys(), sectionKeys...) }
+// topKeys are the keys a file may have at its top level.
+func topKeys() []string {
+	var keys []string
+	for _, k := range Keys() {
+		if !strings.Contains(k, ".") {
+			keys = append(keys, k)
+		}
+	}
+	keys = append(keys, groupKeys()...)
+	return append(keys, sectionKeys...)
+}
+
+// nestedKeys are the keys that live inside a top-level mapping, for suggesting
+// "read.allow_outside" to a file that wrote allow_outside at the top.
+func nestedKeys() []string {
+	var keys []string
+	for _, k := range Keys() {
+		if strings.Contains(k, ".") {
+			keys = append(keys, k)
+		}
+	}
+	for _, f := range permissionFields {
+		keys = append(keys, "permissions."+f)
+	}
+	return keys
+}
 
 // unknownKey is the warning for a key forge does not read, with a suggestion when a
-// known key is close (a typo, or "-" for "_").
+// known key is close (a typo, "-" for "_", or a nested key written at the top).
 func unknownKey(path, key, prefix string, known []string) string {
 	msg := fmt.Sprintf("config file %s: unknown key %q", path, prefix+key)
-	if s := closest(key, known); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", prefix+s)
+	if s := suggestKey(key, prefix, known); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return msg
 }
 
-// closest returns the known key nearest to key when it is within two edits, else "".
-func closest(key string, known []string) string {
+// suggestKey returns the full key that key, found under prefix, was probably meant
+// to be, or "".
+func suggestKey(key, prefix string, known []string) string {
 	k := strings.ReplaceAll(strings.ToLower(key), "-", "_")
-	best, bestDist := "", 3
-	for _, c := range known {
-		if d := editDistance(k, c); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
+	if prefix == "" {
+		for _, n := range nestedKeys() {
+			if strings.HasSuffix(n, "."+k) {
+				return n
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	if s := tools.Suggest(k, known, 1); len(s) > 0 {
+		return prefix + s[0]
+	}
+	return ""
 }
 
 // normalize turns decoded YAML into JSON-like values: every mapping becomes a fresh

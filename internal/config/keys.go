@@ -3,7 +3,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,9 +23,17 @@ type setting struct {
 	apply func(c *Config, v any, r resolver) error
 }
 
-// settings lists every key Load resolves through viper, in the order they are applied:
-// working_dir first, so a bad one is the first error reported.
-var settings = []setting{
+// settings lists every key Load resolves through viper, in the order they are applied
+// and Keys lists them: the shell's, then the agent's.
+var settings = slices.Concat(shellSettings, agentSettings)
+
+// minWidth is the narrowest panel the renderer draws (render.MinWidth): a narrower
+// width would be widened silently, so it is refused instead.
+const minWidth = 40
+
+// shellSettings are the keys of the shell and its tools, working_dir first, so a bad
+// one is the first error reported.
+var shellSettings = []setting{
 	{key: "working_dir", flag: "working-dir", get: func(c Config) string { return c.WorkingDir },
 		apply: func(c *Config, v any, r resolver) error {
 			s, err := toString(v)
@@ -79,7 +89,15 @@ var settings = []setting{
 		}},
 	{key: "width", flag: "width", get: func(c Config) string { return fmt.Sprint(c.Width) },
 		apply: func(c *Config, v any, _ resolver) error {
-			return setInt(&c.Width, v, 0, "must be 0 (detect) or a number of columns")
+			n, err := toInt(v)
+			if err != nil {
+				return err
+			}
+			if n != 0 && n < minWidth {
+				return fmt.Errorf("must be 0 (detect) or at least %d columns", minWidth)
+			}
+			c.Width = n
+			return nil
 		}},
 	{key: "max_output_size", get: func(c Config) string { return fmt.Sprint(c.MaxOutputSize) },
 		apply: func(c *Config, v any, _ resolver) error {
@@ -97,8 +115,9 @@ var settings = []setting{
 		apply: func(c *Config, v any, r resolver) error {
 			return setPaths(&c.AllowedRoots, v, r)
 		}},
-	// --plugins-dir adds to plugin_dirs rather than replacing it (issue 5: the default
-	// directory "and" --plugins-dir), so it is not this setting's flag; see Load.
+	// --plugins-dir adds to plugin_dirs rather than replacing it, so that a plugin
+	// being developed elsewhere loads beside the installed ones; it is therefore not
+	// this setting's flag (see Load).
 	{key: "plugin_dirs", get: func(c Config) string { return joinList(c.PluginDirs) },
 		apply: func(c *Config, v any, r resolver) error {
 			return setPaths(&c.PluginDirs, v, r)
@@ -108,10 +127,48 @@ var settings = []setting{
 			c.FailFast, err = keepBool(c.FailFast, v)
 			return err
 		}},
+	{key: "pass_env", get: func(c Config) string { return strings.Join(c.PassEnv, ":") },
+		apply: func(c *Config, v any, _ resolver) error {
+			names, err := toNames(v)
+			if err == nil {
+				c.PassEnv = names
+			}
+			return err
+		}},
+	{key: "read.allow_outside", get: func(c Config) string { return fmt.Sprint(c.Read.AllowOutside) },
+		apply: func(c *Config, v any, _ resolver) (err error) {
+			c.Read.AllowOutside, err = keepBool(c.Read.AllowOutside, v)
+			return err
+		}},
 }
 
-// sectionKeys are the top-level keys read from the raw file rather than through viper.
-var sectionKeys = []string{"tools", "mcp"}
+// sectionKeys are the top-level keys read from the raw file rather than through
+// viper: their contents are maps whose keys are names (tools, servers) or lists that
+// no environment variable could spell.
+var sectionKeys = []string{"tools", "mcp", "permissions"}
+
+// groupKeys are the top-level mappings whose fields are settings ("read" for
+// read.allow_outside), in the order of their first setting.
+func groupKeys() []string {
+	var groups []string
+	for _, s := range settings {
+		if g, _, ok := strings.Cut(s.key, "."); ok && !slices.Contains(groups, g) {
+			groups = append(groups, g)
+		}
+	}
+	return groups
+}
+
+// groupFields are the fields of the group g, without the "g." prefix.
+func groupFields(g string) []string {
+	var fields []string
+	for _, s := range settings {
+		if f, ok := strings.CutPrefix(s.key, g+"."); ok {
+			fields = append(fields, f)
+		}
+	}
+	return fields
+}
 
 // envName is the environment variable of a key: FORGE_ and the key in upper case, as
 // viper's SetEnvPrefix("FORGE") with the "-"/"." to "_" replacer names it.
@@ -163,7 +220,7 @@ func (c Config) Get(key string) (string, bool) {
 	return s.get(c), true
 }
 
-// defaults are the values of the bottom layer.
+// defaults are the values of the bottom layer, keyed like settings.
 func defaults(env func(string) (string, bool), cwd string) map[string]any {
 	noColor := false
 	if v, ok := env("NO_COLOR"); ok && v != "" {
@@ -175,7 +232,7 @@ func defaults(env func(string) (string, bool), cwd string) map[string]any {
 	if d := DefaultPluginDir(env); d != "" {
 		plugins = []string{d}
 	}
-	return map[string]any{
+	d := map[string]any{
 		"working_dir":      cwd,
 		"timeout":          120 * time.Second,
 		"dry_run":          false,
@@ -190,7 +247,14 @@ func defaults(env func(string) (string, bool), cwd string) map[string]any {
 		"allowed_roots":    []string{},
 		"plugin_dirs":      plugins,
 		"fail_fast":        false,
+		// Names that look secret are kept from tools' processes unless listed here.
+		"pass_env": []string{},
+		// Reading is harmless to the files read, so by default the readers may look
+		// anywhere (reference code, system headers); writers stay inside the roots.
+		"read.allow_outside": true,
 	}
+	maps.Copy(d, agentDefaults())
+	return d
 }
 
 func keepBool(old bool, v any) (bool, error) {

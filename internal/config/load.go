@@ -56,7 +56,7 @@ func load(src Source, r resolver, path string, data []byte) (Config, error) {
 			return Config{}, err
 		}
 	}
-	scalars, sections, warnings, err := splitTop(path, raw)
+	flat, sections, warnings, err := splitTop(path, raw)
 	if err != nil {
 		return Config{}, err
 	}
@@ -72,10 +72,10 @@ func load(src Source, r resolver, path string, data []byte) (Config, error) {
 		v.SetDefault(k, d)
 		origin[k] = "default"
 	}
-	if err := v.MergeConfigMap(scalars); err != nil {
+	if err := v.MergeConfigMap(nest(flat)); err != nil {
 		return Config{}, fmt.Errorf("config file %s: %w", path, err)
 	}
-	for k, val := range scalars {
+	for k, val := range flat {
 		if val != nil {
 			origin[k] = "config file " + path
 		}
@@ -119,7 +119,31 @@ func load(src Source, r resolver, path string, data []byte) (Config, error) {
 		return Config{}, err
 	}
 	c.Warnings = append(c.Warnings, w...)
+	if c.Permissions, w, err = parsePermissions(path, sections["permissions"]); err != nil {
+		return Config{}, err
+	}
+	c.Warnings = append(c.Warnings, w...)
 	return c, nil
+}
+
+// nest turns the file's settings keyed "read.allow_outside" into the nested maps
+// viper reads them from (viper's own key paths use the same dots).
+func nest(flat map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range flat {
+		g, f, ok := strings.Cut(k, ".")
+		if !ok {
+			out[k] = v
+			continue
+		}
+		m, _ := out[g].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+			out[g] = m
+		}
+		m[f] = v
+	}
+	return out
 }
 
 // AddFlags registers forge's global flags on fs, so the shell and Load agree on their
@@ -164,6 +188,30 @@ func AddFlags(fs *pflag.FlagSet) {
 	})
 	add("fail-fast", func() {
 		fs.Bool("fail-fast", false, "stop a scripted session at the first failed command")
+	})
+	add("provider", func() {
+		fs.String("provider", "", "the model's provider: "+strings.Join(providers, ", "))
+	})
+	add("model", func() {
+		fs.String("model", "", "the model, as its provider names it (default: the provider's)")
+	})
+	add("base-url", func() {
+		fs.String("base-url", "", "the provider's http(s) endpoint (default: the provider's own)")
+	})
+	add("approval", func() {
+		fs.String("approval", "", "what the agent may do without asking: "+strings.Join(approvalModes, ", ")+" (default ask)")
+	})
+	add("max-turns", func() {
+		fs.Int("max-turns", 0, "model turns one request may take (default 50)")
+	})
+	add("loop-detection", func() {
+		fs.Bool("loop-detection", false, "stop an agent that repeats the same tool calls (default true; --loop-detection=false turns it off)")
+	})
+	add("tool-format", func() {
+		fs.String("tool-format", "", "how tool calls reach the model: "+strings.Join(toolFormats, ", ")+" (default native)")
+	})
+	add("system-prompt", func() {
+		fs.String("system-prompt", "", "a file whose text replaces the built-in system prompt")
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,12 @@ func TestDefaults(t *testing.T) {
 		HistoryCapacity: 1000,
 		AllowedRoots:    []string{},
 		PluginDirs:      []string{filepath.Join(f.home, ".config", "forge", "plugins")},
+		Approval:        "ask",
+		MaxTurns:        50,
+		LoopDetection:   true,
+		ToolFormat:      "native",
+		PassEnv:         []string{},
+		Read:            Read{AllowOutside: true},
 		Tools:           map[string]map[string]any{},
 		MCP:             MCP{Servers: map[string]MCPServer{}},
 		home:            f.home,
@@ -96,6 +103,51 @@ func TestPrecedence(t *testing.T) {
 			def: "1000", file: "10", env: "0", flag: "0",
 			get: func(c Config) string { return fmt.Sprint(c.HistoryCapacity) },
 		},
+		{
+			key: "provider", vals: layer{"openai", "anthropic", "ollama"},
+			def: "", file: "openai", env: "anthropic", flag: "ollama",
+			get: func(c Config) string { return c.Provider },
+		},
+		{
+			key: "model", vals: layer{"gpt-4o", "claude-sonnet-4-5", "llama3:8b"},
+			def: "", file: "gpt-4o", env: "claude-sonnet-4-5", flag: "llama3:8b",
+			get: func(c Config) string { return c.Model },
+		},
+		{
+			key: "base_url", vals: layer{"http://f", "https://e/v1", "http://localhost:11434"},
+			def: "", file: "http://f", env: "https://e/v1", flag: "http://localhost:11434",
+			get: func(c Config) string { return c.BaseURL },
+		},
+		{
+			key: "approval", vals: layer{"auto-edit", "plan", "yolo"},
+			def: "ask", file: "auto-edit", env: "plan", flag: "yolo",
+			get: func(c Config) string { return c.Approval },
+		},
+		{
+			key: "max_turns", vals: layer{"10", "20", "30"},
+			def: "50", file: "10", env: "20", flag: "30",
+			get: func(c Config) string { return fmt.Sprint(c.MaxTurns) },
+		},
+		{
+			key: "loop_detection", vals: layer{"false", "true", "false"},
+			def: "true", file: "false", env: "true", flag: "false",
+			get: func(c Config) string { return fmt.Sprint(c.LoopDetection) },
+		},
+		{
+			key: "tool_format", vals: layer{"xml", "native", "xml"},
+			def: "native", file: "xml", env: "native", flag: "xml",
+			get: func(c Config) string { return c.ToolFormat },
+		},
+		{
+			key: "pass_env", vals: layer{"[A_KEY]", "B_TOKEN:C", ""},
+			def: "", file: "A_KEY", env: "B_TOKEN:C", flag: "B_TOKEN:C",
+			get: func(c Config) string { return joinList(c.PassEnv) },
+		},
+		{
+			key: "read.allow_outside", vals: layer{"false", "true", ""},
+			def: "true", file: "false", env: "true", flag: "true",
+			get: func(c Config) string { return fmt.Sprint(c.Read.AllowOutside) },
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {
@@ -105,7 +157,7 @@ func TestPrecedence(t *testing.T) {
 			if s.flag != "" && tt.vals.flag != "" {
 				flagArgs = []string{"--" + s.flag + "=" + tt.vals.flag}
 			}
-			file := f.write("forge.yaml", tt.key+": "+tt.vals.file+"\n")
+			file := f.write("forge.yaml", nestKey(tt.key, tt.vals.file))
 			empty := f.write("empty.yaml", "")
 			steps := []struct {
 				name string
@@ -136,6 +188,14 @@ func TestPrecedence(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nestKey writes "a.b" as "a:\n  b: v" and "a" as "a: v".
+func nestKey(key, v string) string {
+	if group, field, ok := strings.Cut(key, "."); ok {
+		return group + ":\n  " + field + ": " + v + "\n"
+	}
+	return key + ": " + v + "\n"
 }
 
 func TestPrecedenceWorkingDir(t *testing.T) {
@@ -343,7 +403,7 @@ func TestBadValues(t *testing.T) {
 		},
 		{
 			name: "negative width", args: []string{"--width=-1"},
-			want: `--width: invalid width "-1": must be 0 (detect) or a number of columns`,
+			want: `--width: invalid width "-1": must be 0 (detect) or at least 40 columns`,
 		},
 		{name: "width text", file: "width: wide\n", want: `config file FILE: invalid width "wide": want a whole number`},
 		{name: "width fraction", file: "width: 1.5\n", want: `config file FILE: invalid width "1.5": want a whole number`},
@@ -497,6 +557,51 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
+// TestNestedWarnings: unknown keys inside the read and permissions sections, and a
+// nested key written at the top level, are named with the key they were probably
+// meant to be.
+func TestNestedWarnings(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"read: {alow_outside: false}\n", `unknown key "read.alow_outside" (did you mean "read.allow_outside"?)`},
+		{"permissions: {denny: [Bash]}\n", `unknown key "permissions.denny" (did you mean "permissions.deny"?)`},
+		{"allow_outside: false\n", `unknown key "allow_outside" (did you mean "read.allow_outside"?)`},
+		{"deny: [Bash]\n", `unknown key "deny" (did you mean "permissions.deny"?)`},
+		{"max-turns: 5\n", `unknown key "max-turns" (did you mean "max_turns"?)`},
+		{"modle: gpt-4o\n", `unknown key "modle" (did you mean "model"?)`},
+		{"aproval: yolo\n", `unknown key "aproval" (did you mean "approval"?)`},
+		{"mcp: {servers: {x: {url: 'http://h', header: {A: b}}}}\n", `unknown key "mcp.servers.x.header" (did you mean "mcp.servers.x.headers"?)`},
+	}
+	for _, tt := range tests {
+		f := newFixture(t)
+		p := f.write("c.yaml", tt.yaml)
+		c := f.load(p)
+		if want := []string{"config file " + p + ": " + tt.want}; !reflect.DeepEqual(c.Warnings, want) {
+			t.Errorf("%q: warnings\n%q\nwant\n%q", tt.yaml, c.Warnings, want)
+		}
+	}
+}
+
+// TestKeysDifferingOnlyInCase: inside a section, as at the top, a key written twice
+// in different cases is an error: which one wins would be left to map order.
+func TestKeysDifferingOnlyInCase(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"mcp:\n  servers:\n    x: {command: a, Command: b}\n", `mcp.servers.x: key "command" is written twice ("Command" and "command")`},
+		{"mcp:\n  servers: {}\n  Servers: {}\n", `mcp: key "servers" is written twice ("Servers" and "servers")`},
+		{"tools:\n  Read:\n    rate: {per_second: 1, Per_Second: 2}\n", `tools.Read.rate: key "per_second" is written twice ("Per_Second" and "per_second")`},
+		{"permissions: {allow: [a], Allow: [b]}\n", `permissions: key "allow" is written twice ("Allow" and "allow")`},
+		{"read: {allow_outside: true, Allow_Outside: false}\n", `read: key "allow_outside" is written twice ("Allow_Outside" and "allow_outside")`},
+		{"read: {allow_outside: true}\nread.allow_outside: false\n", `key "read.allow_outside" is written twice`},
+	}
+	for _, tt := range tests {
+		f := newFixture(t)
+		p := f.write("c.yaml", tt.yaml)
+		got := f.loadErr(p)
+		if want := "config file " + p + ": " + tt.want; !strings.HasPrefix(got, want) {
+			t.Errorf("%q: error\n %q\nwant\n %q", tt.yaml, got, want)
+		}
+	}
+}
+
 func TestLoadWithProcessDefaults(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -528,7 +633,8 @@ func TestAddFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
 	AddFlags(fs)
 	AddFlags(fs) // twice is harmless
-	for _, name := range []string{"config", "working-dir", "timeout", "dry-run", "output", "log-level", "log-file", "no-color", "width", "plugins-dir", "fail-fast"} {
+	for _, name := range []string{"config", "working-dir", "timeout", "dry-run", "output", "log-level", "log-file", "no-color", "width", "plugins-dir", "fail-fast",
+		"provider", "model", "base-url", "approval", "max-turns", "loop-detection", "tool-format", "system-prompt"} {
 		if fs.Lookup(name) == nil {
 			t.Errorf("flag --%s missing", name)
 		}
@@ -608,6 +714,108 @@ func BenchmarkLoad(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Load(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestExampleConfig: the repository's example configuration loads without an error
+// or a warning, so it keeps up with the keys.
+func TestExampleConfig(t *testing.T) {
+	p, err := filepath.Abs(filepath.Join("..", "..", "examples", "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	c := f.load(p)
+	if len(c.Warnings) != 0 || len(c.MCP.Servers) == 0 {
+		t.Errorf("warnings %q, servers %v", c.Warnings, c.MCP.Servers)
+	}
+}
+
+// TestREADMEConfig: the README's sample configuration loads without a warning and
+// shows every key, so the documentation keeps up with the keys.
+func TestREADMEConfig(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "### Configuration")
+	if !ok {
+		t.Fatal("README has no Configuration section")
+	}
+	_, after, ok = strings.Cut(after, "```yaml\n")
+	sample, _, ok2 := strings.Cut(after, "```")
+	if !ok || !ok2 {
+		t.Fatal("the Configuration section has no yaml block")
+	}
+	f := newFixture(t)
+	if err := os.MkdirAll(filepath.Join(f.home, "src", "project"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := f.load(f.write("readme.yaml", sample))
+	if len(c.Warnings) != 0 {
+		t.Errorf("the README's sample warns: %q", c.Warnings)
+	}
+	for _, k := range append(topKeys(), slices.Concat(groupFields("read"), permissionFields, []string{"url", "headers"})...) {
+		if !strings.Contains(sample, k+":") {
+			t.Errorf("the README's sample does not show %s", k)
+		}
+	}
+}
+
+// TestFileLimits: a file no configuration could need is refused quickly, with its
+// name, rather than parsed for minutes (the YAML decoder compares a mapping's keys
+// pairwise) or read without end.
+func TestFileLimits(t *testing.T) {
+	f := newFixture(t)
+	var many strings.Builder
+	for i := range maxMappingKeys + 1 {
+		fmt.Fprintf(&many, "    k%d: 1\n", i)
+	}
+	tests := []struct{ name, content, want string }{
+		{"too large", "# " + strings.Repeat("x", maxFileSize) + "\n", fmt.Sprintf("larger than %d bytes", maxFileSize)},
+		{"too many keys", "tools:\n  Read:\n" + many.String(), fmt.Sprintf("line 3: a mapping of %d keys; forge reads at most %d", maxMappingKeys+1, maxMappingKeys)},
+	}
+	for _, tt := range tests {
+		p := f.write("big.yaml", tt.content)
+		wantContains(t, f.loadErr(p), "config file "+p+": ", tt.want)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		wantContains(t, f.loadErr("/dev/zero"), "config file /dev/zero: ", "larger than")
+	}
+	var most strings.Builder
+	for i := range maxMappingKeys {
+		fmt.Fprintf(&most, "    k%d: 1\n", i)
+	}
+	if c := f.load(f.write("most.yaml", "tools:\n  Read:\n"+most.String())); len(c.ToolSection("Read")) != maxMappingKeys {
+		t.Errorf("a mapping of %d keys was not read whole", maxMappingKeys)
+	}
+}
+
+// BenchmarkLoadLargestFile measures Load at its bounds: a file just under
+// maxFileSize of tool sections of maxMappingKeys keys each, and a top level of
+// maxMappingKeys unknown keys (each one warned with a suggestion). Nearly all of
+// its time is the YAML library's; it takes about a second where, without the
+// bounds, a file of that size took minutes.
+func BenchmarkLoadLargestFile(b *testing.B) {
+	var y strings.Builder
+	for i := range maxMappingKeys - 1 {
+		fmt.Fprintf(&y, "unknown_%d: 1\n", i)
+	}
+	y.WriteString("tools:\n")
+	for t := 0; y.Len() < maxFileSize-20000; t++ {
+		fmt.Fprintf(&y, "  T%d:\n", t)
+		for i := range maxMappingKeys {
+			fmt.Fprintf(&y, "    k%d: 1\n", i)
+		}
+	}
+	data := []byte(y.String())
+	fx := &fixture{cwd: b.TempDir(), home: "/h", env: map[string]string{"HOME": "/h"}}
+	src := Source{Env: fx.lookup, Getwd: func() (string, error) { return fx.cwd, nil }}.withDefaults()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := load(src, resolver{cwd: fx.cwd, home: fx.home}, "/big.yaml", data); err != nil {
 			b.Fatal(err)
 		}
 	}

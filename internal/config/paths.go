@@ -88,22 +88,40 @@ func (r resolver) paths(ps []string) ([]string, error) {
 
 // dir resolves p and checks that it names an existing directory.
 func (r resolver) dir(p string) (string, error) {
+	abs, fi, err := r.stat(p, "no such directory")
+	if err == nil && !fi.IsDir() {
+		err = errors.New("not a directory")
+	}
+	return abs, err
+}
+
+// file resolves p and checks that it names an existing file that is not a directory.
+func (r resolver) file(p string) (string, error) {
+	abs, fi, err := r.stat(p, "no such file")
+	if err == nil && fi.IsDir() {
+		err = errors.New("not a file but a directory")
+	}
+	return abs, err
+}
+
+// stat resolves p and stats it; its errors are reasons for a ValueError, without
+// the path, which the message already holds as the value. missing is the reason
+// when nothing is there.
+func (r resolver) stat(p, missing string) (string, os.FileInfo, error) {
 	abs, err := r.path(p)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	fi, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return "", errors.New("no such directory")
+		return "", nil, errors.New(missing)
 	case err != nil:
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return "", err
-	case !fi.IsDir():
-		return "", errors.New("not a directory")
+		return "", nil, err
 	}
-	return abs, nil
+	return abs, fi, nil
 }

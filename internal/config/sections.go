@@ -6,6 +6,8 @@ import (
 	"math"
 	"net/url"
 	"strings"
+
+	"golang.org/x/net/http/httpguts"
 )
 
 // parseTools reads the tools section: tools.<Name> mappings, names kept as written.
@@ -39,13 +41,16 @@ func parseTools(path string, v any) (map[string]map[string]any, []string, error)
 				return nil, nil, fmt.Errorf("config file %s: tools.%s.rate: %w", path, name, err)
 			}
 			for _, k := range w {
-				warnings = append(warnings, unknownKey(path, k, "tools."+name+".rate.", []string{"per_second", "burst"}))
+				warnings = append(warnings, unknownKey(path, k, "tools."+name+".rate.", rateFields))
 			}
 		}
 		tools[name] = sec
 	}
 	return tools, warnings, nil
 }
+
+// rateFields are the keys of a tools.<Name>.rate mapping.
+var rateFields = []string{"per_second", "burst"}
 
 // parseRate reads {per_second: N, burst: M}, or a bare number of calls per second.
 // It returns the unknown field names for warnings.
@@ -54,6 +59,9 @@ func parseRate(v any) (RateLimit, []string, error) {
 	var unknown []string
 	burst := any(nil)
 	if m, ok := v.(map[string]any); ok {
+		if err := duplicateInCase(m); err != nil {
+			return r, nil, err
+		}
 		for _, k := range sortedKeys(m) {
 			switch strings.ToLower(k) {
 			case "per_second":
@@ -94,7 +102,7 @@ func parseRate(v any) (RateLimit, []string, error) {
 }
 
 // serverFields are the keys of an mcp.servers.<name> entry.
-var serverFields = []string{"command", "args", "env", "cwd", "url", "start", "timeout"}
+var serverFields = []string{"command", "args", "env", "cwd", "url", "headers", "start", "timeout"}
 
 // parseMCP reads mcp.servers.<name>. Server names and env names keep their case;
 // field names are matched ignoring case, like every other key.
@@ -106,6 +114,9 @@ func parseMCP(path string, v any, r resolver) (MCP, []string, error) {
 	m, ok := asMap(v)
 	if !ok {
 		return out, nil, fmt.Errorf("config file %s: mcp: want a mapping with a servers key", path)
+	}
+	if err := duplicateInCase(m); err != nil {
+		return out, nil, fmt.Errorf("config file %s: mcp: %w", path, err)
 	}
 	var warnings []string
 	var servers map[string]any
@@ -137,7 +148,11 @@ func parseServer(path, name string, v any, r resolver) (MCPServer, []string, err
 	if !ok {
 		return s, nil, fmt.Errorf("config file %s: %s: want a mapping with command or url", path, prefix)
 	}
+	if err := duplicateInCase(m); err != nil {
+		return s, nil, fmt.Errorf("config file %s: %s: %w", path, prefix, err)
+	}
 	var warnings []string
+	hasHeaders := false
 	for _, k := range sortedKeys(m) {
 		val := m[k]
 		var err error
@@ -147,7 +162,7 @@ func parseServer(path, name string, v any, r resolver) (MCPServer, []string, err
 		case "args":
 			s.Args, err = scalarList(val)
 		case "env":
-			s.Env, err = stringMap(val)
+			s.Env, err = envMap(val)
 		case "cwd":
 			var cwd string
 			if cwd, err = toString(val); err == nil {
@@ -157,6 +172,9 @@ func parseServer(path, name string, v any, r resolver) (MCPServer, []string, err
 			if s.URL, err = toString(val); err == nil && s.URL != "" {
 				err = checkURL(s.URL)
 			}
+		case "headers":
+			hasHeaders = val != nil
+			s.Headers, err = headerMap(val)
 		case "start":
 			s.Start, err = toBool(val)
 		case "timeout":
@@ -175,6 +193,8 @@ func parseServer(path, name string, v any, r resolver) (MCPServer, []string, err
 		return s, nil, fmt.Errorf("config file %s: %s: set command (a server on stdio) or url (streamable HTTP)", path, prefix)
 	case s.Command != "" && s.URL != "":
 		return s, nil, fmt.Errorf("config file %s: %s: set command or url, not both", path, prefix)
+	case s.Command != "" && hasHeaders:
+		return s, nil, fmt.Errorf("config file %s: %s.headers: only a server with url takes headers; give a command server its settings in env", path, prefix)
 	}
 	return s, warnings, nil
 }
@@ -182,9 +202,43 @@ func parseServer(path, name string, v any, r resolver) (MCPServer, []string, err
 // scalarList is toList without the $PATH-style split: args are separate words.
 func scalarList(v any) ([]string, error) {
 	if s, ok := v.(string); ok {
-		return []string{s}, nil
+		s, err := toString(s)
+		return []string{s}, err
 	}
 	return toList(v)
+}
+
+// envMap is stringMap for environment variables: each name must be one a process
+// can be given (no "=", no NUL, not empty).
+func envMap(v any) (map[string]string, error) {
+	m, err := stringMap(v)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(m) {
+		if !envNameRule.MatchString(k) {
+			return nil, fmt.Errorf("%q is not a variable name (letters, digits and _, not starting with a digit)", k)
+		}
+	}
+	return m, nil
+}
+
+// headerMap is stringMap for HTTP headers: names must be header tokens and values
+// must not hold line breaks, which would split the request.
+func headerMap(v any) (map[string]string, error) {
+	m, err := stringMap(v)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(m) {
+		if !httpguts.ValidHeaderFieldName(k) {
+			return nil, fmt.Errorf("%q is not a header name (letters, digits and -, such as Authorization)", k)
+		}
+		if !httpguts.ValidHeaderFieldValue(m[k]) {
+			return nil, fmt.Errorf("the value of %s holds a line break or control character", k)
+		}
+	}
+	return m, nil
 }
 
 // stringMap reads a mapping of names to scalar values (numbers become their text).
@@ -194,8 +248,8 @@ func stringMap(v any) (map[string]string, error) {
 		return nil, errors.New("want a mapping of names to values")
 	}
 	out := make(map[string]string, len(m))
-	for k, e := range m {
-		s, err := toString(e)
+	for _, k := range sortedKeys(m) {
+		s, err := toString(m[k])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
 		}

@@ -225,3 +225,37 @@ func TestMCPWarnings(t *testing.T) {
 		t.Errorf("server %+v", s)
 	}
 }
+
+func TestMCPHeaders(t *testing.T) {
+	f := newFixture(t)
+	p := f.write("c.yaml", "mcp:\n  servers:\n    remote:\n      url: https://mcp.example.com/mcp\n      headers:\n        Authorization: Bearer abc\n        X-Retries: 3\n")
+	c := f.load(p)
+	want := map[string]string{"Authorization": "Bearer abc", "X-Retries": "3"}
+	if got := c.MCP.Servers["remote"].Headers; !reflect.DeepEqual(got, want) {
+		t.Errorf("headers %#v, want %#v", got, want)
+	}
+
+	tests := []struct{ server, want string }{
+		{"{command: run, headers: {A: b}}", `mcp.servers.x.headers: only a server with url takes headers; give a command server its settings in env`},
+		{"{command: run, headers: {}}", `mcp.servers.x.headers: only a server with url takes headers`},
+		{"{url: 'http://h', headers: {'A B': c}}", `invalid mcp.servers.x.headers "{...}": "A B" is not a header name`},
+		{"{url: 'http://h', headers: {A: \"b\\nc\"}}", `invalid mcp.servers.x.headers "{...}": the value of A holds a line break or control character`},
+		{"{url: 'http://h', headers: {A: [b]}}", `invalid mcp.servers.x.headers "{...}": A: want a string`},
+	}
+	for _, tt := range tests {
+		f := newFixture(t)
+		p := f.write("c.yaml", "mcp:\n  servers:\n    x: "+tt.server+"\n")
+		got := f.loadErr(p)
+		if want := "config file " + p + ": " + tt.want; !strings.HasPrefix(got, want) {
+			t.Errorf("%s: error\n %q\nwant\n %q", tt.server, got, want)
+		}
+	}
+}
+
+func TestMCPEnvNames(t *testing.T) {
+	for _, env := range []string{"{'': x}", "{A=B: x}", "{\"A\\0\": x}"} {
+		f := newFixture(t)
+		p := f.write("c.yaml", "mcp:\n  servers:\n    x: {command: a, env: "+env+"}\n")
+		wantContains(t, f.loadErr(p), "config file "+p+": invalid mcp.servers.x.env", "is not a variable name")
+	}
+}

@@ -26,6 +26,16 @@ func TestSet(t *testing.T) {
 		{"working_dir", "..", func(c Config) bool { return c.WorkingDir == f.cwd }},
 		{"log_file", "~/x.log", func(c Config) bool { return c.LogFile == filepath.Join(f.home, "x.log") }},
 		{"allowed_roots", "/a:/b", func(c Config) bool { return reflect.DeepEqual(c.AllowedRoots, []string{"/a", "/b"}) }},
+		{"provider", "Anthropic", func(c Config) bool { return c.Provider == "anthropic" }},
+		{"model", "claude-opus-4-1", func(c Config) bool { return c.Model == "claude-opus-4-1" }},
+		{"base-url", "https://api.example.com/v1", func(c Config) bool { return c.BaseURL == "https://api.example.com/v1" }},
+		{"approval", "plan", func(c Config) bool { return c.Approval == "plan" }},
+		{"max_turns", "3", func(c Config) bool { return c.MaxTurns == 3 }},
+		{"loop_detection", "off", func(c Config) bool { return !c.LoopDetection }},
+		{"tool_format", "xml", func(c Config) bool { return c.ToolFormat == "xml" }},
+		{"pass_env", "GH_TOKEN,NPM_TOKEN", func(c Config) bool { return reflect.DeepEqual(c.PassEnv, []string{"GH_TOKEN", "NPM_TOKEN"}) }},
+		{"read.allow_outside", "false", func(c Config) bool { return !c.Read.AllowOutside }},
+		{"read.allow-outside", "true", func(c Config) bool { return c.Read.AllowOutside }},
 	}
 	c := f.load("")
 	for _, tt := range tests {
@@ -50,6 +60,12 @@ func TestSetErrors(t *testing.T) {
 		{"max_output_size", "-3", `invalid max_output_size "-3": must be a positive number of bytes`},
 		{"working_dir", "nowhere", `invalid working_dir "nowhere": no such directory`},
 		{"dry_run", "perhaps", `invalid dry_run "perhaps": want true or false`},
+		{"width", "3", `invalid width "3": must be 0 (detect) or at least 40 columns`},
+		{"approval", "always", `invalid approval "always": must be one of ask, auto-edit, yolo, plan`},
+		{"max_turns", "0", `invalid max_turns "0": must be at least 1`},
+		{"pass_env", "A:2B", `invalid pass_env "A:2B": "2B" is not a variable name (letters, digits and _, not starting with a digit)`},
+		{"base_url", "localhost", `invalid base_url "localhost": want an http:// or https:// URL`},
+		{"system_prompt", "nope.md", `invalid system_prompt "nope.md": no such file`},
 		{"colour", "on", "unknown setting \"colour\": valid settings are " + strings.Join(Keys(), ", ")},
 	}
 	for _, tt := range tests {
@@ -68,7 +84,11 @@ func TestGetSetRoundTrip(t *testing.T) {
 	f := newFixture(t)
 	f.env["FORGE_ALLOWED_ROOTS"] = "/r1:/r2"
 	f.env["FORGE_LOG_FILE"] = "/var/log/forge.log"
-	c := f.load("", "--dry-run", "--width", "90", "--timeout", "1m30s", "-o", "json", "--fail-fast")
+	f.env["FORGE_PASS_ENV"] = "A_TOKEN:B_KEY"
+	f.env["FORGE_SYSTEM_PROMPT"] = f.write("prompt.md", "p")
+	c := f.load("", "--dry-run", "--width", "90", "--timeout", "1m30s", "-o", "json", "--fail-fast",
+		"--provider", "ollama", "--model", "llama3", "--base-url", "http://localhost:11434", "--approval", "auto-edit",
+		"--max-turns", "7", "--loop-detection=false", "--tool-format", "xml")
 	for _, key := range Keys() {
 		v, ok := c.Get(key)
 		if !ok {

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // The converters below take a value as any layer may hold it (YAML scalars and lists,
@@ -20,6 +22,9 @@ var (
 	errWantInt      = errors.New("want a whole number")
 	errWantDuration = errors.New("want a duration such as 90s or 2m, or a number of seconds")
 	errWantList     = errors.New("want a list of strings")
+	// A NUL byte ends a string at the system call, so a value holding one would
+	// name another file or program than the one written; none is meaningful.
+	errNUL = errors.New("must not contain a NUL byte")
 )
 
 // maxSeconds is the largest number of seconds a time.Duration holds.
@@ -30,6 +35,9 @@ func toString(v any) (string, error) {
 	case nil:
 		return "", nil
 	case string:
+		if strings.ContainsRune(x, 0) {
+			return "", errNUL
+		}
 		return x, nil
 	case bool, int, int64, uint64, float64:
 		return fmt.Sprint(x), nil
@@ -150,16 +158,27 @@ func toList(v any) ([]string, error) {
 	case nil:
 		return nil, nil
 	case []string:
+		for _, s := range x {
+			if strings.ContainsRune(s, 0) {
+				return nil, errNUL
+			}
+		}
 		return append([]string(nil), x...), nil
 	case string:
 		if x == "" {
 			return nil, nil
+		}
+		if strings.ContainsRune(x, 0) {
+			return nil, errNUL
 		}
 		return filepath.SplitList(x), nil
 	case []any:
 		out := make([]string, 0, len(x))
 		for _, e := range x {
 			s, err := toString(e)
+			if errors.Is(err, errNUL) {
+				return nil, err
+			}
 			if err != nil {
 				return nil, errWantList
 			}
@@ -168,6 +187,33 @@ func toList(v any) ([]string, error) {
 		return out, nil
 	}
 	return nil, errWantList
+}
+
+// envNameRule is what a portable environment variable name looks like: what shells
+// accept in "export NAME=value".
+var envNameRule = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// toNames reads a list of environment variable names: a YAML list, or a string
+// split at ":", "," or white space (FORGE_PASS_ENV="GH_TOKEN,NPM_TOKEN"), since no
+// name contains them. Every name must match envNameRule.
+func toNames(v any) ([]string, error) {
+	var l []string
+	if s, ok := v.(string); ok {
+		l = strings.FieldsFunc(s, func(r rune) bool { return r == ':' || r == ',' || unicode.IsSpace(r) })
+	} else {
+		var err error
+		if l, err = toList(v); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]string, 0, len(l))
+	for _, n := range l {
+		if !envNameRule.MatchString(n) {
+			return nil, fmt.Errorf("%q is not a variable name (letters, digits and _, not starting with a digit)", n)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // oneOf returns s lower-cased when it is one of valid, else an error listing them.

@@ -89,7 +89,11 @@ func (d *decoder) fields(n *yaml.Node, field string, depth int, known ...string)
 		}
 		seen[key] = true
 		if !slices.Contains(known, key) {
-			return nil, d.fail(k, join(field, key), "unknown field (known: %s)", strings.Join(known, ", "))
+			hint := ""
+			if s := tools.Suggest(key, known, 1); len(s) > 0 {
+				hint = fmt.Sprintf("did you mean %q? ", s[0])
+			}
+			return nil, d.fail(k, join(field, key), "unknown field (%sknown: %s)", hint, strings.Join(known, ", "))
 		}
 		out = append(out, [2]*yaml.Node{k, n.Content[i+1]})
 	}

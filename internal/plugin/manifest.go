@@ -1,5 +1,5 @@
 // Package plugin turns executables described by YAML manifests into forge
-// tools (issue 5, item 4).
+// tools, so that a tool can be added in any language without rebuilding forge.
 //
 // A manifest names the tool, describes it and its parameters in forge's
 // parameter model, and says which command runs it:
@@ -18,8 +18,9 @@
 // forge validates the arguments against the parameters, then runs the
 // command with the arguments as one JSON object on standard input; see
 // Plugin.Execute for the protocol. Manifests are decoded strictly: an unknown
-// field, a wrong type or an impossible constraint is refused with a message
-// that names the file and the field.
+// field (with the known field it was probably meant to be), a wrong type or an
+// impossible constraint is refused with a message that names the file, the
+// field and its line.
 package plugin
 
 import (

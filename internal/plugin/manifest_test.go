@@ -169,7 +169,18 @@ func TestParseManifestAliasBomb(t *testing.T) {
 	t.Logf("refused in %v: %v", time.Since(start), err)
 }
 
+// FuzzManifest feeds arbitrary bytes to ParseManifest: it must return a manifest
+// the registry accepts or an error naming the file, never panic. The corpus holds
+// good manifests and, from badFields, every field with a value of the wrong type
+// and one out of range.
 func FuzzManifest(f *testing.F) {
+	for _, b := range badFields {
+		for _, v := range []string{b.wrongType, b.outOfRange} {
+			if v != "" {
+				f.Add(fmt.Appendf(nil, b.template, v))
+			}
+		}
+	}
 	f.Add([]byte("name: x\ndescription: d\ncommand: c\n"))
 	f.Add([]byte("name: x\ndescription: d\ncommand: [a, b]\nparameters:\n  - {name: a, type: string, enum: [x, y], default: x}\n"))
 	f.Add([]byte("name: x\ndescription: d\ncommand: c\nparameters:\n  - {name: o, type: object, properties: [{name: p, type: array, items: {type: integer, minimum: 1}}]}\n"))

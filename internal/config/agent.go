@@ -1,0 +1,213 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// The values the agent's enumerated settings accept, lower case.
+var (
+	providers     = []string{"openai", "anthropic", "ollama"}
+	approvalModes = []string{"ask", "auto-edit", "yolo", "plan"}
+	toolFormats   = []string{"native", "xml"}
+)
+
+// Providers returns the values provider accepts, for completion and help.
+func Providers() []string { return slices.Clone(providers) }
+
+// ApprovalModes returns the values approval accepts, the default first.
+func ApprovalModes() []string { return slices.Clone(approvalModes) }
+
+// ToolFormats returns the values tool_format accepts, the default first.
+func ToolFormats() []string { return slices.Clone(toolFormats) }
+
+// agentSettings are the keys of the agent: which model it talks to, and how far it
+// may go without asking. They follow the shell's settings in Keys.
+var agentSettings = []setting{
+	{key: "provider", flag: "provider", get: func(c Config) string { return c.Provider },
+		apply: func(c *Config, v any, _ resolver) error {
+			s, err := optionalOneOf(v, providers...)
+			if err == nil {
+				c.Provider = s
+			}
+			return err
+		}},
+	{key: "model", flag: "model", get: func(c Config) string { return c.Model },
+		apply: func(c *Config, v any, _ resolver) error {
+			s, err := toModel(v)
+			if err == nil {
+				c.Model = s
+			}
+			return err
+		}},
+	{key: "base_url", flag: "base-url", get: func(c Config) string { return c.BaseURL },
+		apply: func(c *Config, v any, _ resolver) error {
+			s, err := toString(v)
+			if err != nil {
+				return err
+			}
+			s = strings.TrimSpace(s)
+			if s != "" {
+				if err := checkURL(s); err != nil {
+					return err
+				}
+			}
+			c.BaseURL = s
+			return nil
+		}},
+	{key: "approval", flag: "approval", get: func(c Config) string { return c.Approval },
+		apply: func(c *Config, v any, _ resolver) error {
+			s, err := oneOf(v, approvalModes...)
+			if err == nil {
+				c.Approval = s
+			}
+			return err
+		}},
+	{key: "max_turns", flag: "max-turns", get: func(c Config) string { return fmt.Sprint(c.MaxTurns) },
+		apply: func(c *Config, v any, _ resolver) error {
+			return setInt(&c.MaxTurns, v, 1, "must be at least 1")
+		}},
+	{key: "loop_detection", flag: "loop-detection", get: func(c Config) string { return fmt.Sprint(c.LoopDetection) },
+		apply: func(c *Config, v any, _ resolver) (err error) {
+			c.LoopDetection, err = keepBool(c.LoopDetection, v)
+			return err
+		}},
+	{key: "tool_format", flag: "tool-format", get: func(c Config) string { return c.ToolFormat },
+		apply: func(c *Config, v any, _ resolver) error {
+			s, err := oneOf(v, toolFormats...)
+			if err == nil {
+				c.ToolFormat = s
+			}
+			return err
+		}},
+	{key: "system_prompt", flag: "system-prompt", get: func(c Config) string { return c.SystemPrompt },
+		apply: func(c *Config, v any, r resolver) error {
+			s, err := toString(v)
+			if err != nil {
+				return err
+			}
+			if s == "" {
+				c.SystemPrompt = ""
+				return nil
+			}
+			// Checked now so that a misspelt path stops forge at start-up with the
+			// key's name, not later at the first request.
+			p, err := r.file(s)
+			if err == nil {
+				c.SystemPrompt = p
+			}
+			return err
+		}},
+}
+
+// agentDefaults are the bottom layer of the agent's settings.
+func agentDefaults() map[string]any {
+	return map[string]any{
+		"provider":       "",
+		"model":          "",
+		"base_url":       "",
+		"approval":       approvalModes[0],
+		"max_turns":      50,
+		"loop_detection": true,
+		"tool_format":    toolFormats[0],
+		"system_prompt":  "",
+	}
+}
+
+// optionalOneOf is oneOf that also takes "" (or nothing) for "not chosen".
+func optionalOneOf(v any, valid ...string) (string, error) {
+	s, err := toString(v)
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(s) == "" {
+		return "", nil
+	}
+	return oneOf(s, valid...)
+}
+
+// toModel reads a model name. Names have no spaces in any provider
+// ("claude-sonnet-4-5", "llama3:8b", "hf.co/user/repo:Q4_K_M"), so one with a
+// space or a control character is a mistake worth stopping for; the spaces around
+// it (a variable ending in a newline) are dropped.
+func toModel(v any) (string, error) {
+	s, err := toString(v)
+	if err != nil {
+		return "", err
+	}
+	s = strings.TrimSpace(s)
+	if strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return "", errors.New("must be a model name without spaces or control characters")
+	}
+	return s, nil
+}
+
+// permissionFields are the keys of the permissions section.
+var permissionFields = []string{"allow", "deny"}
+
+// parsePermissions reads permissions: {allow: [..], deny: [..]}.
+func parsePermissions(path string, v any) (Permissions, []string, error) {
+	var p Permissions
+	if v == nil {
+		return p, nil, nil
+	}
+	m, ok := asMap(v)
+	if !ok {
+		return p, nil, &ValueError{Source: "config file " + path, Key: "permissions", Value: display(v),
+			Reason: "want a mapping with allow and deny lists"}
+	}
+	if err := duplicateInCase(m); err != nil {
+		return p, nil, fmt.Errorf("config file %s: permissions: %w", path, err)
+	}
+	var warnings []string
+	for _, k := range sortedKeys(m) {
+		var dst *[]string
+		switch strings.ToLower(k) {
+		case "allow":
+			dst = &p.Allow
+		case "deny":
+			dst = &p.Deny
+		default:
+			warnings = append(warnings, unknownKey(path, k, "permissions.", permissionFields))
+			continue
+		}
+		rules, err := toRules(path, "permissions."+strings.ToLower(k), m[k])
+		if err != nil {
+			return Permissions{}, nil, err
+		}
+		*dst = rules
+	}
+	return p, warnings, nil
+}
+
+// toRules reads a list of permission rules: strings, none of them blank.
+func toRules(path, key string, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	bad := func(at string, val any, reason string) error {
+		return &ValueError{Source: "config file " + path, Key: at, Value: display(val), Reason: reason}
+	}
+	l, ok := v.([]any)
+	if !ok {
+		return nil, bad(key, v, `want a list of rules such as ["Read", "Bash(git status)"]`)
+	}
+	out := make([]string, 0, len(l))
+	for i, e := range l {
+		at := fmt.Sprintf("%s[%d]", key, i)
+		s, ok := e.(string)
+		switch {
+		case !ok:
+			return nil, bad(at, e, `want a rule written as a string, such as "Bash(git status)"`)
+		case strings.TrimSpace(s) == "":
+			return nil, bad(at, e, "a blank rule matches nothing: remove it")
+		case strings.ContainsRune(s, 0):
+			return nil, bad(at, e, errNUL.Error())
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
