@@ -31,7 +31,8 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 			return usageErr(err)
 		}
 		wd, _ := a.opts.Getwd()
-		cfg = config.Config{WorkingDir: wd, Output: "text", LogLevel: "off", HistoryCapacity: tools.DefaultHistoryCapacity}
+		cfg = config.Config{WorkingDir: wd, Output: "text", LogLevel: "off", HistoryCapacity: tools.DefaultHistoryCapacity,
+			Read: config.Read{AllowOutside: true}}
 	}
 	a.cfg = cfg
 	if err := a.setupLogger(lenient); err != nil {
@@ -115,6 +116,7 @@ func (a *App) executionContext() tools.ExecutionContext {
 	}
 	ec.DryRun = a.cfg.DryRun
 	ec.AllowedRoots = a.cfg.AllowedRoots
+	ec.ConfineReads = !a.cfg.Read.AllowOutside
 	ec.SessionID = a.newID("sess_")
 	return ec
 }
