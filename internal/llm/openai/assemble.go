@@ -34,7 +34,7 @@ type partialCall struct {
 
 // add takes one chunk, calling onDelta for its text and for each call
 // that starts.
-func (a *assembler) add(chunk openai.ChatCompletionChunk, onDelta func(llm.Delta)) {
+func (a *assembler) add(chunk *openai.ChatCompletionChunk, onDelta func(llm.Delta)) {
 	a.chunks++
 	if chunk.Model != "" {
 		a.model = chunk.Model
@@ -47,17 +47,18 @@ func (a *assembler) add(chunk openai.ChatCompletionChunk, onDelta func(llm.Delta
 			CacheReadTokens: u.PromptTokensDetails.CachedTokens,
 		}
 	}
-	for _, choice := range chunk.Choices {
+	for i := range chunk.Choices {
+		choice := &chunk.Choices[i]
 		if choice.Index != 0 {
 			continue // forge asks for one choice
 		}
-		d := choice.Delta
+		d := &choice.Delta
 		if text := d.Content + d.Refusal; text != "" {
 			a.text.WriteString(text)
 			onDelta(llm.Delta{Text: text})
 		}
-		for _, tc := range d.ToolCalls {
-			a.addCall(tc, onDelta)
+		for j := range d.ToolCalls {
+			a.addCall(&d.ToolCalls[j], onDelta)
 		}
 		if choice.FinishReason != "" {
 			a.finish = choice.FinishReason
@@ -69,7 +70,7 @@ func (a *assembler) add(chunk openai.ChatCompletionChunk, onDelta func(llm.Delta
 // addCall takes one tool-call fragment. A fragment continues the call at
 // its index, unless it brings a new ID while that call has another one:
 // then it starts a new call.
-func (a *assembler) addCall(tc openai.ChatCompletionChunkChoiceDeltaToolCall, onDelta func(llm.Delta)) {
+func (a *assembler) addCall(tc *openai.ChatCompletionChunkChoiceDeltaToolCall, onDelta func(llm.Delta)) {
 	if a.byIndex == nil {
 		a.byIndex = map[int64]*partialCall{}
 	}

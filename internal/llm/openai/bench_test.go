@@ -63,8 +63,8 @@ func BenchmarkAssemble(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var a assembler
-		for _, c := range chunks {
-			a.add(c, func(llm.Delta) {})
+		for i := range chunks {
+			a.add(&chunks[i], func(llm.Delta) {})
 		}
 		if r := a.response(); len(r.Message.ToolCalls) != 2 || !strings.HasPrefix(r.Message.Text, "word0") {
 			b.Fatal(r)

@@ -93,7 +93,7 @@ func New(cfg Config) (*Model, error) {
 	// OPENAI_API_KEY, OPENAI_BASE_URL and more from the environment:
 	// forge's configuration decides, and a key for OpenAI must never be
 	// sent to another server.
-	return &Model{cfg: cfg, url: cfg.BaseURL, chat: openai.NewChatCompletionService(opts...)}, nil
+	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), chat: openai.NewChatCompletionService(opts...)}, nil
 }
 
 // clientOptions are the SDK options every request of cfg's Model uses.
@@ -142,7 +142,8 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 	defer stream.Close()
 	var a assembler
 	for stream.Next() {
-		a.add(stream.Current(), onDelta)
+		chunk := stream.Current()
+		a.add(&chunk, onDelta)
 	}
 	if err := stream.Err(); err != nil {
 		return llm.Response{}, m.streamError(ctx, err, res)

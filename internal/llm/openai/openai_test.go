@@ -319,7 +319,8 @@ func TestAssembler(t *testing.T) {
 	for _, c := range cases {
 		var a assembler
 		for _, raw := range c.chunks {
-			a.add(chunk(t, raw), func(llm.Delta) {})
+			c := chunk(t, raw)
+			a.add(&c, func(llm.Delta) {})
 		}
 		if got := dump(a.response().Message.ToolCalls); got != c.calls {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, got, c.calls)
