@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ErrorKind says what sort of failure an Error is.
@@ -214,16 +215,13 @@ const maxMessage = 300
 // Redact turns a server's message into one clean line: every secret
 // replaced by "[REDACTED]", whitespace runs (newlines included) folded into
 // one space, control characters dropped, and the whole cut at a few
-// hundred characters.
+// hundred characters. Secrets are replaced both before and after the
+// cleaning (a control character inside a key must not hide it) and before
+// the cut (which must not leave a key's first half).
 func Redact(msg string, secrets ...string) string {
-	for _, s := range secrets {
-		if len(s) >= 4 {
-			msg = strings.ReplaceAll(msg, s, "[REDACTED]")
-		}
-	}
+	msg = replaceSecrets(msg, secrets)
 	var b strings.Builder
 	space := false
-	n := 0
 	for _, r := range msg {
 		if unicode.IsSpace(r) {
 			space = b.Len() > 0
@@ -236,12 +234,21 @@ func Redact(msg string, secrets ...string) string {
 			b.WriteByte(' ')
 			space = false
 		}
-		if n == maxMessage {
-			b.WriteString("…")
-			break
-		}
 		b.WriteRune(r)
-		n++
 	}
-	return b.String()
+	out := replaceSecrets(b.String(), secrets)
+	if utf8.RuneCountInString(out) > maxMessage {
+		runes := []rune(out)
+		out = string(runes[:maxMessage]) + "…"
+	}
+	return out
+}
+
+func replaceSecrets(s string, secrets []string) string {
+	for _, secret := range secrets {
+		if len(secret) >= 4 {
+			s = strings.ReplaceAll(s, secret, "[REDACTED]")
+		}
+	}
+	return s
 }

@@ -100,3 +100,18 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+func TestRedactNeverLeavesPartOfAKey(t *testing.T) {
+	key := "sk-proj-abcdefghijklmnop"
+	cases := []string{
+		strings.Repeat("x", 290) + " " + key, // the cut would fall inside the key
+		"key: sk-proj-\x00abcdefghijklmnop",  // a control character inside the key
+		"key: sk-proj-abcdefghijklmnop\nand again " + key,
+	}
+	for _, c := range cases {
+		got := Redact(c, key)
+		if strings.Contains(got, "sk-proj-abc") || strings.Contains(got, key[:12]) {
+			t.Errorf("Redact(%q) = %q", c, got)
+		}
+	}
+}

@@ -90,12 +90,14 @@ func New(cfg Config) (*Model, error) {
 	// "overloaded" among them) and connections that failed before a
 	// response, never 400/401/403/404, honours retry-after-ms and
 	// Retry-After, backs off exponentially from 0.5 s otherwise, and
-	// never retries a stream that has begun.
+	// never retries a stream that has begun. It would wait as long as
+	// Retry-After says, so waits beyond wire.MaxRetryAfter are reported
+	// instead.
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithHTTPClient(client),
 		option.WithMaxRetries(retries),
-		option.WithMiddleware(wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey)),
+		option.WithMiddleware(wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey), wire.CapRetryAfter(wire.MaxRetryAfter)),
 	}
 	if cfg.APIKey != "" {
 		// option.WithAPIKey sends the key as "Authorization: Bearer",

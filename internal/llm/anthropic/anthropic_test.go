@@ -547,3 +547,50 @@ func TestAssemblerBlocks(t *testing.T) {
 		t.Errorf("deltas %s", dump(rec.deltas))
 	}
 }
+
+// TestLongRetryAfterReported: a wait longer than wire.MaxRetryAfter is
+// not waited for silently but reported, with the wait in the hint.
+func TestLongRetryAfterReported(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{RepeatLast: true, Turns: []llmtest.Turn{
+		{Error: &llmtest.ErrorReply{Status: 429, Message: "Daily limit reached", Headers: map[string]string{"Retry-After": "3600"}}}}})
+	_, err := newModel(t, srv).Stream(context.Background(), user("x"), nil)
+	var e *llm.Error
+	if !errors.As(err, &e) || err.Error() != "anthropic: 429 Too Many Requests: Daily limit reached" ||
+		e.RetryAfter != time.Hour || e.Hint() != "rate limited: wait 1h0m0s or lower your usage" {
+		t.Errorf("%v", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests", n)
+	}
+}
+
+// FuzzAssemble feeds any events, one JSON object a line: the assembler
+// never panics, and every call it returns has a unique, non-empty ID.
+func FuzzAssemble(f *testing.F) {
+	f.Add(`{"type":"message_start","message":{"model":"m","usage":{"input_tokens":5}}}
+{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"X","input":{}}}
+{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\""}}
+{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t","name":"Y"}}
+{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}
+{"type":"message_stop"}`)
+	f.Add(`{"type":"content_block_start","index":-5,"content_block":{"type":"tool_use","input":null}}
+{"type":"content_block_delta","index":-5,"delta":{"type":"text_delta","text":"x"}}`)
+	f.Fuzz(func(t *testing.T, lines string) {
+		var a assembler
+		for _, line := range strings.Split(lines, "\n") {
+			var ev anthropic.MessageStreamEventUnion
+			if json.Unmarshal([]byte(line), &ev) != nil {
+				continue
+			}
+			a.add(&ev, func(llm.Delta) {})
+		}
+		r := a.response()
+		seen := map[string]bool{}
+		for _, c := range r.Message.ToolCalls {
+			if c.ID == "" || seen[c.ID] || len(c.Arguments) == 0 {
+				t.Fatalf("bad call %+v", c)
+			}
+			seen[c.ID] = true
+		}
+	})
+}

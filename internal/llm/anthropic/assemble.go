@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -124,8 +125,15 @@ func (a *assembler) response() llm.Response {
 		if args == "" || args == "null" {
 			args = "{}"
 		}
-		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: b.id, Name: b.name, Arguments: json.RawMessage(args)})
+		id := b.id
+		if id == "" {
+			// A server that gives no ID still gets each call one, so
+			// that results find their calls.
+			id = fmt.Sprintf("toolu_%d", len(msg.ToolCalls)+1)
+		}
+		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: id, Name: b.name, Arguments: json.RawMessage(args)})
 	}
+	llm.UniqueCallIDs(msg.ToolCalls)
 	msg.Text = text.String()
 	stop := stopReason(a.stop)
 	if len(msg.ToolCalls) > 0 {

@@ -566,3 +566,63 @@ func TestSplitting(t *testing.T) {
 		t.Errorf("args %q", got)
 	}
 }
+
+func TestStartFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(path, []byte(`{"turns":[{"text":"from a file"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := StartFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if _, _, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIBody); !strings.Contains(body, `"content":"file"`) {
+		t.Errorf("%s", body)
+	}
+	if _, err := StartFile(filepath.Join(t.TempDir(), "none.json")); err == nil {
+		t.Error("a missing script started")
+	}
+}
+
+// FuzzParseScript: any bytes give a script or an error, never a panic,
+// and a script that parses is valid and serves its first turn.
+func FuzzParseScript(f *testing.F) {
+	f.Add([]byte(`{"turns":[{"text":"a b","tool_calls":[{"name":"A","arguments":{"x":1}}],"usage":{"input":1}}]}`))
+	f.Add([]byte(`{"turns":[{"hang_up":{"after_bytes":3},"text":"x"},{"raw":{"body":"<html>"}},{"stall":true}],"repeat_last":true}`))
+	f.Add([]byte(`{"turns":[{"chunks":["é",""],"tool_calls":[{"name":"B","raw_arguments":"{"}],"quirks":{"index_zero":true,"whole_calls":true}}]}`))
+	f.Add([]byte(`{"turns":[{"error":{"status":429,"headers":{"Retry-After":"0"}}}],"models":[],"lenient":true}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ParseScript(data)
+		if err != nil {
+			return
+		}
+		if err := s.Validate(); err != nil {
+			t.Fatalf("parsed but invalid: %v", err)
+		}
+		for _, turn := range s.Turns {
+			if turn.Stall || turn.HangUp != nil {
+				return // these hold or drop the connection by design
+			}
+		}
+		if len(s.Turns) == 0 {
+			return
+		}
+		s.Turns = s.Turns[:1]
+		s.Turns[0].When = nil
+		srv, err := Start(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		res, err := http.Post(srv.OpenAIURL()+"/chat/completions", "application/json", strings.NewReader(openAIBody))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.ReadAll(res.Body)
+		res.Body.Close()
+		if r := srv.Requests(); len(r) != 1 || r[0].Turn != 0 {
+			t.Fatalf("the first turn did not answer: %+v", r)
+		}
+	})
+}

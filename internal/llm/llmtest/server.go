@@ -64,6 +64,16 @@ func Start(script Script) (*Server, error) {
 	return s, nil
 }
 
+// StartFile starts a server for the script in a JSON file (LoadScript):
+// how an end-to-end test starts one from a file of its archive.
+func StartFile(path string) (*Server, error) {
+	script, err := LoadScript(path)
+	if err != nil {
+		return nil, err
+	}
+	return Start(script)
+}
+
 // OpenAIURL is the base URL for an OpenAI client: URL + "/v1".
 func (s *Server) OpenAIURL() string { return s.URL + "/v1" }
 
@@ -80,12 +90,15 @@ func (s *Server) Close() {
 	})
 }
 
-// Requests returns the requests received so far, in order. The result is
-// the server's own record: do not change it.
-func (s *Server) Requests() []*Request {
+// Requests returns the requests received so far, in order.
+func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*Request(nil), s.reqs...)
+	out := make([]Request, len(s.reqs))
+	for i, r := range s.reqs {
+		out[i] = *r
+	}
+	return out
 }
 
 // Remaining is how many turns no request has used yet.

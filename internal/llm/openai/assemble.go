@@ -106,26 +106,12 @@ func (a *assembler) response() llm.Response {
 		}
 		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: id, Name: c.name, Arguments: json.RawMessage(args)})
 	}
-	dedupeIDs(msg.ToolCalls)
+	llm.UniqueCallIDs(msg.ToolCalls)
 	stop := stopReason(a.finish)
 	if len(msg.ToolCalls) > 0 {
 		stop = llm.StopToolUse
 	}
 	return llm.Response{Message: msg, Stop: stop, Usage: a.usage, Model: a.model}
-}
-
-// dedupeIDs gives a unique ID to every call whose ID an earlier call of
-// the turn already has.
-func dedupeIDs(calls []llm.ToolCall) {
-	seen := make(map[string]bool, len(calls))
-	for i := range calls {
-		id := calls[i].ID
-		for k := 2; seen[id]; k++ {
-			id = fmt.Sprintf("%s_%d", calls[i].ID, k)
-		}
-		calls[i].ID = id
-		seen[id] = true
-	}
 }
 
 // stopReason maps a finish_reason.

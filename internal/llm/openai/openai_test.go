@@ -670,3 +670,49 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("stalled: %v", err)
 	}
 }
+
+// TestLongRetryAfterReported: the SDK does not wait longer than two
+// minutes for a retry; the error carries the wait.
+func TestLongRetryAfterReported(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{RepeatLast: true, Turns: []llmtest.Turn{
+		{Error: &llmtest.ErrorReply{Status: 429, Message: "Daily limit reached", Headers: map[string]string{"Retry-After": "3600"}}}}})
+	_, err := newModel(t, srv).Stream(context.Background(), user("x"), nil)
+	var e *llm.Error
+	if !errors.As(err, &e) || e.RetryAfter != time.Hour || e.Hint() != "rate limited: wait 1h0m0s or lower your usage" {
+		t.Errorf("%v", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests", n)
+	}
+}
+
+// FuzzAssemble feeds any chunks, one JSON object a line: the assembler
+// never panics, and every call it returns has a unique, non-empty ID.
+func FuzzAssemble(f *testing.F) {
+	f.Add(`{"choices":[{"index":0,"delta":{"content":"hi","tool_calls":[{"index":0,"id":"a","function":{"name":"A","arguments":"{"}}]}}]}
+{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"arguments":"}"}},{"index":0,"id":"b","function":{"name":"B"}}]},"finish_reason":"stop"}]}`)
+	f.Add(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":3,"function":{"name":"A"}},{"index":3,"id":"call_1"}]}}]}
+{"usage":{"prompt_tokens":1,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":1}}}`)
+	f.Add(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":-1,"id":"","function":{"name":""}}]},"finish_reason":"length"}]}`)
+	f.Fuzz(func(t *testing.T, lines string) {
+		var a assembler
+		for _, line := range strings.Split(lines, "\n") {
+			var c openai.ChatCompletionChunk
+			if json.Unmarshal([]byte(line), &c) != nil {
+				continue
+			}
+			a.add(&c, func(llm.Delta) {})
+		}
+		r := a.response()
+		seen := map[string]bool{}
+		for _, c := range r.Message.ToolCalls {
+			if c.ID == "" || seen[c.ID] || len(c.Arguments) == 0 {
+				t.Fatalf("bad call %+v in %s", c, dump(r.Message.ToolCalls))
+			}
+			seen[c.ID] = true
+		}
+		if len(r.Message.ToolCalls) > 0 && r.Stop != llm.StopToolUse {
+			t.Fatalf("calls with stop %q", r.Stop)
+		}
+	})
+}

@@ -186,3 +186,22 @@ func TestLogRequests(t *testing.T) {
 		t.Errorf("info level logged %s", buf.String())
 	}
 }
+
+// FuzzServerMessage: any error body gives a message, never a panic, and
+// once redacted it is one line without the secret.
+func FuzzServerMessage(f *testing.F) {
+	for _, s := range []string{
+		`{"error":{"message":"Incorrect API key provided: sk-abc","type":"invalid_request_error"}}`,
+		`{"error":"model not found"}`, `{"detail":[1,2]}`, `<html><title>x</title></html>`,
+		"<!doctype html><script>a</script>", `{"error":{"message":{"nested":true}}}`, "\x00\xff", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		msg, _ := ServerMessage([]byte(body))
+		line := llm.Redact(msg, "sk-abc")
+		if strings.ContainsAny(line, "\n\r") || strings.Contains(line, "sk-abc") {
+			t.Fatalf("%q", line)
+		}
+	})
+}
