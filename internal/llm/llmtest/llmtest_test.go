@@ -67,10 +67,10 @@ func events(t *testing.T, body string) []event {
 	return out
 }
 
-const openAIBody = `{"model":"gpt-x","stream":true,"stream_options":{"include_usage":true},
+const openAIReqBody = `{"model":"gpt-x","stream":true,"stream_options":{"include_usage":true},
 	"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"hi"}]}`
 
-const anthropicBody = `{"model":"claude-x","max_tokens":100,"stream":true,
+const anthropicReqBody = `{"model":"claude-x","max_tokens":100,"stream":true,
 	"system":[{"type":"text","text":"Be brief.","cache_control":{"type":"ephemeral"}}],
 	"messages":[{"role":"user","content":"hi"}]}`
 
@@ -80,7 +80,7 @@ func TestOpenAIStream(t *testing.T) {
 		ToolCalls: []ToolCall{{Name: "Read", Arguments: json.RawMessage(`{"file_path":"/tmp/a.txt"}`)}, {ID: "mine", Name: "Glob"}},
 		Usage:     &Usage{Input: 7, Output: 3, CacheRead: 5},
 	}}})
-	status, h, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIBody)
+	status, h, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIReqBody)
 	if status != 200 || h.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("%d %v %s", status, h, body)
 	}
@@ -155,7 +155,7 @@ func TestOpenAIQuirks(t *testing.T) {
 		{ToolCalls: calls, Quirks: Quirks{IndexZero: true, WholeCalls: true, NoUsage: true}},
 		{Text: "no usage asked"},
 	}})
-	_, _, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIBody)
+	_, _, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIReqBody)
 	if strings.Contains(body, `"usage"`) || strings.Contains(body, `"index":1`) {
 		t.Errorf("quirks not applied: %s", body)
 	}
@@ -174,7 +174,7 @@ func TestAnthropicStream(t *testing.T) {
 		ToolCalls: []ToolCall{{Name: "Read", RawArguments: `{"file_path": "/a`}},
 		Usage:     &Usage{Input: 3, Output: 8, CacheRead: 100, CacheWrite: 20},
 	}}})
-	status, _, body := post(t, srv.AnthropicURL()+"/v1/messages", anthropicBody)
+	status, _, body := post(t, srv.AnthropicURL()+"/v1/messages", anthropicReqBody)
 	if status != 200 {
 		t.Fatalf("%d %s", status, body)
 	}
@@ -302,8 +302,8 @@ func TestUnscriptedRequestFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	post(t, srv.OpenAIURL()+"/chat/completions", openAIBody)
-	status, h, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIBody)
+	post(t, srv.OpenAIURL()+"/chat/completions", openAIReqBody)
+	status, h, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIReqBody)
 	if status != 500 || h.Get("x-should-retry") != "false" || !strings.Contains(body, "llmtest: request 2 has no scripted turn (the script has 1 turns)") {
 		t.Errorf("%d %v %s", status, h, body)
 	}
@@ -313,7 +313,7 @@ func TestUnscriptedRequestFails(t *testing.T) {
 	// NewServer reports it to the test.
 	ft := &fakeT{TB: t}
 	srv2 := NewServer(ft, Script{})
-	post(t, srv2.AnthropicURL()+"/v1/messages", anthropicBody)
+	post(t, srv2.AnthropicURL()+"/v1/messages", anthropicReqBody)
 	if !strings.Contains(ft.errs, "no scripted turn") {
 		t.Errorf("not reported: %q", ft.errs)
 	}
@@ -334,19 +334,19 @@ func TestErrorTurns(t *testing.T) {
 		{Error: &ErrorReply{Status: 502, Body: "<html><title>Bad Gateway</title></html>"}},
 		{Raw: &RawReply{Body: "garbage"}},
 	}})
-	status, h, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIBody)
+	status, h, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIReqBody)
 	if status != 429 || h.Get("Retry-After") != "3" || body != `{"error":{"code":null,"message":"Slow down","param":null,"type":"rate_limit_error"}}` {
 		t.Errorf("429: %d %v %s", status, h, body)
 	}
-	status, _, body = post(t, srv.AnthropicURL()+"/v1/messages", anthropicBody)
+	status, _, body = post(t, srv.AnthropicURL()+"/v1/messages", anthropicReqBody)
 	if status != 529 || body != `{"error":{"message":"Overloaded","type":"overloaded_error"},"type":"error"}` {
 		t.Errorf("529: %d %s", status, body)
 	}
-	status, _, body = post(t, srv.AnthropicURL()+"/v1/messages", anthropicBody)
+	status, _, body = post(t, srv.AnthropicURL()+"/v1/messages", anthropicReqBody)
 	if status != 502 || !strings.HasPrefix(body, "<html>") {
 		t.Errorf("502: %d %s", status, body)
 	}
-	status, h, body = post(t, srv.AnthropicURL()+"/v1/messages", anthropicBody)
+	status, h, body = post(t, srv.AnthropicURL()+"/v1/messages", anthropicReqBody)
 	if status != 200 || h.Get("Content-Type") != "text/html" || body != "garbage" {
 		t.Errorf("raw: %d %s", status, body)
 	}
@@ -359,17 +359,17 @@ func TestStreamErrorAndHangUp(t *testing.T) {
 		{Text: "a long answer that is cut", HangUp: &HangUp{AfterBytes: 300}},
 		{HangUp: &HangUp{}},
 	}})
-	_, _, body := post(t, srv.AnthropicURL()+"/v1/messages", anthropicBody)
+	_, _, body := post(t, srv.AnthropicURL()+"/v1/messages", anthropicReqBody)
 	evs := events(t, body)
 	last := evs[len(evs)-1]
 	if last.name != "error" || last.raw != `{"error":{"message":"Overloaded","type":"overloaded_error"},"type":"error"}` {
 		t.Errorf("anthropic error event: %+v", last)
 	}
-	_, _, body = post(t, srv.OpenAIURL()+"/chat/completions", openAIBody)
+	_, _, body = post(t, srv.OpenAIURL()+"/chat/completions", openAIReqBody)
 	if !strings.HasSuffix(body, `data: {"error":{"code":null,"message":"boom","param":null,"type":"api_error"}}`+"\n\n") {
 		t.Errorf("openai error line: %s", body)
 	}
-	res, err := http.Post(srv.OpenAIURL()+"/chat/completions", "application/json", strings.NewReader(openAIBody))
+	res, err := http.Post(srv.OpenAIURL()+"/chat/completions", "application/json", strings.NewReader(openAIReqBody))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +378,7 @@ func TestStreamErrorAndHangUp(t *testing.T) {
 	if !errors.Is(err, io.ErrUnexpectedEOF) || len(got) != 300 {
 		t.Errorf("hang-up: %d bytes, %v", len(got), err)
 	}
-	if _, err := http.Post(srv.OpenAIURL()+"/chat/completions", "application/json", strings.NewReader(openAIBody)); err == nil {
+	if _, err := http.Post(srv.OpenAIURL()+"/chat/completions", "application/json", strings.NewReader(openAIReqBody)); err == nil {
 		t.Error("hang-up before the status line gave a response")
 	}
 }
@@ -386,7 +386,7 @@ func TestStreamErrorAndHangUp(t *testing.T) {
 func TestStall(t *testing.T) {
 	srv := NewServer(t, Script{Turns: []Turn{{Text: "thinking", Stall: true}, {Stall: true}}})
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, "POST", srv.OpenAIURL()+"/chat/completions", strings.NewReader(openAIBody))
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.OpenAIURL()+"/chat/completions", strings.NewReader(openAIReqBody))
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -404,7 +404,7 @@ func TestStall(t *testing.T) {
 	// A stall before the status line is released by Close.
 	done := make(chan error, 1)
 	go func() {
-		_, err := http.Post(srv.OpenAIURL()+"/chat/completions", "application/json", strings.NewReader(openAIBody))
+		_, err := http.Post(srv.OpenAIURL()+"/chat/completions", "application/json", strings.NewReader(openAIReqBody))
 		done <- err
 	}()
 	deadline := time.Now().Add(10 * time.Second)
@@ -577,7 +577,7 @@ func TestStartFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	if _, _, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIBody); !strings.Contains(body, `"content":"file"`) {
+	if _, _, body := post(t, srv.OpenAIURL()+"/chat/completions", openAIReqBody); !strings.Contains(body, `"content":"file"`) {
 		t.Errorf("%s", body)
 	}
 	if _, err := StartFile(filepath.Join(t.TempDir(), "none.json")); err == nil {
@@ -615,7 +615,7 @@ func FuzzParseScript(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer srv.Close()
-		res, err := http.Post(srv.OpenAIURL()+"/chat/completions", "application/json", strings.NewReader(openAIBody))
+		res, err := http.Post(srv.OpenAIURL()+"/chat/completions", "application/json", strings.NewReader(openAIReqBody))
 		if err != nil {
 			t.Fatal(err)
 		}
