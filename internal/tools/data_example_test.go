@@ -28,22 +28,6 @@ func ExampleValidate() {
 	// Unknown parameter: filepath (valid parameters: file_path, limit)
 }
 
-func ExampleParseToolCalls() {
-	text := `Let me look.
-<tool>
-{"server_name": "local", "tool_name": "Read", "arguments": {"file_path": "/a"}}
-</tool>
-<tool>{"server_name": "remote", "tool_name": "Read"}</tool>`
-	calls, err := tools.ParseToolCalls(text)
-	for _, c := range calls {
-		fmt.Println(c.Name, string(c.Arguments))
-	}
-	fmt.Println(err)
-	// Output:
-	// Read {"file_path": "/a"}
-	// tool call 2: server "remote" is not supported: only "local"
-}
-
 func ExampleIndentSchema() {
 	d := tools.Descriptor{Name: "Glob", Description: "Find files", Parameters: []tools.Parameter{
 		{Name: "pattern", Type: tools.TypeString, Description: "Glob pattern", Required: true},

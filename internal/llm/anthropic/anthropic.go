@@ -1,0 +1,157 @@
+// Package anthropic is forge's provider for Anthropic's Messages API,
+// streaming, through the official SDK. It turns llm.Requests into Messages
+// requests (with prompt-cache breakpoints on the system prompt and the
+// tools) and the streamed events back into one llm.Response, and every
+// failure into an *llm.Error.
+package anthropic
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/rs/zerolog"
+
+	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/llm/internal/wire"
+)
+
+// DefaultBaseURL is Anthropic's API.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// DefaultMaxRetries is how often a request is sent again after a rate
+// limit, an overload, a server failure or a connection that failed before
+// the answer.
+const DefaultMaxRetries = 3
+
+// DefaultMaxTokens bounds an answer when the Request does not: the API
+// requires a bound.
+const DefaultMaxTokens = 8192
+
+// Config configures a Model.
+type Config struct {
+	// Provider is the name used in errors and logs; default "anthropic".
+	Provider string
+	// APIKey is sent in the x-api-key header, as the API documents.
+	APIKey string
+	// KeyVar names where the key comes from, for the hint of a 401 or
+	// 403; default ANTHROPIC_API_KEY.
+	KeyVar string
+	// BaseURL is where the API is; default DefaultBaseURL.
+	BaseURL string
+	// Model is used for requests that name none.
+	Model string
+	// HTTPClient sends the requests; default a client without timeout
+	// (the request's context bounds it).
+	HTTPClient *http.Client
+	// MaxRetries: 0 means DefaultMaxRetries, a negative number none.
+	MaxRetries int
+	// Logger, at debug level, logs each HTTP attempt (method, URL,
+	// status, duration), never a header or a body. The zero Logger logs
+	// nothing.
+	Logger zerolog.Logger
+}
+
+// Model is a model behind the Messages API. It is safe for concurrent use.
+type Model struct {
+	cfg      Config
+	url      string // BaseURL as errors show it
+	messages anthropic.MessageService
+}
+
+var _ llm.Model = (*Model)(nil)
+
+// New returns a Model for cfg.
+func New(cfg Config) (*Model, error) {
+	if cfg.Provider == "" {
+		cfg.Provider = "anthropic"
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	if cfg.KeyVar == "" {
+		cfg.KeyVar = "ANTHROPIC_API_KEY"
+	}
+	client := cfg.HTTPClient
+	if client == nil {
+		client = &http.Client{}
+	}
+	retries := cfg.MaxRetries
+	switch {
+	case retries == 0:
+		retries = DefaultMaxRetries
+	case retries < 0:
+		retries = 0
+	}
+	// The SDK's retry loop retries 408, 409, 429 and 5xx answers (529
+	// "overloaded" among them) and connections that failed before a
+	// response, never 400/401/403/404, honours retry-after-ms and
+	// Retry-After, backs off exponentially from 0.5 s otherwise, and
+	// never retries a stream that has begun. It would wait as long as
+	// Retry-After says, so waits beyond wire.MaxRetryAfter are reported
+	// instead.
+	opts := []option.RequestOption{
+		option.WithBaseURL(cfg.BaseURL),
+		option.WithHTTPClient(client),
+		option.WithMaxRetries(retries),
+		option.WithMiddleware(wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey), wire.CapRetryAfter(wire.MaxRetryAfter)),
+	}
+	if cfg.APIKey != "" {
+		// option.WithAPIKey sends the key as "Authorization: Bearer",
+		// which the API takes for OAuth tokens; API keys go in x-api-key.
+		opts = append(opts, option.WithHeader("x-api-key", cfg.APIKey))
+	}
+	// The service is built without anthropic.NewClient, which would read
+	// ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, profiles and more from the
+	// environment: forge's configuration decides.
+	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), messages: anthropic.NewMessageService(opts...)}, nil
+}
+
+// Stream sends req and streams the answer: onDelta gets each piece of
+// text as it arrives and each tool call's name when the call starts.
+func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.Delta)) (llm.Response, error) {
+	if onDelta == nil {
+		onDelta = func(llm.Delta) {}
+	}
+	params, err := m.params(req)
+	if err != nil {
+		return llm.Response{}, err
+	}
+	var res *http.Response
+	stream := m.messages.NewStreaming(ctx, params, option.WithResponseInto(&res))
+	defer stream.Close()
+	var a assembler
+	for stream.Next() {
+		ev := stream.Current()
+		a.add(&ev, onDelta)
+	}
+	if err := stream.Err(); err != nil {
+		return llm.Response{}, m.streamError(ctx, err, res)
+	}
+	if ctx.Err() != nil {
+		return llm.Response{}, llm.ContextError(m.cfg.Provider, ctx)
+	}
+	if !a.finished {
+		return llm.Response{}, m.unfinished(&a, res)
+	}
+	return a.response(), nil
+}
+
+// unfinished is the error for a stream that ended without its
+// message_stop (or a stop reason): cut short, or not a stream at all.
+func (m *Model) unfinished(a *assembler, res *http.Response) error {
+	if a.events > 0 {
+		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindInterrupted, URL: m.url,
+			Message: "the stream ended without message_stop"}
+	}
+	msg := "the stream had no events"
+	if res != nil {
+		if ct := res.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "text/event-stream") {
+			msg = fmt.Sprintf("not an event stream (%s)", ct)
+		}
+	}
+	return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindMalformed, URL: m.url, Message: msg}
+}

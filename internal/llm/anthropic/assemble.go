@@ -1,0 +1,167 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/forgehq/forge/internal/llm"
+)
+
+// assembler builds one turn from its events: message_start (model,
+// input usage), content_block_start (text or tool_use with its ID and
+// name), content_block_delta (text_delta, input_json_delta fragments),
+// message_delta (stop reason, output usage) and message_stop. Blocks of
+// other types (thinking, server tools) are left out.
+type assembler struct {
+	blocks   map[int64]*block
+	stop     string
+	usage    anthropic.MessageDeltaUsage
+	model    string
+	finished bool
+	events   int
+}
+
+type block struct {
+	index int64
+	kind  string // "text" or "tool_use"
+	text  strings.Builder
+	id    string
+	name  string
+	// input is the tool_use block's input as content_block_start gave it,
+	// used when no input_json_delta follows.
+	input json.RawMessage
+	args  strings.Builder
+}
+
+// add takes one event, calling onDelta for text and for each call that
+// starts.
+func (a *assembler) add(ev *anthropic.MessageStreamEventUnion, onDelta func(llm.Delta)) {
+	a.events++
+	switch ev.Type {
+	case "message_start":
+		a.model = string(ev.Message.Model)
+		u := ev.Message.Usage
+		a.usage.InputTokens = u.InputTokens
+		a.usage.CacheReadInputTokens = u.CacheReadInputTokens
+		a.usage.CacheCreationInputTokens = u.CacheCreationInputTokens
+		a.usage.OutputTokens = u.OutputTokens
+	case "content_block_start":
+		cb := ev.ContentBlock
+		if cb.Type != "text" && cb.Type != "tool_use" {
+			return
+		}
+		if a.blocks == nil {
+			a.blocks = map[int64]*block{}
+		}
+		b := &block{index: ev.Index, kind: cb.Type, id: cb.ID, name: cb.Name}
+		a.blocks[ev.Index] = b
+		if cb.Type == "text" && cb.Text != "" {
+			b.text.WriteString(cb.Text)
+			onDelta(llm.Delta{Text: cb.Text})
+		}
+		if cb.Type == "tool_use" {
+			b.input = json.RawMessage(cb.JSON.Input.Raw())
+			onDelta(llm.Delta{ToolName: cb.Name})
+		}
+	case "content_block_delta":
+		b := a.blocks[ev.Index]
+		if b == nil {
+			return
+		}
+		switch ev.Delta.Type {
+		case "text_delta":
+			b.text.WriteString(ev.Delta.Text)
+			if ev.Delta.Text != "" {
+				onDelta(llm.Delta{Text: ev.Delta.Text})
+			}
+		case "input_json_delta":
+			b.args.WriteString(ev.Delta.PartialJSON)
+		}
+	case "message_delta":
+		if ev.Delta.StopReason != "" {
+			a.stop = string(ev.Delta.StopReason)
+		}
+		// message_delta's usage is cumulative; the input counts are
+		// only there on some API versions.
+		u := ev.Usage
+		a.usage.OutputTokens = u.OutputTokens
+		if u.InputTokens > 0 {
+			a.usage.InputTokens = u.InputTokens
+		}
+		if u.CacheReadInputTokens > 0 {
+			a.usage.CacheReadInputTokens = u.CacheReadInputTokens
+		}
+		if u.CacheCreationInputTokens > 0 {
+			a.usage.CacheCreationInputTokens = u.CacheCreationInputTokens
+		}
+	case "message_stop":
+		a.finished = true
+	}
+}
+
+// response is the assembled turn: the text blocks' text joined, the
+// tool_use blocks as calls, in the blocks' order.
+func (a *assembler) response() llm.Response {
+	blocks := make([]*block, 0, len(a.blocks))
+	for _, b := range a.blocks {
+		blocks = append(blocks, b)
+	}
+	sort.Slice(blocks, func(i, j int) bool { return blocks[i].index < blocks[j].index })
+	msg := llm.Message{Role: llm.RoleAssistant}
+	var text strings.Builder
+	for _, b := range blocks {
+		if b.kind == "text" {
+			text.WriteString(b.text.String())
+			continue
+		}
+		args := b.args.String()
+		if strings.TrimSpace(args) == "" {
+			args = strings.TrimSpace(string(b.input))
+		}
+		if args == "" || args == "null" {
+			args = "{}"
+		}
+		id := b.id
+		if id == "" {
+			// A server that gives no ID still gets each call one, so
+			// that results find their calls.
+			id = fmt.Sprintf("toolu_%d", len(msg.ToolCalls)+1)
+		}
+		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: id, Name: b.name, Arguments: json.RawMessage(args)})
+	}
+	llm.UniqueCallIDs(msg.ToolCalls)
+	msg.Text = text.String()
+	stop := stopReason(a.stop)
+	if len(msg.ToolCalls) > 0 {
+		stop = llm.StopToolUse
+	}
+	u := a.usage
+	return llm.Response{
+		Message: msg,
+		Stop:    stop,
+		Model:   a.model,
+		Usage: llm.Usage{
+			InputTokens:      u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens,
+			OutputTokens:     u.OutputTokens,
+			CacheReadTokens:  u.CacheReadInputTokens,
+			CacheWriteTokens: u.CacheCreationInputTokens,
+		},
+	}
+}
+
+// stopReason maps a stop_reason.
+func stopReason(s string) llm.StopReason {
+	switch s {
+	case "end_turn", "stop_sequence":
+		return llm.StopEnd
+	case "tool_use":
+		return llm.StopToolUse
+	case "max_tokens":
+		return llm.StopMaxTokens
+	}
+	return llm.StopOther
+}

@@ -1,0 +1,98 @@
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/llm/internal/wire"
+)
+
+// streamError turns whatever ended a stream early into an *llm.Error:
+// the caller's cancellation, an error answer (with the server's own
+// message, whatever the shape of its body), an error event in the stream
+// (overloaded_error...), an unreadable event, a stream cut short, or a
+// failed connection. res is the last HTTP response, nil when none came.
+func (m *Model) streamError(ctx context.Context, err error, res *http.Response) error {
+	if ctx.Err() != nil {
+		return llm.ContextError(m.cfg.Provider, ctx)
+	}
+	var (
+		apiErr    *anthropic.Error
+		syntaxErr *json.SyntaxError
+		typeErr   *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &apiErr) && apiErr.StatusCode >= 400:
+		return m.statusError(apiErr.StatusCode, apiErr.Response)
+	case errors.As(err, &apiErr):
+		// An error event in a stream that began with 200.
+		typ := string(apiErr.Type())
+		msg := apiErr.Message
+		if msg == "" {
+			msg, _ = wire.ServerMessage([]byte(apiErr.RawJSON()))
+		}
+		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindStatus, Status: typeStatus(typ), Type: typ,
+			Message: llm.Redact(msg, m.cfg.APIKey), KeyVar: m.cfg.KeyVar}
+	case res != nil && res.StatusCode >= 400:
+		return m.statusError(res.StatusCode, res)
+	case errors.As(err, &syntaxErr), errors.As(err, &typeErr):
+		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindMalformed, URL: m.url,
+			Message: "an event is not the API's JSON: " + llm.Redact(err.Error(), m.cfg.APIKey)}
+	case res != nil:
+		// The answer had begun: the connection broke mid-stream.
+		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindInterrupted, URL: m.url,
+			Message: wire.TransportError(m.cfg.Provider, m.url, err, m.cfg.APIKey).Message}
+	}
+	return wire.TransportError(m.cfg.Provider, m.url, err, m.cfg.APIKey)
+}
+
+// statusError is the Error for an HTTP error answer.
+func (m *Model) statusError(status int, res *http.Response) *llm.Error {
+	var (
+		body   []byte
+		header http.Header
+	)
+	if res != nil {
+		header = res.Header
+		if res.Body != nil {
+			body, _ = io.ReadAll(io.LimitReader(res.Body, 64<<10))
+			res.Body = io.NopCloser(bytes.NewReader(body))
+		}
+	}
+	e := wire.StatusError(m.cfg.Provider, status, header, body, m.cfg.APIKey)
+	e.KeyVar = m.cfg.KeyVar
+	return e
+}
+
+// typeStatus is the HTTP status Anthropic gives an error type: an error
+// event in a begun stream has none of its own.
+func typeStatus(typ string) int {
+	switch typ {
+	case "invalid_request_error":
+		return http.StatusBadRequest
+	case "authentication_error":
+		return http.StatusUnauthorized
+	case "billing_error":
+		return http.StatusPaymentRequired
+	case "permission_error":
+		return http.StatusForbidden
+	case "not_found_error":
+		return http.StatusNotFound
+	case "request_too_large":
+		return http.StatusRequestEntityTooLarge
+	case "rate_limit_error":
+		return http.StatusTooManyRequests
+	case "timeout_error":
+		return http.StatusGatewayTimeout
+	case "overloaded_error":
+		return 529
+	}
+	return http.StatusInternalServerError
+}

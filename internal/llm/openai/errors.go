@@ -1,0 +1,85 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/llm/internal/wire"
+)
+
+// streamError turns whatever ended a stream early into an *llm.Error:
+// the caller's cancellation, an error answer (with the server's own
+// message, whatever the shape of its body), an error event in the stream,
+// an unreadable event, a stream cut short, or a failed connection. res
+// is the last HTTP response, nil when none came.
+func (m *Model) streamError(ctx context.Context, err error, res *http.Response) error {
+	if ctx.Err() != nil {
+		return llm.ContextError(m.cfg.Provider, ctx)
+	}
+	var (
+		apiErr    *openai.Error
+		eventErr  *ssestream.StreamError
+		syntaxErr *json.SyntaxError
+		typeErr   *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &apiErr):
+		return m.statusError(apiErr.StatusCode, apiErr.Response)
+	case res != nil && res.StatusCode >= 400:
+		// The SDK could not read the error body as JSON (an HTML page):
+		// it keeps the body on the response.
+		return m.statusError(res.StatusCode, res)
+	case errors.As(err, &eventErr):
+		msg, typ := wire.ServerMessage(eventErr.Event.Data)
+		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindStatus, Status: eventStatus(typ),
+			Type: typ, Message: llm.Redact(msg, m.cfg.APIKey)}
+	case errors.As(err, &syntaxErr), errors.As(err, &typeErr):
+		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindMalformed, URL: m.url,
+			Message: "an event is not the API's JSON: " + llm.Redact(err.Error(), m.cfg.APIKey)}
+	case res != nil:
+		// The answer had begun: the connection broke mid-stream.
+		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindInterrupted, URL: m.url,
+			Message: wire.TransportError(m.cfg.Provider, m.url, err, m.cfg.APIKey).Message}
+	}
+	return wire.TransportError(m.cfg.Provider, m.url, err, m.cfg.APIKey)
+}
+
+// statusError is the Error for an HTTP error answer.
+func (m *Model) statusError(status int, res *http.Response) *llm.Error {
+	var (
+		body   []byte
+		header http.Header
+	)
+	if res != nil {
+		header = res.Header
+		if res.Body != nil {
+			body, _ = io.ReadAll(io.LimitReader(res.Body, 64<<10))
+			res.Body = io.NopCloser(bytes.NewReader(body))
+		}
+	}
+	e := wire.StatusError(m.cfg.Provider, status, header, body, m.cfg.APIKey)
+	e.KeyVar = m.cfg.KeyVar
+	return e
+}
+
+// eventStatus is the status an error event's type stands for: a stream
+// that has begun has no status of its own.
+func eventStatus(typ string) int {
+	switch typ {
+	case "rate_limit_exceeded", "rate_limit_error", "tokens_exceeded":
+		return http.StatusTooManyRequests
+	case "invalid_request_error":
+		return http.StatusBadRequest
+	case "overloaded_error":
+		return 529
+	}
+	return http.StatusInternalServerError
+}

@@ -1,0 +1,180 @@
+// Package openai is forge's provider for OpenAI Chat Completions and every
+// server that speaks it (Ollama, llama.cpp, vLLM, LM Studio, OpenRouter,
+// ...), streaming, through the official SDK. It turns llm.Requests into
+// Chat Completions requests and the streamed chunks back into one
+// llm.Response, and every failure into an *llm.Error.
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/rs/zerolog"
+
+	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/llm/internal/wire"
+)
+
+// The base URLs of the providers that have a default.
+const (
+	DefaultBaseURL = "https://api.openai.com/v1"
+	OllamaBaseURL  = "http://localhost:11434/v1"
+)
+
+// DefaultMaxRetries is how often a request is sent again after a rate
+// limit, a server failure or a connection that failed before the answer.
+const DefaultMaxRetries = 3
+
+// Config configures a Model.
+type Config struct {
+	// Provider is the name used in errors and logs: "openai" (the
+	// default), "ollama", or any OpenAI-compatible server's name.
+	Provider string
+	// APIKey is sent as a bearer token; empty sends none (Ollama needs
+	// none).
+	APIKey string
+	// KeyVar names where the key comes from, for the hint of a 401 or
+	// 403; default OPENAI_API_KEY for "openai".
+	KeyVar string
+	// BaseURL is where the API is; default DefaultBaseURL for "openai",
+	// OllamaBaseURL for "ollama". Other providers must give one.
+	BaseURL string
+	// Model is used for requests that name none.
+	Model string
+	// HTTPClient sends the requests; default a client without timeout
+	// (the request's context bounds it).
+	HTTPClient *http.Client
+	// MaxRetries: 0 means DefaultMaxRetries, a negative number none.
+	MaxRetries int
+	// Logger, at debug level, logs each HTTP attempt (method, URL,
+	// status, duration), never a header or a body. The zero Logger logs
+	// nothing.
+	Logger zerolog.Logger
+}
+
+// Model is a model behind an OpenAI-compatible API. It is safe for
+// concurrent use.
+type Model struct {
+	cfg  Config
+	url  string
+	chat openai.ChatCompletionService
+}
+
+var _ llm.Model = (*Model)(nil)
+
+// New returns a Model for cfg.
+func New(cfg Config) (*Model, error) {
+	if cfg.Provider == "" {
+		cfg.Provider = "openai"
+	}
+	if cfg.BaseURL == "" {
+		switch cfg.Provider {
+		case "openai":
+			cfg.BaseURL = DefaultBaseURL
+		case "ollama":
+			cfg.BaseURL = OllamaBaseURL
+		default:
+			return nil, fmt.Errorf("%s: no base URL: give the server's URL with --base-url", cfg.Provider)
+		}
+	}
+	if cfg.KeyVar == "" && cfg.Provider == "openai" {
+		cfg.KeyVar = "OPENAI_API_KEY"
+	}
+	opts, err := clientOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// The services are built without openai.NewClient, which would read
+	// OPENAI_API_KEY, OPENAI_BASE_URL and more from the environment:
+	// forge's configuration decides, and a key for OpenAI must never be
+	// sent to another server.
+	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), chat: openai.NewChatCompletionService(opts...)}, nil
+}
+
+// clientOptions are the SDK options every request of cfg's Model uses.
+func clientOptions(cfg Config) ([]option.RequestOption, error) {
+	client := cfg.HTTPClient
+	if client == nil {
+		client = &http.Client{}
+	}
+	retries := cfg.MaxRetries
+	switch {
+	case retries == 0:
+		retries = DefaultMaxRetries
+	case retries < 0:
+		retries = 0
+	}
+	// The SDK's retry loop does what forge wants: it retries 408, 409,
+	// 429 and 5xx answers and connections that failed before a response,
+	// never 400/401/403/404, honours retry-after-ms and Retry-After (up to
+	// 2 minutes; a longer wait is not retried but reported), backs off
+	// exponentially from 0.5 s otherwise, and never retries a stream that
+	// has begun.
+	opts := []option.RequestOption{
+		option.WithBaseURL(cfg.BaseURL),
+		option.WithHTTPClient(client),
+		option.WithMaxRetries(retries),
+		option.WithMiddleware(wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey)),
+	}
+	if cfg.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	}
+	return opts, nil
+}
+
+// Stream sends req and streams the answer: onDelta gets each piece of
+// text as it arrives and each tool call's name when the call starts.
+func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.Delta)) (llm.Response, error) {
+	if onDelta == nil {
+		onDelta = func(llm.Delta) {}
+	}
+	params, err := m.params(req)
+	if err != nil {
+		return llm.Response{}, err
+	}
+	var res *http.Response
+	stream := m.chat.NewStreaming(ctx, params, option.WithResponseInto(&res))
+	defer stream.Close()
+	var a assembler
+	for stream.Next() {
+		chunk := stream.Current()
+		a.add(&chunk, onDelta)
+	}
+	if err := stream.Err(); err != nil {
+		return llm.Response{}, m.streamError(ctx, err, res)
+	}
+	if ctx.Err() != nil {
+		return llm.Response{}, llm.ContextError(m.cfg.Provider, ctx)
+	}
+	if !a.finished {
+		return llm.Response{}, m.unfinished(&a, res)
+	}
+	return a.response(), nil
+}
+
+// unfinished is the error for a stream that ended without a
+// finish_reason: cut short, or not a stream at all.
+func (m *Model) unfinished(a *assembler, res *http.Response) error {
+	if a.chunks > 0 {
+		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindInterrupted, URL: m.url,
+			Message: "the stream ended without a finish_reason"}
+	}
+	ct := ""
+	if res != nil {
+		ct = res.Header.Get("Content-Type")
+	}
+	msg := "the stream had no events"
+	if ct != "" && !strings.HasPrefix(ct, "text/event-stream") {
+		msg = fmt.Sprintf("not an event stream (%s)", ct)
+	}
+	return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindMalformed, URL: m.url, Message: msg}
+}
+
+// errNoModel is the error of a request without a model when the Config
+// names none either.
+var errNoModel = errors.New("no model: give one with --model")
