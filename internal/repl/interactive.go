@@ -70,7 +70,12 @@ func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int
 	var killed atomic.Int32
 	done := make(chan struct{})
 	defer close(done)
-	go watchEndSignals(rl, cancel, restore, &killed, done)
+	// Registered before the loop starts: a signal that came before the
+	// handler would end the process with the terminal raw.
+	stops := make(chan os.Signal, 1)
+	signal.Notify(stops, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(stops)
+	go watchEndSignals(stops, rl, cancel, restore, &killed, done)
 	// Ctrl-C between lines must not end the shell; while a line runs, it
 	// cancels that line.
 	w := watchInterrupts()
@@ -132,10 +137,7 @@ func readLines(ctx context.Context, rl *readline.Instance, d Dispatcher, w *inte
 // the loop ends with 128+signal. If it does not within a second (readline's
 // Close can hang while another goroutine reads), it exits from here, the
 // terminal already restored.
-func watchEndSignals(rl *readline.Instance, cancel func(), restore func(), killed *atomic.Int32, done <-chan struct{}) {
-	stops := make(chan os.Signal, 1)
-	signal.Notify(stops, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(stops)
+func watchEndSignals(stops <-chan os.Signal, rl *readline.Instance, cancel func(), restore func(), killed *atomic.Int32, done <-chan struct{}) {
 	select {
 	case sig := <-stops:
 		n := int32(sig.(syscall.Signal))
