@@ -58,4 +58,5 @@ require (
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/text v0.37.0 // indirect
 	golang.org/x/tools v0.44.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

@@ -1,0 +1,250 @@
+package permission
+
+import (
+	"strings"
+)
+
+// Decide judges a call: deny rules first, then plan mode, then allow
+// rules and the rules remembered this session, then the mode.
+func (p *Policy) Decide(c Call) Verdict {
+	s := p.subjectsOf(c.Args)
+	if v, ok := p.denied(c, &s); ok {
+		return v
+	}
+	readOnly := c.ReadOnly && !c.EditsFiles
+	if p.mode == ModePlan && !readOnly {
+		return Verdict{Decision: Deny, Reason: "plan mode runs read-only tools only; " + display(c) + " could change something"}
+	}
+	allowedBy, blocker := p.allowed(c, &s)
+	if allowedBy != nil {
+		return p.allowedVerdict(allowedBy)
+	}
+	switch {
+	case readOnly:
+		return Verdict{Decision: Allow, Reason: "read-only tools run without asking"}
+	case p.mode == ModeYolo:
+		return Verdict{Decision: Allow, Reason: "yolo mode allows every call no deny rule denies"}
+	case p.mode == ModeAutoEdit && c.EditsFiles && p.editsInside(&s):
+		return Verdict{Decision: Allow, Reason: "auto-edit mode allows edits inside the working directory"}
+	}
+	always := p.suggest(c, &s)
+	return Verdict{Decision: Ask, Reason: p.askReason(c, &s, blocker, always), Always: always}
+}
+
+// denied returns the verdict of the first deny rule that matches the call.
+func (p *Policy) denied(c Call, s *subjects) (Verdict, bool) {
+	for _, r := range p.deny {
+		if !r.matchesTool(c.Tool) {
+			continue
+		}
+		if hit, ok := r.denies(s); ok {
+			reason := "denied by rule " + r.text
+			if hit != "" {
+				reason += ": " + hit
+			}
+			return Verdict{Decision: Deny, Rule: r.text, Reason: reason}, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// denies reports whether the deny rule r matches any subject, and which
+// command it matched when that helps to say (a line of several commands).
+func (r *compiledRule) denies(s *subjects) (string, bool) {
+	if r.blanket() {
+		return "", true
+	}
+	switch {
+	case s.isCommand:
+		for i := range s.line.commands {
+			c := &s.line.commands[i]
+			if !r.deniesCommand(c) {
+				continue
+			}
+			if c.hidden {
+				return "`" + shorten(c.text) + "` " + whyHidden, true
+			}
+			if len(s.line.commands) > 1 {
+				return "`" + shorten(c.text) + "`", true
+			}
+			return "", true
+		}
+		return "", false
+	case len(s.paths) > 0:
+		for i := range s.paths {
+			if r.deniesPath(&s.paths[i]) {
+				return "", true
+			}
+		}
+		return "", false
+	case s.hasURL:
+		return "", r.matchesURL(s.url, true)
+	}
+	for _, t := range s.texts {
+		if r.matchesText(t) {
+			return "", true
+		}
+	}
+	return "", false
+}
+
+// blocker is the first thing no allow rule covered, for the ask reason.
+type blocker struct {
+	command *command // the command no rule allows, if the call is a shell line
+}
+
+// allowed returns the allow or remembered rules that together allow every
+// subject of the call, or nil and what blocked it.
+func (p *Policy) allowed(c Call, s *subjects) ([]*compiledRule, blocker) {
+	var rules []*compiledRule
+	for _, r := range p.allowRules() {
+		if r.matchesTool(c.Tool) {
+			rules = append(rules, r)
+		}
+	}
+	if len(rules) == 0 {
+		return nil, p.firstBlocker(s)
+	}
+	for _, r := range rules {
+		if r.blanket() {
+			return []*compiledRule{r}, blocker{}
+		}
+	}
+	var used []*compiledRule
+	use := func(r *compiledRule) {
+		for _, u := range used {
+			if u == r {
+				return
+			}
+		}
+		used = append(used, r)
+	}
+	switch {
+	case s.isCommand:
+		if s.line.parseErr != nil {
+			return nil, blocker{}
+		}
+		for i := range s.line.commands {
+			cmd := &s.line.commands[i]
+			if cmd.denyOnly {
+				continue
+			}
+			r := firstRule(rules, func(r *compiledRule) bool { return r.allowsCommand(cmd) })
+			if r == nil {
+				return nil, blocker{command: cmd}
+			}
+			use(r)
+		}
+		if used == nil { // a line that runs nothing: any rule for the tool will do
+			use(rules[0])
+		}
+	case len(s.paths) > 0:
+		for i := range s.paths {
+			ps := &s.paths[i]
+			r := firstRule(rules, func(r *compiledRule) bool { return r.allowsPath(ps) })
+			if r == nil {
+				return nil, blocker{}
+			}
+			use(r)
+		}
+	case s.hasURL:
+		r := firstRule(rules, func(r *compiledRule) bool { return r.matchesURL(s.url, false) })
+		if r == nil {
+			return nil, blocker{}
+		}
+		use(r)
+	default:
+		r := firstRule(rules, func(r *compiledRule) bool {
+			for _, t := range s.texts {
+				if r.matchesText(t) {
+					return true
+				}
+			}
+			return false
+		})
+		if r == nil {
+			return nil, blocker{}
+		}
+		use(r)
+	}
+	return used, blocker{}
+}
+
+// firstBlocker finds the first command of a line, for when no rule names the tool.
+func (p *Policy) firstBlocker(s *subjects) blocker {
+	if !s.isCommand {
+		return blocker{}
+	}
+	for i := range s.line.commands {
+		if !s.line.commands[i].denyOnly {
+			return blocker{command: &s.line.commands[i]}
+		}
+	}
+	return blocker{}
+}
+
+// firstRule returns the first rule for which ok holds, or nil.
+func firstRule(rules []*compiledRule, ok func(*compiledRule) bool) *compiledRule {
+	for _, r := range rules {
+		if ok(r) {
+			return r
+		}
+	}
+	return nil
+}
+
+// allowedVerdict describes an allow by rules.
+func (p *Policy) allowedVerdict(rules []*compiledRule) Verdict {
+	texts := make([]string, len(rules))
+	session := true
+	for i, r := range rules {
+		texts[i] = r.text
+		session = session && p.isSession(r)
+	}
+	list := strings.Join(texts, ", ")
+	word := "rule "
+	if len(rules) > 1 {
+		word = "rules "
+	}
+	if session {
+		return Verdict{Decision: Allow, Rule: list, Reason: "allowed this session by " + word + list}
+	}
+	return Verdict{Decision: Allow, Rule: list, Reason: "allowed by " + word + list}
+}
+
+// editsInside reports whether the call names at least one path and all
+// of them are inside the working directory or an allowed root.
+func (p *Policy) editsInside(s *subjects) bool {
+	if len(s.paths) == 0 {
+		return false
+	}
+	for _, ps := range s.paths {
+		if !p.inside(ps) {
+			return false
+		}
+	}
+	return true
+}
+
+// askReason says, in one line, why the call needs the person and how to
+// allow such calls without asking.
+func (p *Policy) askReason(c Call, s *subjects, b blocker, always []string) string {
+	shown := display(c)
+	hint := ""
+	if len(always) > 0 {
+		hint = "; add an allow rule such as " + strings.Join(always, " and ")
+	}
+	switch {
+	case s.isCommand && s.line.parseErr != nil:
+		return shown + " " + whyNoParse + ", so only a rule allowing every " + c.Tool + " call covers it"
+	case s.isCommand && b.command != nil && b.command.unallowable != "":
+		return "`" + shorten(b.command.text) + "` " + b.command.unallowable + "; approve " + shown + " once"
+	case s.isCommand && b.command != nil && len(s.line.commands) > 1:
+		return "no rule allows `" + shorten(b.command.text) + "` in " + shown + hint
+	case c.EditsFiles && p.mode == ModeAutoEdit:
+		return shown + " edits outside the working directory and the allowed roots" + hint
+	case c.EditsFiles:
+		return "ask mode asks before edits such as " + shown + "; run with --approval auto-edit" + strings.Replace(hint, "; add", " or add", 1)
+	}
+	return "no rule allows " + shown + hint
+}

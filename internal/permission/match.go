@@ -1,0 +1,196 @@
+package permission
+
+import (
+	"path"
+	"strings"
+)
+
+// compiledRule is a Rule made ready for one Policy.
+type compiledRule struct {
+	Rule
+	text string
+	// anchored are the absolute path patterns of a glob with a slash; nil
+	// for a pattern matched against base names.
+	anchored []string
+}
+
+// compile prepares r for p's working and home directories.
+func (p *Policy) compile(r Rule) (*compiledRule, error) {
+	c := &compiledRule{Rule: r, text: r.String()}
+	if r.kind == patternGlob && (strings.Contains(r.pattern, "/") || r.pattern == "~") {
+		use := builtinUse(r.tool)
+		if use == "" || use == usePath {
+			anchored, err := p.anchorPath(r.pattern)
+			if err != nil {
+				return nil, err
+			}
+			c.anchored = anchored
+		}
+	}
+	return c, nil
+}
+
+// allowsCommand reports whether r, an allow or remembered rule, allows the
+// simple command c.
+func (r *compiledRule) allowsCommand(c *command) bool {
+	if r.blanket() {
+		return true
+	}
+	if c.unallowable != "" || len(c.words) == 0 {
+		return false
+	}
+	if c.runner && !r.namesRunner(c.words[0]) {
+		return false
+	}
+	switch r.kind {
+	case patternPrefix:
+		if len(c.words) < len(r.words) {
+			return false
+		}
+		for i, w := range r.words {
+			if !c.words[i].literal() || c.words[i].allow != w {
+				return false
+			}
+		}
+		return true
+	case patternGlob:
+		return starMatch(r.pattern, joinAllow(c.words))
+	}
+	return false
+}
+
+// namesRunner reports whether the rule's pattern starts with the literal
+// word runner (source, eval, bash): only such a rule may allow a command
+// that runs text the rule cannot see.
+func (r *compiledRule) namesRunner(runner word) bool {
+	if !runner.literal() {
+		return false
+	}
+	first := r.pattern
+	if r.kind == patternPrefix {
+		first = r.words[0]
+	} else if i := strings.IndexByte(first, ' '); i >= 0 {
+		first = first[:i]
+	}
+	return first == runner.allow
+}
+
+// deniesCommand reports whether the deny rule r matches the simple command
+// c in any form it could take when it runs.
+func (r *compiledRule) deniesCommand(c *command) bool {
+	if r.blanket() {
+		return true
+	}
+	if r.kind != patternPrefix && r.kind != patternGlob {
+		return false
+	}
+	if c.hidden {
+		return true
+	}
+	for _, ws := range denyForms(c) {
+		if r.kind == patternPrefix && prefixCould(r.words, ws) || r.kind == patternGlob && starIntersect(r.pattern, joinDeny(ws)) {
+			return true
+		}
+	}
+	return false
+}
+
+// denyForms returns the forms deny rules check: the command, with its
+// wrappers, and each with a program path cut to its name (/bin/rm is rm).
+func denyForms(c *command) [][]word {
+	forms := make([][]word, 0, 4)
+	for _, ws := range [][]word{c.words, c.wrapped} {
+		if len(ws) == 0 {
+			continue
+		}
+		forms = append(forms, ws)
+		if first := ws[0]; first.literal() && strings.Contains(first.allow, "/") {
+			based := append([]word{staticWord(path.Base(first.allow))}, ws[1:]...)
+			forms = append(forms, based)
+		}
+	}
+	return forms
+}
+
+// prefixCould reports whether the words ws could start with the literal
+// words prefix once the shell has expanded them.
+func prefixCould(prefix []string, ws []word) bool {
+	for i, p := range prefix {
+		if i >= len(ws) {
+			return false
+		}
+		w := ws[i]
+		switch {
+		case w.dynamic:
+			return true // $X could be the rest of the prefix, or anything
+		case w.expands:
+			if !starIntersect(p, w.deny) {
+				return false
+			}
+		case w.allow != p:
+			return false
+		}
+	}
+	return true
+}
+
+// matchesURL reports whether the rule matches the URL u. forDeny makes a
+// URL whose host cannot be read match a domain it mentions.
+func (r *compiledRule) matchesURL(u string, forDeny bool) bool {
+	switch r.kind {
+	case patternAny:
+		return true
+	case patternDomain:
+		host, ok := urlHost(u)
+		if !ok {
+			return forDeny && strings.Contains(strings.ToLower(u), r.domain)
+		}
+		return host == r.domain || strings.HasSuffix(host, "."+r.domain)
+	case patternGlob:
+		return starMatch(r.pattern, u)
+	}
+	return false
+}
+
+// matchesText reports whether the rule matches a string argument.
+func (r *compiledRule) matchesText(s string) bool {
+	switch r.kind {
+	case patternAny:
+		return true
+	case patternGlob:
+		return starMatch(r.pattern, s)
+	}
+	return false
+}
+
+// allowsPath reports whether the allow rule r covers every form of ps.
+func (r *compiledRule) allowsPath(ps *pathSubject) bool {
+	if r.blanket() {
+		return true
+	}
+	if r.kind != patternGlob || !ps.resolved {
+		return false
+	}
+	for _, f := range ps.forms {
+		if !r.matchPath(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// deniesPath reports whether the deny rule r matches any form of ps.
+func (r *compiledRule) deniesPath(ps *pathSubject) bool {
+	if r.blanket() {
+		return true
+	}
+	if r.kind != patternGlob {
+		return false
+	}
+	for _, f := range ps.forms {
+		if r.matchPath(f) {
+			return true
+		}
+	}
+	return false
+}
