@@ -163,7 +163,8 @@ func (r *compiledRule) matchesText(s string) bool {
 	return false
 }
 
-// allowsPath reports whether the allow rule r covers every form of ps.
+// allowsPath reports whether the allow rule r covers every physical form
+// of ps: where the call would land.
 func (r *compiledRule) allowsPath(ps *pathSubject) bool {
 	if r.blanket() {
 		return true
@@ -171,7 +172,7 @@ func (r *compiledRule) allowsPath(ps *pathSubject) bool {
 	if r.kind != patternGlob || !ps.resolved {
 		return false
 	}
-	for _, f := range ps.forms {
+	for _, f := range ps.physical {
 		if !r.matchPath(f) {
 			return false
 		}
@@ -179,7 +180,8 @@ func (r *compiledRule) allowsPath(ps *pathSubject) bool {
 	return true
 }
 
-// deniesPath reports whether the deny rule r matches any form of ps.
+// deniesPath reports whether the deny rule r matches any form of ps, as
+// written or where it lands.
 func (r *compiledRule) deniesPath(ps *pathSubject) bool {
 	if r.blanket() {
 		return true
@@ -187,9 +189,11 @@ func (r *compiledRule) deniesPath(ps *pathSubject) bool {
 	if r.kind != patternGlob {
 		return false
 	}
-	for _, f := range ps.forms {
-		if r.matchPath(f) {
-			return true
+	for _, forms := range [][]string{ps.lexical, ps.physical} {
+		for _, f := range forms {
+			if r.matchPath(f) {
+				return true
+			}
 		}
 	}
 	return false

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -102,11 +103,16 @@ func splitPath(p string) []string {
 // pathSubject is a path argument of a call, in every form it may take.
 type pathSubject struct {
 	arg string
-	// forms are the absolute, cleaned forms the path may mean: as written
-	// and physically (links resolved), and for ~/x also in the home
-	// directory, since some tools expand it. A deny rule denies the path
-	// when it matches any form; an allow rule allows it when it matches all.
-	forms []string
+	// lexical are the absolute, cleaned forms of the path as written: for
+	// ~/x both the tool's own reading (a directory named ~) and the home
+	// directory's, since some tools expand it.
+	lexical []string
+	// physical are where those land once symbolic links are followed:
+	// cleaning first (as forge's tools do) and not (as a tool handing the
+	// path to the system may). A deny rule denies the path when it matches
+	// any lexical or physical form; an allow rule allows it, and auto-edit
+	// counts it inside, only when every physical form qualifies.
+	physical []string
 	// resolved is false when some form could not be resolved (a link loop,
 	// no permission to look): then the path is never inside the working
 	// directory and no allow rule with a pattern covers it.
@@ -120,40 +126,43 @@ func (p *Policy) pathSubject(arg string) pathSubject {
 		readings = append(readings, p.home+arg[1:])
 	}
 	ps := pathSubject{arg: arg, resolved: true}
-	add := func(f string) {
-		for _, have := range ps.forms {
-			if have == f {
-				return
-			}
-		}
-		ps.forms = append(ps.forms, f)
-	}
 	for _, r := range readings {
-		abs := r
-		if !filepath.IsAbs(abs) {
-			abs = p.wd.lexical + string(filepath.Separator) + r
+		raw := r
+		if !filepath.IsAbs(raw) {
+			raw = p.wd.lexical + string(filepath.Separator) + r
 		}
-		add(filepath.Clean(abs))
-		phys, err := resolvePhysical(abs)
-		if err != nil {
-			ps.resolved = false
-			continue
+		clean := filepath.Clean(raw)
+		ps.lexical = appendNew(ps.lexical, clean)
+		for _, form := range []string{clean, raw} {
+			phys, err := resolvePhysical(form)
+			if err != nil {
+				ps.resolved = false
+				continue
+			}
+			ps.physical = appendNew(ps.physical, phys)
 		}
-		add(phys)
 	}
 	return ps
 }
 
-// inside reports whether every form of ps is in the working directory or
-// an allowed root.
+// appendNew appends s to list unless it is there already.
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// inside reports whether every physical form of ps is in the working
+// directory or an allowed root.
 func (p *Policy) inside(ps pathSubject) bool {
 	if !ps.resolved {
 		return false
 	}
-	for _, f := range ps.forms {
+	for _, f := range ps.physical {
 		in := false
 		for _, r := range p.roots {
-			if within(f, r.lexical) || within(f, r.physical) {
+			if within(f, r.physical) {
 				in = true
 				break
 			}

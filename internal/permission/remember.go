@@ -150,4 +150,3 @@ func multiCommand(name string) bool {
 	}
 	return false
 }
-
