@@ -29,6 +29,35 @@ type command struct {
 	// hidden: the command runs text known only when it runs (eval "$X",
 	// bash -c "$X"). Every deny rule with a command pattern matches it.
 	hidden bool
+
+	// Worked out once by prepare, since every rule looks at them.
+	allowText string   // the words' allow texts joined
+	denyForms [][]word // the forms deny rules check (see denyForms)
+	denyTexts []string // their deny texts joined
+}
+
+// prepare works out what rules match against.
+func (c *command) prepare() {
+	c.allowText = joinAllow(c.words)
+	c.denyForms = denyForms(c)
+	c.denyTexts = make([]string, len(c.denyForms))
+	for i, ws := range c.denyForms {
+		if i == 0 && !hasWild(ws) {
+			c.denyTexts[i] = c.allowText // the same text: share it
+			continue
+		}
+		c.denyTexts[i] = joinDeny(ws)
+	}
+}
+
+// hasWild reports whether any word's deny text differs from its allow text.
+func hasWild(ws []word) bool {
+	for _, w := range ws {
+		if w.dynamic || w.expands {
+			return true
+		}
+	}
+	return false
 }
 
 // Reasons a command cannot be allowed by a rule with a pattern.

@@ -54,7 +54,7 @@ func (r *compiledRule) allowsCommand(c *command) bool {
 		}
 		return true
 	case patternGlob:
-		return starMatch(r.pattern, joinAllow(c.words))
+		return starMatch(r.pattern, c.allowText)
 	}
 	return false
 }
@@ -87,8 +87,8 @@ func (r *compiledRule) deniesCommand(c *command) bool {
 	if c.hidden {
 		return true
 	}
-	for _, ws := range denyForms(c) {
-		if r.kind == patternPrefix && prefixCould(r.words, ws) || r.kind == patternGlob && starIntersect(r.pattern, joinDeny(ws)) {
+	for i, ws := range c.denyForms {
+		if r.kind == patternPrefix && prefixCould(r.words, ws) || r.kind == patternGlob && starIntersect(r.pattern, c.denyTexts[i]) {
 			return true
 		}
 	}

@@ -89,6 +89,7 @@ type Policy struct {
 	wd          place
 	roots       []place // the working directory and the allowed roots
 	home        string
+	parsers     parsers
 
 	mu      sync.RWMutex
 	session []*compiledRule

@@ -3,6 +3,7 @@ package permission
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -25,7 +26,26 @@ type shellLine struct {
 // conditionals and function bodies, and through bash -c, eval and
 // wrappers such as timeout or sudo.
 func splitLine(src string) shellLine {
-	var s splitter
+	return (&parsers{}).splitLine(src)
+}
+
+// parsers lends bash parsers: building one costs more than a short line's
+// parse, and a Parser may be reused but not shared.
+type parsers struct{ pool sync.Pool }
+
+// parse parses src as bash.
+func (ps *parsers) parse(src string) (*syntax.File, error) {
+	pr, _ := ps.pool.Get().(*syntax.Parser)
+	if pr == nil {
+		pr = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	defer ps.pool.Put(pr)
+	return pr.Parse(strings.NewReader(src), "")
+}
+
+// splitLine is the package's splitLine with a parser from ps.
+func (ps *parsers) splitLine(src string) shellLine {
+	s := splitter{parsers: ps, out: make([]command, 0, 4)}
 	if err := s.line(src, lineContext{}); err != nil {
 		return shellLine{commands: roughCommands(src), parseErr: err}
 	}
@@ -42,12 +62,13 @@ type lineContext struct {
 
 // splitter collects the commands of a line and of the lines inside it.
 type splitter struct {
-	out []command
+	parsers *parsers
+	out     []command
 }
 
 // line parses src and collects its commands.
 func (s *splitter) line(src string, ctx lineContext) error {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := s.parsers.parse(src)
 	if err != nil {
 		return err
 	}
@@ -86,7 +107,10 @@ func (s *splitter) line(src string, ctx lineContext) error {
 }
 
 // add records c.
-func (s *splitter) add(c command) { s.out = append(s.out, c) }
+func (s *splitter) add(c command) {
+	c.prepare()
+	s.out = append(s.out, c)
+}
 
 // textCommand records a construct that is not a simple command but still
 // needs a rule, its words being its text split at spaces.
@@ -221,7 +245,7 @@ func (s *splitter) inner(str word, runner []word, text, why string, ctx lineCont
 		s.add(command{text: text, words: runner, unallowable: reason, hidden: true})
 		return
 	}
-	inner := splitter{}
+	inner := splitter{parsers: s.parsers}
 	if err := inner.line(str.allow, lineContext{depth: ctx.depth + 1, unallowable: why}); err != nil {
 		s.add(command{text: text, words: runner, unallowable: whyNoParse, runner: true})
 		s.out = append(s.out, roughCommands(str.allow)...)
@@ -316,7 +340,9 @@ func roughCommands(src string) []command {
 		for i, f := range fields {
 			ws[i] = staticWord(strings.Trim(f, `"'`))
 		}
-		out = append(out, command{text: piece, words: ws, denyOnly: true, unallowable: whyNoParse})
+		c := command{text: piece, words: ws, denyOnly: true, unallowable: whyNoParse}
+		c.prepare()
+		out = append(out, c)
 	}
 	return out
 }

@@ -23,7 +23,7 @@ type subjects struct {
 // subjectsOf chooses a call's subjects from its arguments.
 func (p *Policy) subjectsOf(args tools.Args) subjects {
 	if cmd, ok := args["command"].(string); ok {
-		return subjects{isCommand: true, line: splitLine(cmd)}
+		return subjects{isCommand: true, line: p.parsers.splitLine(cmd)}
 	}
 	var s subjects
 	for _, key := range [...]string{"file_path", "notebook_path", "path"} {
@@ -90,6 +90,9 @@ const maxShown = 80
 
 // shorten makes s one short line for a reason.
 func shorten(s string) string {
+	if len(s) <= maxShown && !strings.ContainsAny(s, "\t\n\r\v\f") && !strings.Contains(s, "  ") {
+		return s
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > maxShown {
 		return string(r[:maxShown-1]) + "…"

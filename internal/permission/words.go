@@ -66,6 +66,11 @@ func (b *wordBuilder) word() word {
 
 // evalWord works out what is known of w before the shell runs.
 func evalWord(w *syntax.Word) word {
+	if len(w.Parts) == 1 { // most words: one plain literal, nothing to build
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(lit.Value, "\\*?[{~") {
+			return word{allow: lit.Value, deny: lit.Value}
+		}
+	}
 	var b wordBuilder
 	for i, part := range w.Parts {
 		switch p := part.(type) {
@@ -169,18 +174,33 @@ func doubleQuotedLit(b *wordBuilder, s string) {
 
 // joinAllow joins the words' allow texts with spaces.
 func joinAllow(ws []word) string {
-	parts := make([]string, len(ws))
-	for i, w := range ws {
-		parts[i] = w.allow
-	}
-	return strings.Join(parts, " ")
+	return join(ws, func(w word) string { return w.allow })
 }
 
 // joinDeny joins the words' deny texts with spaces.
 func joinDeny(ws []word) string {
-	parts := make([]string, len(ws))
-	for i, w := range ws {
-		parts[i] = w.deny
+	return join(ws, func(w word) string { return w.deny })
+}
+
+// join joins one text of each word with spaces.
+func join(ws []word, text func(word) string) string {
+	switch len(ws) {
+	case 0:
+		return ""
+	case 1:
+		return text(ws[0])
 	}
-	return strings.Join(parts, " ")
+	n := len(ws) - 1
+	for _, w := range ws {
+		n += len(text(w))
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(text(w))
+	}
+	return b.String()
 }
