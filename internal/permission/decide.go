@@ -236,7 +236,7 @@ func (p *Policy) askReason(c Call, s *subjects, b blocker, always []string) stri
 	}
 	switch {
 	case s.isCommand && s.line.parseErr != nil:
-		return shown + " " + whyNoParse + ", so only a rule allowing every " + c.Tool + " call covers it"
+		return shown + " " + whyNoParse + ", so only a rule allowing every " + shorten(c.Tool) + " call covers it"
 	case s.isCommand && b.command != nil && b.command.unallowable != "":
 		return "`" + shorten(b.command.text) + "` " + b.command.unallowable + "; approve " + shown + " once"
 	case s.isCommand && b.command != nil && len(s.line.commands) > 1:

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -294,8 +295,8 @@ func TestNewErrors(t *testing.T) {
 		want []string
 	}{
 		{"every bad rule named", Config{WorkingDir: wd, Allow: []string{"Bash()", "Bash(go test:*)"}, Deny: []string{"Read([)", "Edit(x"}},
-			[]string{`allow permission rule "Bash()"`, `deny permission rule "Read([)"`, `deny permission rule "Edit(x"`}},
-		{"tilde without a home", Config{WorkingDir: wd, Deny: []string{"Read(~/.ssh/**)"}}, []string{`deny permission rule "Read(~/.ssh/**)"`, "home directory"}},
+			[]string{`permissions.allow rule "Bash()"`, `permissions.deny rule "Read([)"`, `permissions.deny rule "Edit(x"`}},
+		{"tilde without a home", Config{WorkingDir: wd, Deny: []string{"Read(~/.ssh/**)"}}, []string{`permissions.deny rule "Read(~/.ssh/**)"`, "home directory"}},
 		{"relative working directory", Config{WorkingDir: "work"}, []string{"working directory must be an absolute path"}},
 		{"no working directory", Config{}, []string{"working directory must be an absolute path"}},
 		{"relative home", Config{WorkingDir: wd, Home: "home"}, []string{"home directory must be an absolute path"}},
@@ -311,9 +312,17 @@ func TestNewErrors(t *testing.T) {
 				t.Errorf("%s: error %q, want it to contain %q", tc.name, err, w)
 			}
 		}
-		if strings.Count(err.Error(), "\n")+1 != max(1, strings.Count(err.Error(), "permission rule")) {
+		if strings.Count(err.Error(), "\n")+1 != max(1, strings.Count(err.Error(), "permissions.")) {
 			t.Errorf("%s: error %q is not one line per rule", tc.name, err)
 		}
+	}
+}
+
+func TestNewRuleErrorsAreTyped(t *testing.T) {
+	_, err := New(Config{WorkingDir: t.TempDir(), Deny: []string{"Bash(x"}})
+	var re *RuleError
+	if !errors.As(err, &re) || re.List != "deny" || re.Rule != "Bash(x" {
+		t.Fatalf("New error %v: want a *RuleError for the deny rule Bash(x", err)
 	}
 }
 

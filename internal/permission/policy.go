@@ -95,7 +95,8 @@ type Policy struct {
 	session []*compiledRule
 }
 
-// New builds a Policy. Its error lists every malformed rule, one a line.
+// New builds a Policy. Its error lists every malformed rule, one a line,
+// each a *RuleError.
 func New(cfg Config) (*Policy, error) {
 	mode, err := ParseMode(string(cfg.Mode))
 	if err != nil {
@@ -132,13 +133,16 @@ func (p *Policy) compileAll(list string, texts []string, errs []error) ([]*compi
 	var out []*compiledRule
 	for _, text := range texts {
 		r, err := ParseRule(text)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %w", list, err))
-			continue
+		var c *compiledRule
+		if err == nil {
+			c, err = p.compile(r)
+			if err != nil {
+				err = &RuleError{Rule: text, Problem: err.Error()}
+			}
 		}
-		c, err := p.compile(r)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %w", list, &RuleError{Rule: text, Problem: err.Error()}))
+		if re, ok := err.(*RuleError); ok {
+			re.List = list
+			errs = append(errs, re)
 			continue
 		}
 		out = append(out, c)

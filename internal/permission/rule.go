@@ -34,11 +34,15 @@ type Rule struct {
 
 // RuleError reports a malformed rule: which one and what is wrong with it.
 type RuleError struct {
+	List    string // "allow" or "deny" when the rule came from a Config
 	Rule    string // the rule as written
 	Problem string // what is wrong and how to fix it
 }
 
 func (e *RuleError) Error() string {
+	if e.List != "" {
+		return fmt.Sprintf("permissions.%s rule %q: %s", e.List, e.Rule, e.Problem)
+	}
 	return fmt.Sprintf("permission rule %q: %s", e.Rule, e.Problem)
 }
 

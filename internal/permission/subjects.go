@@ -102,9 +102,9 @@ func shorten(s string) string {
 
 // display shows a call as Tool(argument), one short line.
 func display(c Call) string {
-	arg := primaryArg(c.Args)
+	tool, arg := shorten(c.Tool), primaryArg(c.Args)
 	if arg == "" {
-		return c.Tool
+		return tool
 	}
-	return c.Tool + "(" + shorten(arg) + ")"
+	return tool + "(" + shorten(arg) + ")"
 }
