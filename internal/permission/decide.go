@@ -241,7 +241,9 @@ func (p *Policy) askReason(c Call, s *subjects, b blocker, always []string) stri
 		return "`" + shorten(b.command.text) + "` " + b.command.unallowable + "; approve " + shown + " once"
 	case s.isCommand && b.command != nil && len(s.line.commands) > 1:
 		return "no rule allows `" + shorten(b.command.text) + "` in " + shown + hint
-	case c.EditsFiles && p.mode == ModeAutoEdit:
+	case c.EditsFiles && len(s.paths) == 0:
+		return shown + " edits files but names no path to check" + hint
+	case c.EditsFiles && !p.editsInside(s):
 		return shown + " edits outside the working directory and the allowed roots" + hint
 	case c.EditsFiles:
 		return "ask mode asks before edits such as " + shown + "; run with --approval auto-edit" + strings.Replace(hint, "; add", " or add", 1)
