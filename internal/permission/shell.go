@@ -33,15 +33,15 @@ func splitLine(src string) shellLine {
 // parse, and a Parser may be reused but not shared.
 type parsers struct{ pool sync.Pool }
 
-// parse parses src as bash.
-func (ps *parsers) parse(src string) (*syntax.File, error) {
-	pr, _ := ps.pool.Get().(*syntax.Parser)
-	if pr == nil {
-		pr = syntax.NewParser(syntax.Variant(syntax.LangBash))
+// get lends a parser; put gives it back once its tree is no longer used.
+func (ps *parsers) get() *syntax.Parser {
+	if pr, ok := ps.pool.Get().(*syntax.Parser); ok {
+		return pr
 	}
-	defer ps.pool.Put(pr)
-	return pr.Parse(strings.NewReader(src), "")
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
 }
+
+func (ps *parsers) put(pr *syntax.Parser) { ps.pool.Put(pr) }
 
 // splitLine is the package's splitLine with a parser from ps.
 func (ps *parsers) splitLine(src string) shellLine {
@@ -68,7 +68,9 @@ type splitter struct {
 
 // line parses src and collects its commands.
 func (s *splitter) line(src string, ctx lineContext) error {
-	f, err := s.parsers.parse(src)
+	pr := s.parsers.get()
+	defer s.parsers.put(pr)
+	f, err := pr.Parse(strings.NewReader(src), "")
 	if err != nil {
 		return err
 	}
