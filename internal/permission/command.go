@@ -32,21 +32,24 @@ type command struct {
 
 	// Worked out once by prepare, since every rule looks at them.
 	allowText string   // the words' allow texts joined
-	denyForms [][]word // the forms deny rules check (see denyForms)
-	denyTexts []string // their deny texts joined
+	denyText  string   // the words' deny texts joined
+	moreForms [][]word // further forms deny rules check (see otherForms)
+	moreTexts []string // their deny texts joined
 }
 
 // prepare works out what rules match against.
 func (c *command) prepare() {
 	c.allowText = joinAllow(c.words)
-	c.denyForms = denyForms(c)
-	c.denyTexts = make([]string, len(c.denyForms))
-	for i, ws := range c.denyForms {
-		if i == 0 && !hasWild(ws) {
-			c.denyTexts[i] = c.allowText // the same text: share it
-			continue
+	c.denyText = c.allowText
+	if hasWild(c.words) {
+		c.denyText = joinDeny(c.words)
+	}
+	c.moreForms = otherForms(c)
+	if len(c.moreForms) > 0 {
+		c.moreTexts = make([]string, len(c.moreForms))
+		for i, ws := range c.moreForms {
+			c.moreTexts[i] = joinDeny(ws)
 		}
-		c.denyTexts[i] = joinDeny(ws)
 	}
 }
 

@@ -87,23 +87,38 @@ func (r *compiledRule) deniesCommand(c *command) bool {
 	if c.hidden {
 		return true
 	}
-	for i, ws := range c.denyForms {
-		if r.kind == patternPrefix && prefixCould(r.words, ws) || r.kind == patternGlob && starIntersect(r.pattern, c.denyTexts[i]) {
+	if r.deniesForm(c.words, c.denyText) {
+		return true
+	}
+	for i, ws := range c.moreForms {
+		if r.deniesForm(ws, c.moreTexts[i]) {
 			return true
 		}
 	}
 	return false
 }
 
-// denyForms returns the forms deny rules check: the command, with its
-// wrappers, and each with a program path cut to its name (/bin/rm is rm).
-func denyForms(c *command) [][]word {
-	forms := make([][]word, 0, 4)
-	for _, ws := range [][]word{c.words, c.wrapped} {
+// deniesForm reports whether the deny rule r could match the words ws,
+// whose deny text is text.
+func (r *compiledRule) deniesForm(ws []word, text string) bool {
+	if r.kind == patternPrefix {
+		return prefixCould(r.words, ws)
+	}
+	return starIntersect(r.pattern, text)
+}
+
+// otherForms returns the forms deny rules check besides the command's
+// words: the command with its wrappers, and each with a program path cut
+// to its name (/bin/rm is rm).
+func otherForms(c *command) [][]word {
+	var forms [][]word
+	for i, ws := range [][]word{c.words, c.wrapped} {
 		if len(ws) == 0 {
 			continue
 		}
-		forms = append(forms, ws)
+		if i > 0 {
+			forms = append(forms, ws)
+		}
 		if first := ws[0]; first.literal() && strings.Contains(first.allow, "/") {
 			based := append([]word{staticWord(path.Base(first.allow))}, ws[1:]...)
 			forms = append(forms, based)

@@ -74,7 +74,7 @@ func (s *splitter) line(src string, ctx lineContext) error {
 	if err != nil {
 		return err
 	}
-	var stack []syntax.Node
+	stack := make([]syntax.Node, 0, 32)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
