@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -105,69 +106,56 @@ func (p *Policy) allowed(c Call, s *subjects) ([]*compiledRule, blocker) {
 	if len(rules) == 0 {
 		return nil, p.firstBlocker(s)
 	}
-	for _, r := range rules {
-		if r.blanket() {
-			return []*compiledRule{r}, blocker{}
-		}
+	if r := firstRule(rules, (*compiledRule).blanket); r != nil {
+		return []*compiledRule{r}, blocker{}
+	}
+	if s.isCommand && s.line.parseErr != nil {
+		return nil, blocker{}
 	}
 	var used []*compiledRule
-	use := func(r *compiledRule) {
-		for _, u := range used {
-			if u == r {
-				return
-			}
+	for _, n := range needs(s) {
+		r := firstRule(rules, n.coveredBy)
+		if r == nil {
+			return nil, blocker{command: n.command}
 		}
-		used = append(used, r)
+		if !slices.Contains(used, r) {
+			used = append(used, r)
+		}
 	}
+	if used == nil { // a line that runs nothing: any rule for the tool will do
+		used = rules[:1]
+	}
+	return used, blocker{}
+}
+
+// need is one thing an allow rule must cover for a call to be allowed.
+type need struct {
+	coveredBy func(*compiledRule) bool
+	command   *command // the simple command, for a shell line
+}
+
+// needs lists what allow rules must cover: every simple command of a
+// line, every path, the URL, or one of the string arguments.
+func needs(s *subjects) []need {
+	var out []need
 	switch {
 	case s.isCommand:
-		if s.line.parseErr != nil {
-			return nil, blocker{}
-		}
 		for i := range s.line.commands {
-			cmd := &s.line.commands[i]
-			if cmd.denyOnly {
-				continue
+			if c := &s.line.commands[i]; !c.denyOnly {
+				out = append(out, need{coveredBy: func(r *compiledRule) bool { return r.allowsCommand(c) }, command: c})
 			}
-			r := firstRule(rules, func(r *compiledRule) bool { return r.allowsCommand(cmd) })
-			if r == nil {
-				return nil, blocker{command: cmd}
-			}
-			use(r)
-		}
-		if used == nil { // a line that runs nothing: any rule for the tool will do
-			use(rules[0])
 		}
 	case len(s.paths) > 0:
 		for i := range s.paths {
 			ps := &s.paths[i]
-			r := firstRule(rules, func(r *compiledRule) bool { return r.allowsPath(ps) })
-			if r == nil {
-				return nil, blocker{}
-			}
-			use(r)
+			out = append(out, need{coveredBy: func(r *compiledRule) bool { return r.allowsPath(ps) }})
 		}
 	case s.hasURL:
-		r := firstRule(rules, func(r *compiledRule) bool { return r.matchesURL(s.url, false) })
-		if r == nil {
-			return nil, blocker{}
-		}
-		use(r)
+		out = append(out, need{coveredBy: func(r *compiledRule) bool { return r.matchesURL(s.url, false) }})
 	default:
-		r := firstRule(rules, func(r *compiledRule) bool {
-			for _, t := range s.texts {
-				if r.matchesText(t) {
-					return true
-				}
-			}
-			return false
-		})
-		if r == nil {
-			return nil, blocker{}
-		}
-		use(r)
+		out = append(out, need{coveredBy: func(r *compiledRule) bool { return slices.ContainsFunc(s.texts, r.matchesText) }})
 	}
-	return used, blocker{}
+	return out
 }
 
 // firstBlocker finds the first command of a line, for when no rule names the tool.
