@@ -16,7 +16,8 @@ func (p *Policy) Decide(c Call) Verdict {
 	if p.mode == ModePlan && !readOnly {
 		return Verdict{Decision: Deny, Reason: "plan mode runs read-only tools only; " + display(c) + " could change something"}
 	}
-	allowedBy, blocker := p.allowed(c, &s)
+	rules := p.rulesFor(c.Tool, make([]*compiledRule, 0, 16))
+	allowedBy, blocker := p.allowed(rules, &s)
 	if allowedBy != nil {
 		return p.allowedVerdict(allowedBy)
 	}
@@ -28,7 +29,7 @@ func (p *Policy) Decide(c Call) Verdict {
 	case p.mode == ModeAutoEdit && c.EditsFiles && p.editsInside(&s):
 		return Verdict{Decision: Allow, Reason: "auto-edit mode allows edits inside the working directory"}
 	}
-	always := p.suggest(c, &s)
+	always := p.suggest(c, &s, rules)
 	return Verdict{Decision: Ask, Reason: p.askReason(c, &s, blocker, always), Always: always}
 }
 
@@ -94,68 +95,64 @@ type blocker struct {
 	command *command // the command no rule allows, if the call is a shell line
 }
 
-// allowed returns the allow or remembered rules that together allow every
-// subject of the call, or nil and what blocked it.
-func (p *Policy) allowed(c Call, s *subjects) ([]*compiledRule, blocker) {
-	var rules []*compiledRule
+// rulesFor returns the allow and remembered rules naming tool, appended to buf.
+func (p *Policy) rulesFor(tool string, buf []*compiledRule) []*compiledRule {
 	for _, r := range p.allowRules() {
-		if r.matchesTool(c.Tool) {
-			rules = append(rules, r)
+		if r.matchesTool(tool) {
+			buf = append(buf, r)
 		}
 	}
+	return buf
+}
+
+// allowed returns the rules, among those naming the call's tool, that
+// together allow every subject of the call: every simple command of a
+// line, every path, the URL, or one of the string arguments. Otherwise it
+// returns nil and what blocked it.
+func (p *Policy) allowed(rules []*compiledRule, s *subjects) ([]*compiledRule, blocker) {
 	if len(rules) == 0 {
 		return nil, p.firstBlocker(s)
 	}
 	if r := firstRule(rules, (*compiledRule).blanket); r != nil {
 		return []*compiledRule{r}, blocker{}
 	}
-	if s.isCommand && s.line.parseErr != nil {
-		return nil, blocker{}
-	}
 	var used []*compiledRule
-	for _, n := range needs(s) {
-		r := firstRule(rules, n.coveredBy)
-		if r == nil {
-			return nil, blocker{command: n.command}
-		}
-		if !slices.Contains(used, r) {
+	cover := func(ok func(*compiledRule) bool) bool {
+		r := firstRule(rules, ok)
+		if r != nil && !slices.Contains(used, r) {
 			used = append(used, r)
 		}
+		return r != nil
 	}
-	if used == nil { // a line that runs nothing: any rule for the tool will do
-		used = rules[:1]
-	}
-	return used, blocker{}
-}
-
-// need is one thing an allow rule must cover for a call to be allowed.
-type need struct {
-	coveredBy func(*compiledRule) bool
-	command   *command // the simple command, for a shell line
-}
-
-// needs lists what allow rules must cover: every simple command of a
-// line, every path, the URL, or one of the string arguments.
-func needs(s *subjects) []need {
-	var out []need
 	switch {
+	case s.isCommand && s.line.parseErr != nil:
+		return nil, blocker{}
 	case s.isCommand:
 		for i := range s.line.commands {
-			if c := &s.line.commands[i]; !c.denyOnly {
-				out = append(out, need{coveredBy: func(r *compiledRule) bool { return r.allowsCommand(c) }, command: c})
+			c := &s.line.commands[i]
+			if !c.denyOnly && !cover(func(r *compiledRule) bool { return r.allowsCommand(c) }) {
+				return nil, blocker{command: c}
 			}
+		}
+		if used == nil { // a line that runs nothing: any rule for the tool will do
+			used = rules[:1]
 		}
 	case len(s.paths) > 0:
 		for i := range s.paths {
-			ps := &s.paths[i]
-			out = append(out, need{coveredBy: func(r *compiledRule) bool { return r.allowsPath(ps) }})
+			if !cover(func(r *compiledRule) bool { return r.allowsPath(&s.paths[i]) }) {
+				return nil, blocker{}
+			}
 		}
 	case s.hasURL:
-		out = append(out, need{coveredBy: func(r *compiledRule) bool { return r.matchesURL(s.url, false) }})
+		if !cover(func(r *compiledRule) bool { return r.matchesURL(s.url, false) }) {
+			return nil, blocker{}
+		}
 	default:
-		out = append(out, need{coveredBy: func(r *compiledRule) bool { return slices.ContainsFunc(s.texts, r.matchesText) }})
+		if !cover(func(r *compiledRule) bool { return slices.ContainsFunc(s.texts, r.matchesText) }) {
+			return nil, blocker{}
+		}
 	}
-	return out
+	return used, blocker{}
 }
 
 // firstBlocker finds the first command of a line, for when no rule names the tool.

@@ -22,7 +22,7 @@ import (
 // time. Any other tool gets its name, edit tools included.
 func (p *Policy) SuggestRule(c Call) []string {
 	s := p.subjectsOf(c.Args)
-	return p.suggest(c, &s)
+	return p.suggest(c, &s, p.rulesFor(c.Tool, nil))
 }
 
 // Remember adds SuggestRule(c) to the rules this Policy allows, for the
@@ -60,8 +60,9 @@ func (p *Policy) knownSessionRule(text string) bool {
 	return false
 }
 
-// suggest is SuggestRule on subjects already worked out.
-func (p *Policy) suggest(c Call, s *subjects) []string {
+// suggest is SuggestRule on subjects already worked out, with the allow
+// and remembered rules naming the call's tool.
+func (p *Policy) suggest(c Call, s *subjects, rules []*compiledRule) []string {
 	if checkToolName(c.Tool) != "" || strings.ContainsAny(c.Tool, "*?[]{}\\") {
 		return nil
 	}
@@ -70,12 +71,6 @@ func (p *Policy) suggest(c Call, s *subjects) []string {
 	}
 	if s.line.parseErr != nil {
 		return nil
-	}
-	var rules []*compiledRule
-	for _, r := range p.allowRules() {
-		if r.matchesTool(c.Tool) {
-			rules = append(rules, r)
-		}
 	}
 	var out []string
 	for i := range s.line.commands {

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -88,16 +89,29 @@ func primaryArg(args tools.Args) string {
 // maxShown bounds the length of a call or command quoted in a reason.
 const maxShown = 80
 
-// shorten makes s one short line for a reason.
+// shorten makes s one short line for a reason: runs of white space become
+// one space, and text past maxShown characters becomes "…".
 func shorten(s string) string {
-	if len(s) <= maxShown && !strings.ContainsAny(s, "\t\n\r\v\f") && !strings.Contains(s, "  ") {
+	if len(s) <= maxShown && !strings.ContainsAny(s, "\t\n\r\v\f") && !strings.Contains(s, "  ") && strings.TrimSpace(s) == s {
 		return s
 	}
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > maxShown {
-		return string(r[:maxShown-1]) + "…"
+	out := make([]rune, 0, maxShown+1)
+	space := false
+	for _, r := range strings.TrimSpace(s) {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			out = append(out, ' ')
+			space = false
+		}
+		out = append(out, r)
+		if len(out) > maxShown {
+			return string(out[:maxShown-1]) + "…"
+		}
 	}
-	return s
+	return string(out)
 }
 
 // display shows a call as Tool(argument), one short line.
