@@ -211,6 +211,11 @@ func TestDecideDenyCommands(t *testing.T) {
 		decideCase{name: "prefix deny, dynamic second word", mode: ModeYolo, deny: []string{"Bash(git push:*)"}, call: bash("git $CMD origin"), want: Deny, rule: "Bash(git push:*)"},
 		decideCase{name: "prefix deny, brace expansion", mode: ModeYolo, deny: []string{"Bash(git push:*)"}, call: bash("git {push,status}"), want: Deny, rule: "Bash(git push:*)"},
 		decideCase{name: "prefix deny, glob that cannot be it", mode: ModeYolo, deny: []string{"Bash(git push:*)"}, call: bash("git st*"), want: Allow},
+		decideCase{name: "prefix deny, options between its words", mode: ModeYolo, deny: []string{"Bash(git push:*)"}, call: bash("git -C ../x --no-pager push origin"), want: Deny, rule: "Bash(git push:*)"},
+		decideCase{name: "prefix deny, option values between its words", mode: ModeYolo, deny: []string{"Bash(git push:*)"}, call: bash("git -c core.pager=cat push"), want: Deny, rule: "Bash(git push:*)"},
+		decideCase{name: "prefix deny, an operand between its words", mode: ModeYolo, deny: []string{"Bash(git push:*)"}, call: bash("git log --grep push"), want: Allow},
+		decideCase{name: "prefix deny, the word later", mode: ModeYolo, deny: []string{"Bash(git push:*)"}, call: bash("git commit -m push"), want: Allow},
+		decideCase{name: "prefix allow, no options between its words", allow: []string{"Bash(git push:*)"}, call: bash("git -c core.sshCommand=x push"), want: Ask},
 		decideCase{name: "wrapper deny rule", mode: ModeYolo, deny: []string{"Bash(timeout:*)"}, call: bash("timeout 5 ls"), want: Deny, rule: "Bash(timeout:*)"},
 		decideCase{name: "deny for MCP tool with command", mode: ModeYolo, deny: []string{"mcp__*(rm:*)"}, call: mcp("mcp__shell__run", tools.Args{"command": "ls; rm x"}), want: Deny, rule: "mcp__*(rm:*)"},
 	)

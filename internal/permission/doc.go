@@ -65,10 +65,11 @@
 //
 //     A deny rule denies a line when it could match any of its commands as
 //     the shell will run them: an expansion may stand for any text (so
-//     Bash(rm -rf /) denies rm -rf $DIR and rm -rf /*), a program path is
-//     also tried by its name (/bin/rm is rm), wrappers are seen through,
-//     and text known only when it runs matches every deny rule with a
-//     command pattern.
+//     Bash(rm -rf /) denies rm -rf $DIR and rm -rf /*), options may come
+//     between a prefix's words (Bash(git push:*) denies git -C dir push), a
+//     program path is also tried by its name (/bin/rm is rm), wrappers are
+//     seen through, and text known only when it runs matches every deny
+//     rule with a command pattern.
 //
 //   - Otherwise, file_path, notebook_path and path arguments are paths,
 //     matched with gitignore-like globs (** for any depth). A pattern

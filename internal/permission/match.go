@@ -128,25 +128,69 @@ func otherForms(c *command) [][]word {
 }
 
 // prefixCould reports whether the words ws could start with the literal
-// words prefix once the shell has expanded them.
+// words prefix once the shell has expanded them. After the program name,
+// options and their values may come between the prefix's words, so that a
+// deny rule for git push also denies git -C dir push and git --no-pager
+// push.
 func prefixCould(prefix []string, ws []word) bool {
-	for i, p := range prefix {
-		if i >= len(ws) {
-			return false
-		}
-		w := ws[i]
-		switch {
-		case w.dynamic:
-			return true // $X could be the rest of the prefix, or anything
-		case w.expands:
-			if !starIntersect(p, w.deny) {
-				return false
+	if len(prefix) == 0 {
+		return true
+	}
+	if len(ws) == 0 {
+		return false
+	}
+	if ws[0].dynamic {
+		return true // $X could be the whole prefix
+	}
+	if !wordCould(prefix[0], ws[0]) {
+		return false
+	}
+	// at[j]: the words before j matched the prefix so far.
+	at, next := make([]bool, len(ws)+1), make([]bool, len(ws)+1)
+	at[1] = true
+	for _, p := range prefix[1:] {
+		clear(next)
+		found := false
+		for j := 1; j < len(ws); j++ {
+			if !at[j] {
+				continue
 			}
-		case w.allow != p:
+			w := ws[j]
+			if w.dynamic {
+				return true
+			}
+			if isOption(w) { // skip it, or it and its value
+				at[j+1] = true
+				if j+2 <= len(ws) {
+					at[j+2] = true
+				}
+			}
+			if wordCould(p, w) {
+				next[j+1], found = true, true
+			}
+		}
+		if !found {
 			return false
 		}
+		at, next = next, at
 	}
 	return true
+}
+
+// wordCould reports whether the word w could be the literal word p.
+func wordCould(p string, w word) bool {
+	switch {
+	case w.dynamic:
+		return true
+	case w.expands:
+		return starIntersect(p, w.deny)
+	}
+	return w.allow == p
+}
+
+// isOption reports whether w is a literal option such as -C or --no-pager.
+func isOption(w word) bool {
+	return w.literal() && len(w.allow) > 1 && w.allow[0] == '-'
 }
 
 // matchesURL reports whether the rule matches the URL u. forDeny makes a
