@@ -39,6 +39,7 @@ type RuleError struct {
 	Problem string // what is wrong and how to fix it
 }
 
+// Error names the rule, and its list when known, and says what is wrong.
 func (e *RuleError) Error() string {
 	if e.List != "" {
 		return fmt.Sprintf("permissions.%s rule %q: %s", e.List, e.Rule, e.Problem)
