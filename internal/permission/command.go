@@ -1,0 +1,110 @@
+package permission
+
+import (
+	"strings"
+)
+
+// command is one simple command of a shell line, as the rules see it.
+type command struct {
+	// text is the command as written, for messages.
+	text string
+	// words are its words after leading assignments and wrappers that only
+	// change how it runs (timeout 5, nohup, env A=1, exec, command).
+	words []word
+	// wrapped are the words with those wrappers, when there were any; a rule
+	// may allow or deny either form.
+	wrapped []word
+	// denyOnly: the command was found inside another's arguments (sudo X,
+	// xargs X, find -exec X) or in a line that does not parse. Deny rules
+	// check it; allowing the outer command is what counts for allow rules.
+	denyOnly bool
+	// unallowable says why no rule with a pattern may allow the command ("" when one may):
+	// it writes a file by redirection, sets a variable that changes what runs,
+	// or runs text unknown until it runs.
+	unallowable string
+	// runner: the command runs text the rule cannot see (source, eval, a
+	// shell reading a script or its input). Only a rule that names the
+	// runner itself as its first word may allow it.
+	runner bool
+	// hidden: the command runs text known only when it runs (eval "$X",
+	// bash -c "$X"). Every deny rule with a command pattern matches it.
+	hidden bool
+
+	// Worked out once by prepare, since every rule looks at them.
+	allowText string   // the words' allow texts joined
+	denyText  string   // the words' deny texts joined
+	moreForms [][]word // further forms deny rules check (see otherForms)
+	moreTexts []string // their deny texts joined
+}
+
+// prepare works out what rules match against.
+func (c *command) prepare() {
+	c.allowText = joinAllow(c.words)
+	c.denyText = c.allowText
+	if hasWild(c.words) {
+		c.denyText = joinDeny(c.words)
+	}
+	c.moreForms = otherForms(c)
+	if len(c.moreForms) > 0 {
+		c.moreTexts = make([]string, len(c.moreForms))
+		for i, ws := range c.moreForms {
+			c.moreTexts[i] = joinDeny(ws)
+		}
+	}
+}
+
+// hasWild reports whether any word's deny text differs from its allow text.
+func hasWild(ws []word) bool {
+	for _, w := range ws {
+		if w.dynamic || w.expands {
+			return true
+		}
+	}
+	return false
+}
+
+// Reasons a command cannot be allowed by a rule with a pattern.
+const (
+	whyRedirect = "writes a file through a redirection, which no allow rule covers"
+	whyHidden   = "runs text that is known only when it runs"
+	whyNoParse  = "is not a shell line forge can parse"
+	whyDepth    = "nests shells too deeply to check"
+)
+
+// whyEnv is the reason for a command that sets a variable changing what runs.
+func whyEnv(name string) string {
+	return "sets " + name + ", which changes what the command runs"
+}
+
+// riskyAssignment reports whether assigning value to name can make a
+// command run other code than its words say (PATH, LD_PRELOAD, a pager or
+// an editor, interpreter options). Such a command needs the person's
+// approval whatever the rules say.
+func riskyAssignment(name string, value word) bool {
+	switch name {
+	case "PATH", "BASH_ENV", "ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND",
+		"NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PERL5OPT", "PERL5LIB",
+		"RUBYOPT", "RUBYLIB", "GOFLAGS", "JAVA_TOOL_OPTIONS", "CDPATH":
+		return true
+	case "PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+		"GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF",
+		"GIT_EXEC_PATH", "GIT_DIR", "GIT_WORK_TREE", "CC", "CXX", "LESSOPEN", "SHELL":
+		return !plainName(value) // GIT_PAGER=cat is fine, GIT_PAGER='sh -c ...' is not
+	}
+	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") ||
+		strings.HasPrefix(name, "BASH_FUNC_") || strings.HasPrefix(name, "GIT_CONFIG")
+}
+
+// plainName reports whether w is a literal program name without a path.
+func plainName(w word) bool {
+	if !w.literal() || w.allow == "" {
+		return false
+	}
+	for i := 0; i < len(w.allow); i++ {
+		c := w.allow[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}

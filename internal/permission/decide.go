@@ -1,0 +1,237 @@
+package permission
+
+import (
+	"slices"
+	"strings"
+)
+
+// Decide judges a call: deny rules first, then plan mode, then allow
+// rules and the rules remembered this session, then the mode.
+func (p *Policy) Decide(c Call) Verdict {
+	s := p.subjectsOf(c.Args)
+	if v, ok := p.denied(c, &s); ok {
+		return v
+	}
+	readOnly := c.ReadOnly && !c.EditsFiles
+	if p.mode == ModePlan && !readOnly {
+		return Verdict{Decision: Deny, Reason: "plan mode runs read-only tools only; " + display(c) + " could change something"}
+	}
+	rules := p.rulesFor(c.Tool, make([]*compiledRule, 0, 16))
+	allowedBy, blocker := p.allowed(rules, &s)
+	if allowedBy != nil {
+		return p.allowedVerdict(allowedBy)
+	}
+	switch {
+	case readOnly:
+		return Verdict{Decision: Allow, Reason: "read-only tools run without asking"}
+	case p.mode == ModeYolo:
+		return Verdict{Decision: Allow, Reason: "yolo mode allows every call no deny rule denies"}
+	case p.mode == ModeAutoEdit && c.EditsFiles && p.editsInside(&s):
+		return Verdict{Decision: Allow, Reason: "auto-edit mode allows edits inside the working directory"}
+	}
+	always := p.suggest(c, &s, rules)
+	return Verdict{Decision: Ask, Reason: p.askReason(c, &s, blocker, always), Always: always}
+}
+
+// denied returns the verdict of the first deny rule that matches the call.
+func (p *Policy) denied(c Call, s *subjects) (Verdict, bool) {
+	for _, r := range p.deny {
+		if !r.matchesTool(c.Tool) {
+			continue
+		}
+		if hit, ok := r.denies(s); ok {
+			reason := "denied by rule " + r.text
+			if hit != "" {
+				reason += ": " + hit
+			}
+			return Verdict{Decision: Deny, Rule: r.text, Reason: reason}, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// denies reports whether the deny rule r matches any subject, and which
+// command it matched when that helps to say (a line of several commands).
+func (r *compiledRule) denies(s *subjects) (string, bool) {
+	if r.blanket() {
+		return "", true
+	}
+	switch {
+	case s.isCommand:
+		for i := range s.line.commands {
+			c := &s.line.commands[i]
+			if !r.deniesCommand(c) {
+				continue
+			}
+			if c.hidden {
+				return "`" + shorten(c.text) + "` " + whyHidden, true
+			}
+			if len(s.line.commands) > 1 {
+				return "`" + shorten(c.text) + "`", true
+			}
+			return "", true
+		}
+		return "", false
+	case len(s.paths) > 0:
+		for i := range s.paths {
+			if r.deniesPath(&s.paths[i]) {
+				return "", true
+			}
+		}
+		return "", false
+	case s.hasURL:
+		return "", r.matchesURL(s.url, true)
+	}
+	for _, t := range s.texts {
+		if r.matchesText(t) {
+			return "", true
+		}
+	}
+	return "", false
+}
+
+// blocker is the first thing no allow rule covered, for the ask reason.
+type blocker struct {
+	command *command // the command no rule allows, if the call is a shell line
+}
+
+// rulesFor returns the allow and remembered rules naming tool, appended to buf.
+func (p *Policy) rulesFor(tool string, buf []*compiledRule) []*compiledRule {
+	for _, r := range p.allowRules() {
+		if r.matchesTool(tool) {
+			buf = append(buf, r)
+		}
+	}
+	return buf
+}
+
+// allowed returns the rules, among those naming the call's tool, that
+// together allow every subject of the call: every simple command of a
+// line, every path, the URL, or one of the string arguments. Otherwise it
+// returns nil and what blocked it.
+func (p *Policy) allowed(rules []*compiledRule, s *subjects) ([]*compiledRule, blocker) {
+	if len(rules) == 0 {
+		return nil, p.firstBlocker(s)
+	}
+	if r := firstRule(rules, (*compiledRule).blanket); r != nil {
+		return []*compiledRule{r}, blocker{}
+	}
+	var used []*compiledRule
+	cover := func(ok func(*compiledRule) bool) bool {
+		r := firstRule(rules, ok)
+		if r != nil && !slices.Contains(used, r) {
+			used = append(used, r)
+		}
+		return r != nil
+	}
+	switch {
+	case s.isCommand && s.line.parseErr != nil:
+		return nil, blocker{}
+	case s.isCommand:
+		for i := range s.line.commands {
+			c := &s.line.commands[i]
+			if !c.denyOnly && !cover(func(r *compiledRule) bool { return r.allowsCommand(c) }) {
+				return nil, blocker{command: c}
+			}
+		}
+		if used == nil { // a line that runs nothing: any rule for the tool will do
+			used = rules[:1]
+		}
+	case len(s.paths) > 0:
+		for i := range s.paths {
+			if !cover(func(r *compiledRule) bool { return r.allowsPath(&s.paths[i]) }) {
+				return nil, blocker{}
+			}
+		}
+	case s.hasURL:
+		if !cover(func(r *compiledRule) bool { return r.matchesURL(s.url, false) }) {
+			return nil, blocker{}
+		}
+	default:
+		if !cover(func(r *compiledRule) bool { return slices.ContainsFunc(s.texts, r.matchesText) }) {
+			return nil, blocker{}
+		}
+	}
+	return used, blocker{}
+}
+
+// firstBlocker finds the first command of a line, for when no rule names the tool.
+func (p *Policy) firstBlocker(s *subjects) blocker {
+	if !s.isCommand {
+		return blocker{}
+	}
+	for i := range s.line.commands {
+		if !s.line.commands[i].denyOnly {
+			return blocker{command: &s.line.commands[i]}
+		}
+	}
+	return blocker{}
+}
+
+// firstRule returns the first rule for which ok holds, or nil.
+func firstRule(rules []*compiledRule, ok func(*compiledRule) bool) *compiledRule {
+	for _, r := range rules {
+		if ok(r) {
+			return r
+		}
+	}
+	return nil
+}
+
+// allowedVerdict describes an allow by rules.
+func (p *Policy) allowedVerdict(rules []*compiledRule) Verdict {
+	texts := make([]string, len(rules))
+	session := true
+	for i, r := range rules {
+		texts[i] = r.text
+		session = session && p.isSession(r)
+	}
+	list := strings.Join(texts, ", ")
+	word := "rule "
+	if len(rules) > 1 {
+		word = "rules "
+	}
+	if session {
+		return Verdict{Decision: Allow, Rule: list, Reason: "allowed this session by " + word + list}
+	}
+	return Verdict{Decision: Allow, Rule: list, Reason: "allowed by " + word + list}
+}
+
+// editsInside reports whether the call names at least one path and all
+// of them are inside the working directory or an allowed root.
+func (p *Policy) editsInside(s *subjects) bool {
+	if len(s.paths) == 0 {
+		return false
+	}
+	for _, ps := range s.paths {
+		if !p.inside(ps) {
+			return false
+		}
+	}
+	return true
+}
+
+// askReason says, in one line, why the call needs the person and how to
+// allow such calls without asking.
+func (p *Policy) askReason(c Call, s *subjects, b blocker, always []string) string {
+	shown := display(c)
+	hint := ""
+	if len(always) > 0 {
+		hint = "; add an allow rule such as " + strings.Join(always, " and ")
+	}
+	switch {
+	case s.isCommand && s.line.parseErr != nil:
+		return shown + " " + whyNoParse + ", so only a rule allowing every " + shorten(c.Tool) + " call covers it"
+	case s.isCommand && b.command != nil && b.command.unallowable != "":
+		return "`" + shorten(b.command.text) + "` " + b.command.unallowable + "; approve " + shown + " once"
+	case s.isCommand && b.command != nil && len(s.line.commands) > 1:
+		return "no rule allows `" + shorten(b.command.text) + "` in " + shown + hint
+	case c.EditsFiles && len(s.paths) == 0:
+		return shown + " edits files but names no path to check" + hint
+	case c.EditsFiles && !p.editsInside(s):
+		return shown + " edits outside the working directory and the allowed roots" + hint
+	case c.EditsFiles:
+		return "ask mode asks before edits such as " + shown + "; run with --approval auto-edit" + strings.Replace(hint, "; add", " or add", 1)
+	}
+	return "no rule allows " + shown + hint
+}

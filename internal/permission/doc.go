@@ -1,0 +1,108 @@
+// Package permission is the approval policy of forge's agent: before a tool
+// call runs, Policy.Decide says whether to allow it, deny it or ask the
+// person. The package never prints nor reads a terminal; asking is the
+// agent's job, and with no one to ask the agent refuses with the Verdict's
+// Reason, which says how to allow such calls.
+//
+// # Order
+//
+// Decide applies, in this order: deny rules (a match denies: nothing
+// beats a deny rule, yolo mode included); plan mode (a call that is not
+// read-only is denied, even when an allow rule matches, since plan mode
+// promises that nothing changes); allow rules and the rules remembered
+// this session (a match allows); then the mode.
+//
+// # Modes
+//
+//   - ask (the default): read-only tools run; everything else asks.
+//   - auto-edit: also allows calls of tools that edit files (Call.EditsFiles)
+//     when every path argument lands inside the working directory or an
+//     allowed root. A path lands where it leads once symbolic links are
+//     followed, so .., absolute paths elsewhere and links leading out are
+//     outside; so is ~/x when a home directory is configured, since some
+//     tools expand it.
+//   - yolo: allows everything no deny rule denies.
+//   - plan: read-only tools only; everything else is denied.
+//
+// # Rules
+//
+// A rule is Tool or Tool(pattern); Tool may be a glob over tool names
+// (mcp__github__*, *), and a rule applies to every tool it names, MCP and
+// plugin tools included. A rule without a pattern, or with the pattern *,
+// matches every call of its tools. Otherwise the pattern meets the call's
+// subjects, chosen by its arguments, the first that applies:
+//
+//   - A string command argument (Bash, and any tool with one) is a shell
+//     line, split with a bash parser into its simple commands: across && ||
+//     ; | & and newlines, into ( ) and { } groups, $( ) and backtick
+//     substitutions, <( ) and >( ), if/for/while/case bodies and function
+//     bodies. Leading assignments (FOO=1 go test) and wrappers that only
+//     change how a command runs (timeout, nice, nohup, env, exec, command,
+//     builtin, stdbuf) are set aside; sudo, doas, xargs and find -exec make
+//     two commands, the wrapper and what it runs. bash -c 'X', sh -c, eval
+//     and env -S are replaced by the commands of X, and trap adds its
+//     handler's.
+//
+//     A pattern ending in :* is a command prefix: Bash(go test:*) matches a
+//     command whose first words are go and test (go testify does not
+//     match). Any other pattern is a glob over the whole command, its words
+//     joined by spaces, where * matches anything, spaces included, and
+//     every other character itself; without * it is an exact match. Words
+//     are compared unquoted ("go" 'test' is go test).
+//
+//     An allow rule allows a line only when it, or the allow rules
+//     together, allow every simple command of it. A command's expansions
+//     ($X, $(cmd)) are allowed only where the pattern has a *. No rule with
+//     a pattern allows a command that redirects output to a file (other
+//     than /dev/null or a descriptor), that sets a variable changing what
+//     runs (PATH, LD_*, a pager or editor running a shell...), or whose
+//     text is known only when it runs (eval "$X", bash -c "$X"). A command
+//     that runs text the rule cannot see (source, ., bash script.sh, sh
+//     reading its input) is allowed only by a rule whose pattern starts
+//     with that program's name. A line that does not parse is allowed only
+//     by a rule matching every call; in yolo mode it runs unless a deny
+//     rule matches its text.
+//
+//     A deny rule denies a line when it could match any of its commands as
+//     the shell will run them: an expansion may stand for any text (so
+//     Bash(rm -rf /) denies rm -rf $DIR and rm -rf /*), options may come
+//     between a prefix's words (Bash(git push:*) denies git -C dir push), a
+//     program path is also tried by its name (/bin/rm is rm), wrappers are
+//     seen through, and text known only when it runs matches every deny
+//     rule with a command pattern.
+//
+//   - Otherwise, file_path, notebook_path and path arguments are paths,
+//     matched with gitignore-like globs (** for any depth). A pattern
+//     without a slash matches the base name at any depth (Read(*.env)
+//     matches config/.env); ./x and x/y are relative to the working
+//     directory, /x is absolute, ~/x is in the home directory, and a
+//     trailing slash means everything below. Paths are made absolute and
+//     cleaned first, so Read(secrets/**) also matches
+//     ./secrets/../secrets/k. A deny rule matches a path as written or
+//     where it leads through symbolic links; an allow rule must match
+//     where it leads.
+//
+//   - Otherwise a url argument: domain:example.com matches that host and
+//     its subdomains; any other pattern is a glob over the URL.
+//
+//   - Otherwise the pattern is a glob (as for commands) that matches when
+//     it matches any top-level string argument.
+//
+// A :* pattern meets only commands and a domain: pattern only URLs.
+// Malformed rules (an empty name or pattern, unbalanced parentheses, a bad
+// glob, a pattern kind a built-in tool cannot use) are errors naming the
+// rule; New reports all of them at once.
+//
+// # Remembering
+//
+// When the person answers "always", the agent calls Remember, which adds
+// the narrowest useful rules for this session only (see SuggestRule):
+// Bash(go test:*) for go test ./..., one rule for each command of a line
+// not yet allowed, the tool's name for other tools. Verdict.Always shows
+// them before the person answers.
+//
+// # Checking
+//
+// ParseCall turns "Bash(rm -rf build)" into a Call, so that rules can be
+// checked without running anything.
+package permission

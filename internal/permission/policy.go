@@ -1,0 +1,188 @@
+package permission
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// Config configures a Policy.
+type Config struct {
+	// Mode is the approval mode; "" is ModeAsk.
+	Mode Mode
+	// Allow and Deny are rules as written in the configuration.
+	Allow, Deny []string
+	// WorkingDir is the absolute directory the agent works in: relative
+	// paths and patterns are taken from it, and auto-edit mode allows
+	// edits inside it.
+	WorkingDir string
+	// AllowedRoots are further directories where auto-edit mode allows
+	// edits; relative ones are taken from WorkingDir.
+	AllowedRoots []string
+	// Home is the home directory, for ~ in patterns and paths; "" when
+	// unknown (then rules with ~ are errors).
+	Home string
+}
+
+// Call is a tool call to judge.
+type Call struct {
+	// Tool is the tool's name in the registry (Bash, mcp__github__create_issue).
+	Tool string
+	// Args are the call's arguments.
+	Args tools.Args
+	// ReadOnly: the tool changes nothing (tools.IsReadOnly).
+	ReadOnly bool
+	// EditsFiles: the tool edits the files its path argument names (Write,
+	// Edit, NotebookEdit). auto-edit mode allows such calls inside the
+	// working directory.
+	EditsFiles bool
+}
+
+// Decision is what to do with a call.
+type Decision int
+
+// The decisions.
+const (
+	// Ask: ask the person (or, with no one to ask, refuse and say why).
+	Ask Decision = iota
+	// Allow: run the call.
+	Allow
+	// Deny: refuse the call.
+	Deny
+)
+
+// String returns "ask", "allow" or "deny".
+func (d Decision) String() string {
+	switch d {
+	case Allow:
+		return "allow"
+	case Deny:
+		return "deny"
+	}
+	return "ask"
+}
+
+// Verdict is a Decision with what made it.
+type Verdict struct {
+	Decision Decision
+	// Rule is the rule that decided, as written canonically (several,
+	// joined by ", ", when a line's commands were allowed by different
+	// rules); "" when the mode decided.
+	Rule string
+	// Reason is one line for the person and the model; when the decision
+	// is Ask it says how to allow such calls.
+	Reason string
+	// Always holds the rules Remember would add when the decision is Ask,
+	// for an "always allow" answer; empty when none would allow the call
+	// (a redirection to a file, a line that does not parse).
+	Always []string
+}
+
+// Policy decides tool calls for one session. It is safe for concurrent
+// use; rules remembered with Remember last as long as the Policy.
+type Policy struct {
+	mode        Mode
+	allow, deny []*compiledRule
+	wd          place
+	roots       []place // the working directory and the allowed roots
+	home        string
+	parsers     parsers
+
+	mu      sync.RWMutex
+	session []*compiledRule
+}
+
+// New builds a Policy. Its error lists every malformed rule, one a line,
+// each a *RuleError.
+func New(cfg Config) (*Policy, error) {
+	mode, err := ParseMode(string(cfg.Mode))
+	if err != nil {
+		return nil, err
+	}
+	if cfg.WorkingDir == "" || !filepath.IsAbs(cfg.WorkingDir) {
+		return nil, fmt.Errorf("permission policy: the working directory must be an absolute path, not %q", cfg.WorkingDir)
+	}
+	p := &Policy{mode: mode, wd: newPlace(cfg.WorkingDir)}
+	if cfg.Home != "" {
+		if !filepath.IsAbs(cfg.Home) {
+			return nil, fmt.Errorf("permission policy: the home directory must be an absolute path, not %q", cfg.Home)
+		}
+		p.home = filepath.Clean(cfg.Home)
+	}
+	p.roots = append(p.roots, p.wd)
+	for _, r := range cfg.AllowedRoots {
+		if !filepath.IsAbs(r) {
+			r = filepath.Join(p.wd.lexical, r)
+		}
+		p.roots = append(p.roots, newPlace(r))
+	}
+	var errs []error
+	p.allow, errs = p.compileAll("allow", cfg.Allow, errs)
+	p.deny, errs = p.compileAll("deny", cfg.Deny, errs)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return p, nil
+}
+
+// compileAll parses and compiles a list of rules, adding each failure to errs.
+func (p *Policy) compileAll(list string, texts []string, errs []error) ([]*compiledRule, []error) {
+	var out []*compiledRule
+	for _, text := range texts {
+		r, err := ParseRule(text)
+		var c *compiledRule
+		if err == nil {
+			c, err = p.compile(r)
+			if err != nil {
+				err = &RuleError{Rule: text, Problem: err.Error()}
+			}
+		}
+		if re, ok := err.(*RuleError); ok {
+			re.List = list
+			errs = append(errs, re)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, errs
+}
+
+// Mode returns the policy's approval mode.
+func (p *Policy) Mode() Mode { return p.mode }
+
+// Remembered returns the rules remembered this session, in order.
+func (p *Policy) Remembered() []string {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	out := make([]string, len(p.session))
+	for i, r := range p.session {
+		out[i] = r.text
+	}
+	return out
+}
+
+// allowRules returns the configured allow rules followed by those
+// remembered so far.
+func (p *Policy) allowRules() []*compiledRule {
+	p.mu.RLock()
+	session := p.session
+	p.mu.RUnlock()
+	if len(session) == 0 {
+		return p.allow
+	}
+	out := make([]*compiledRule, 0, len(p.allow)+len(session))
+	return append(append(out, p.allow...), session...)
+}
+
+// isSession reports whether r was remembered rather than configured.
+func (p *Policy) isSession(r *compiledRule) bool {
+	for _, a := range p.allow {
+		if a == r {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,147 @@
+package permission
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// SuggestRule returns the rules Remember would add for c: the narrowest
+// rules that allow this call and calls like it.
+//
+// For a shell line it is one rule per simple command no rule allows yet:
+// Bash(go test:*) for "go test ./...", Bash(npm run:*) for "npm run build",
+// Bash(ls:*) for "ls -la". The second word joins the first when it looks
+// like a subcommand (letters, digits, - and _, starting with a letter: not
+// a flag, a path or a file name). A multi-command program (git, go, npm,
+// docker, ...) whose second word is not a subcommand gets the exact
+// command instead, as does a command that runs text the rule cannot see
+// (source x, bash script.sh), since a prefix would allow anything. A line
+// that does not parse, or has a command no pattern rule may allow (a
+// redirection to a file, hidden text), gets none: it is approved once at a
+// time. Any other tool gets its name, edit tools included.
+func (p *Policy) SuggestRule(c Call) []string {
+	s := p.subjectsOf(c.Args)
+	return p.suggest(c, &s, p.rulesFor(c.Tool, nil))
+}
+
+// Remember adds SuggestRule(c) to the rules this Policy allows, for the
+// rest of the session, and returns the rules it added.
+func (p *Policy) Remember(c Call) []string {
+	texts := p.SuggestRule(c)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var added []string
+	for _, text := range texts {
+		if p.knownSessionRule(text) {
+			continue
+		}
+		r, err := ParseRule(text)
+		if err != nil {
+			continue // suggest only returns rules that parse
+		}
+		cr, err := p.compile(r)
+		if err != nil {
+			continue
+		}
+		p.session = append(p.session, cr)
+		added = append(added, text)
+	}
+	return added
+}
+
+// knownSessionRule reports whether text is already remembered; p.mu is held.
+func (p *Policy) knownSessionRule(text string) bool {
+	for _, r := range p.session {
+		if r.text == text {
+			return true
+		}
+	}
+	return false
+}
+
+// suggest is SuggestRule on subjects already worked out, with the allow
+// and remembered rules naming the call's tool.
+func (p *Policy) suggest(c Call, s *subjects, rules []*compiledRule) []string {
+	if checkToolName(c.Tool) != "" || strings.ContainsAny(c.Tool, "*?[]{}\\") {
+		return nil
+	}
+	if !s.isCommand {
+		return []string{c.Tool}
+	}
+	if s.line.parseErr != nil {
+		return nil
+	}
+	var out []string
+	for i := range s.line.commands {
+		cmd := &s.line.commands[i]
+		if cmd.denyOnly || firstRule(rules, func(r *compiledRule) bool { return r.allowsCommand(cmd) }) != nil {
+			continue
+		}
+		text, ok := commandRule(c.Tool, cmd)
+		if !ok {
+			return nil
+		}
+		if !slices.Contains(out, text) {
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// commandRule returns the narrowest useful rule for a simple command, and
+// false when no rule with a pattern can allow it.
+func commandRule(tool string, c *command) (string, bool) {
+	if c.unallowable != "" || len(c.words) == 0 || !c.words[0].literal() {
+		return "", false
+	}
+	ws := c.words
+	var pattern string
+	switch {
+	case c.runner:
+		pattern = joinAllow(ws)
+	case len(ws) > 1 && ws[1].literal() && looksLikeSubcommand(ws[1].allow):
+		pattern = ws[0].allow + " " + ws[1].allow + ":*"
+	case len(ws) > 1 && multiCommand(path.Base(ws[0].allow)):
+		pattern = joinAllow(ws)
+	default:
+		pattern = ws[0].allow + ":*"
+	}
+	r, err := ParseRule(tool + "(" + pattern + ")")
+	if err != nil || strings.IndexByte(pattern, wild) >= 0 {
+		return "", false
+	}
+	if !(&compiledRule{Rule: r}).allowsCommand(c) {
+		return "", false // a word with spaces or parentheses the pattern cannot say
+	}
+	return r.String(), true
+}
+
+// looksLikeSubcommand reports whether s reads as a subcommand (test, run,
+// install) rather than a flag, a path or a file name.
+func looksLikeSubcommand(s string) bool {
+	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// multiCommand reports whether name is a program whose first argument is
+// a subcommand, so that its name alone would allow far too much.
+func multiCommand(name string) bool {
+	switch name {
+	case "go", "git", "npm", "pnpm", "yarn", "bun", "deno", "cargo", "rustup", "docker", "podman",
+		"kubectl", "helm", "gh", "glab", "pip", "pip3", "uv", "poetry", "pdm", "hatch", "conda",
+		"dotnet", "mvn", "gradle", "terraform", "brew", "apt", "apt-get", "dnf", "yum", "systemctl",
+		"nix", "composer", "bundle", "rake", "rails", "mix", "stack", "cabal", "dune", "zig",
+		"swift", "flutter", "dart", "aws", "gcloud", "az", "just", "task", "make":
+		return true
+	}
+	return false
+}
