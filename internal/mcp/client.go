@@ -1,5 +1,5 @@
 // Package mcp connects forge to the Model Context Protocol in both
-// directions (issue 5): MCP servers as sources of tools (Manager, Server),
+// directions: MCP servers as sources of tools (Manager, Server),
 // and forge's registry served to MCP clients (Serve). It uses the official
 // SDK, github.com/modelcontextprotocol/go-sdk.
 package mcp
