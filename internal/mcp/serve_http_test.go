@@ -56,10 +56,10 @@ func TestListenHTTPAddresses(t *testing.T) {
 
 func TestCheckToken(t *testing.T) {
 	for token, want := range map[string]string{
-		"short":                          "at least 16",
-		"has a space in it, sixteen+":    "printable",
-		"tab\there-0123456789":           "printable",
-		"newline\nhere-0123456789":       "printable",
+		"short":                           "at least 16",
+		"has a space in it, sixteen+":     "printable",
+		"tab\there-0123456789":            "printable",
+		"newline\nhere-0123456789":        "printable",
 		"caf\u00e9-0123456789abcdefghijk": "printable",
 	} {
 		err := CheckToken(token)
