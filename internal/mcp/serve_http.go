@@ -41,11 +41,11 @@ const (
 // CheckToken says what is wrong with a bearer token, without showing it.
 func CheckToken(token string) error {
 	if len(token) < minTokenLength {
-		return fmt.Errorf("the MCP token must be at least %d characters (it has %d); make one with: openssl rand -hex 32", minTokenLength, len(token))
+		return fmt.Errorf("The MCP token must be at least %d characters (it has %d); make one with: openssl rand -hex 32", minTokenLength, len(token))
 	}
 	for _, c := range []byte(token) {
 		if c <= ' ' || c >= 0x7f {
-			return errors.New("the MCP token must be printable ASCII without spaces; make one with: openssl rand -hex 32")
+			return errors.New("The MCP token must be printable ASCII without spaces; make one with: openssl rand -hex 32")
 		}
 	}
 	return nil
@@ -56,21 +56,21 @@ func CheckToken(token string) error {
 func ReadTokenFile(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", fmt.Errorf("reading the MCP token: %w", err)
+		return "", fmt.Errorf("Cannot read the MCP token: %w", err)
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
 	if err != nil {
-		return "", fmt.Errorf("reading the MCP token from %s: %w", path, err)
+		return "", fmt.Errorf("Cannot read the MCP token from %s: %w", path, err)
 	}
 	token := strings.TrimSpace(string(b))
 	switch {
 	case len(b) > maxTokenFile:
-		return "", fmt.Errorf("the MCP token file %s is larger than %d bytes: it should hold the token alone", path, maxTokenFile)
+		return "", fmt.Errorf("The MCP token file %s is larger than %d bytes: it should hold the token alone", path, maxTokenFile)
 	case token == "":
-		return "", fmt.Errorf("the MCP token file %s is empty", path)
+		return "", fmt.Errorf("The MCP token file %s is empty", path)
 	case strings.ContainsAny(token, "\r\n"):
-		return "", fmt.Errorf("the MCP token file %s has more than one line: it should hold the token alone", path)
+		return "", fmt.Errorf("The MCP token file %s has more than one line: it should hold the token alone", path)
 	}
 	if err := CheckToken(token); err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
@@ -98,7 +98,7 @@ func ListenHTTP(addr, token string) (net.Listener, error) {
 		if strings.Contains(err.Error(), "unknown port") || strings.Contains(err.Error(), "invalid port") {
 			return nil, fmt.Errorf("--http wants HOST:PORT, such as 127.0.0.1:8765, not %q", addr)
 		}
-		return nil, fmt.Errorf("serving MCP over HTTP: %w", err)
+		return nil, fmt.Errorf("Cannot serve MCP over HTTP: %w", err)
 	}
 	if token == "" && !loopbackAddr(ln.Addr()) {
 		ln.Close()
@@ -107,10 +107,17 @@ func ListenHTTP(addr, token string) (net.Listener, error) {
 	return ln, nil
 }
 
-func tokenRequired(addr string) error {
-	return fmt.Errorf("refusing to serve MCP on %s without a token: set FORGE_MCP_TOKEN or use --token-file FILE, "+
-		"or listen on a loopback address such as 127.0.0.1:PORT (%w)", addr, ErrTokenRequired)
+func tokenRequired(addr string) error { return &tokenRequiredError{addr} }
+
+// tokenRequiredError is the refusal to listen on addr without a token.
+type tokenRequiredError struct{ addr string }
+
+func (e *tokenRequiredError) Error() string {
+	return fmt.Sprintf("Refusing to serve MCP on %s without a token: anyone who can reach it could run forge's tools. "+
+		"Set FORGE_MCP_TOKEN or use --token-file FILE, or listen on a loopback address such as 127.0.0.1:PORT", e.addr)
 }
+
+func (e *tokenRequiredError) Is(target error) bool { return target == ErrTokenRequired }
 
 // loopbackHost reports whether a listen host is this machine only.
 func loopbackHost(host string) bool {
@@ -144,9 +151,9 @@ func ServeHTTP(ctx context.Context, ex *tools.Executor, opts ServeOptions, ln ne
 	if err != nil {
 		return err
 	}
-	where := "on http://" + ln.Addr().String() + "/ (bearer token required)"
+	where := "on http://" + ln.Addr().String() + "/ to clients with the bearer token"
 	if token == "" {
-		where = "on http://" + ln.Addr().String() + "/ (no token: this machine only)"
+		where = "on http://" + ln.Addr().String() + "/ to this machine only (no token)"
 	}
 	announce(opts, descs, where)
 	srv := &http.Server{

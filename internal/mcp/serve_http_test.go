@@ -173,7 +173,7 @@ func TestServeHTTPRequiresToken(t *testing.T) {
 		}
 	}
 	line := log.String()
-	if !strings.Contains(line, "serving 3 tools on "+url) || !strings.Contains(line, "bearer token required") || strings.Contains(line, testToken) {
+	if !strings.Contains(line, "serving 3 tools on "+url) || !strings.Contains(line, "to clients with the bearer token") || strings.Contains(line, testToken) {
 		t.Errorf("log %q", line)
 	}
 }

@@ -71,31 +71,25 @@ func unknownTool(name string, known []string) string {
 // announce writes the one line that says which tools are served (and
 // where, when not on standard input and output) to opts.Log.
 func announce(opts ServeOptions, descs []tools.Descriptor, where string) {
-	w := logWriter(opts)
 	var b strings.Builder
 	b.WriteString("forge mcp serve: serving ")
+	kind := ""
+	if len(opts.Tools) == 0 {
+		kind = "read-only "
+	}
 	switch len(descs) {
 	case 0:
-		b.WriteString("no tools")
+		b.WriteString("no " + kind + "tools")
 	case 1:
-		b.WriteString("1 ")
+		b.WriteString("1 " + kind + "tool")
 	default:
-		fmt.Fprintf(&b, "%d ", len(descs))
-	}
-	if len(descs) > 0 {
-		if len(opts.Tools) == 0 {
-			b.WriteString("read-only ")
-		}
-		b.WriteString(map[bool]string{true: "tool", false: "tools"}[len(descs) == 1])
+		fmt.Fprintf(&b, "%d %stools", len(descs), kind)
 	}
 	if where != "" {
 		b.WriteString(" " + where)
 	}
-	if len(opts.Tools) == 0 {
-		b.WriteString(" (choose others with --tools NAME,... or --tools all)")
-	}
 	if opts.DryRun {
-		b.WriteString(" (dry run)")
+		b.WriteString(" in dry-run mode")
 	}
 	if len(descs) > 0 {
 		names := make([]string, len(descs))
@@ -104,6 +98,9 @@ func announce(opts ServeOptions, descs []tools.Descriptor, where string) {
 		}
 		b.WriteString(": " + strings.Join(names, ", "))
 	}
+	if len(opts.Tools) == 0 {
+		b.WriteString(" (choose others with --tools NAME,... or --tools all)")
+	}
 	b.WriteByte('\n')
-	_, _ = io.WriteString(w, b.String())
+	_, _ = io.WriteString(logWriter(opts), b.String())
 }

@@ -19,12 +19,12 @@ func TestServeSelection(t *testing.T) {
 		want     string
 		announce string
 	}{
-		{"default read-only", ServeOptions{}, "Greet,Info", "serving 2 read-only tools (choose others with --tools NAME,... or --tools all): Greet, Info"},
+		{"default read-only", ServeOptions{}, "Greet,Info", "serving 2 read-only tools: Greet, Info (choose others with --tools NAME,... or --tools all)"},
 		{"named, read-only or not", ServeOptions{Tools: []string{"Slow", "Greet", "Slow"}}, "Greet,Slow", "serving 2 tools: Greet, Slow"},
 		{"all", ServeOptions{Tools: []string{"all"}}, "Greet,Info,Slow", "serving 3 tools: Greet, Info, Slow"},
 		{"all with a category", ServeOptions{Tools: []string{"all"}, Category: tools.CategoryExecution}, "Slow", "serving 1 tool: Slow"},
-		{"default with a category", ServeOptions{Category: tools.CategoryExecution}, "", "serving no tools"},
-		{"dry run", ServeOptions{DryRun: true}, "Greet,Info", "(dry run)"},
+		{"default with a category", ServeOptions{Category: tools.CategoryExecution}, "", "serving no read-only tools (choose others"},
+		{"dry run", ServeOptions{DryRun: true}, "Greet,Info", "serving 2 read-only tools in dry-run mode: Greet, Info"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"slices"
 	"strings"
 
@@ -216,18 +217,30 @@ func (a *App) mcpSubcommand() *cobra.Command {
 		},
 	}
 	var toolList []string
-	var category string
+	var category, httpAddr, tokenFile string
 	serve := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve forge's tools to an MCP client over standard input and output",
+		Short: "Serve forge's tools to an MCP client over standard input and output, or HTTP",
 		Long: `Serve forge's registry (the built-in tools, plugins and the tools of MCP servers
-started with it) to one MCP client over stdio. tools/list answers with the mcp
-schema format; tools/call runs through forge's executor: validation, timeout,
-cancellation, history. Standard output is the protocol: logs go to standard
-error only. With --dry-run every call only says what it would do.`,
+started with it) to MCP clients. tools/list answers with the mcp schema format;
+tools/call runs through forge's executor: validation, timeout, cancellation,
+history. With --dry-run every call only says what it would do.
+
+By default only read-only tools are served (those that change nothing);
+--tools NAME,... picks tools by name, read-only or not, and --tools all serves
+every tool. One line on standard error names the tools served.
+
+Over stdio (the default) standard output is the protocol and logs go to
+standard error; closing standard input stops the server, cancelling calls
+still running after a second. With --http HOST:PORT forge serves the
+streamable HTTP transport instead; clients must send "Authorization: Bearer
+TOKEN", the token coming from --token-file FILE or FORGE_MCP_TOKEN. Without
+a token only a loopback address (127.0.0.1, ::1, localhost) is accepted.`,
 		Example: `  forge mcp serve
   forge mcp serve --tools Read,Grep,Glob
-  forge mcp serve --category file --dry-run`,
+  forge mcp serve --tools all --category file --dry-run
+  FORGE_MCP_TOKEN=$(openssl rand -hex 32) forge mcp serve --http 0.0.0.0:8765
+  forge mcp serve --http 127.0.0.1:8765`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var names []string
@@ -237,15 +250,39 @@ error only. With --dry-run every call only says what it would do.`,
 				}
 			}
 			opts := mcp.ServeOptions{Context: a.executionContext(), Tools: names, Category: tools.Category(category), DryRun: a.cfg.DryRun, Log: a.Stderr}
-			err := mcp.Serve(cmd.Context(), a.exec, opts, a.Stdin, a.Stdout)
+			var err error
+			if httpAddr == "" {
+				if tokenFile != "" {
+					return usageErr(errors.New("--token-file applies to --http only"))
+				}
+				err = mcp.Serve(cmd.Context(), a.exec, opts, a.Stdin, a.Stdout)
+			} else {
+				// The token: --token-file, else FORGE_MCP_TOKEN, else none
+				// (then ListenHTTP allows loopback only).
+				var token string
+				if tokenFile != "" {
+					token, err = mcp.ReadTokenFile(tokenFile)
+				} else if v, ok := a.lookup("FORGE_MCP_TOKEN"); ok {
+					token = strings.TrimSpace(v)
+				}
+				var ln net.Listener
+				if err == nil {
+					ln, err = mcp.ListenHTTP(httpAddr, token)
+				}
+				if err == nil {
+					err = mcp.ServeHTTP(cmd.Context(), a.exec, opts, ln, token)
+				}
+			}
 			if err != nil && !errors.Is(err, context.Canceled) {
 				return usageErr(err)
 			}
 			return nil
 		},
 	}
-	serve.Flags().StringSliceVar(&toolList, "tools", nil, "serve only these tools (comma-separated)")
+	serve.Flags().StringSliceVar(&toolList, "tools", nil, "serve these tools, read-only or not (comma-separated; all: every tool); default: the read-only tools")
 	serve.Flags().StringVar(&category, "category", "", "serve only the tools of this category: "+strings.Join(categoryNames(), ", "))
+	serve.Flags().StringVar(&httpAddr, "http", "", "serve the MCP streamable HTTP transport on HOST:PORT instead of stdio")
+	serve.Flags().StringVar(&tokenFile, "token-file", "", "with --http: read the bearer token clients must send from FILE (default: $FORGE_MCP_TOKEN)")
 	_ = serve.RegisterFlagCompletionFunc("category", fixedCompletion(categoryNames()...))
 	_ = serve.RegisterFlagCompletionFunc("tools", a.toolNameCompletion)
 	cmd.AddCommand(list, serve)
