@@ -5,21 +5,28 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/forgehq/forge/builtin/internal/netguard"
 )
 
 // FuzzParseURL: any string as WebFetch's url never panics, and what is
-// accepted is http(s), has a host and carries no credentials.
+// accepted is http(s), has a host, carries no credentials, and is no
+// spelling of a private address (the seeds hold every spelling the guard
+// knows).
 func FuzzParseURL(f *testing.F) {
-	for _, s := range []string{"https://go.dev/", "http://u:p@x.test/", "ftp://x", "http://[::1]:80/", "http://127.0.0.1/", "//x", "http://%41", "\x00"} {
+	for _, s := range append(privateSpellingURLs(), "https://go.dev/", "http://u:p@x.test/", "ftp://x", "http://[::1]:80/", "//x", "http://%41", "\x00") {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		u, err := parseURL(s, false)
+		u, err := parseURL(s, netguard.Policy{})
 		if err != nil {
 			return
 		}
 		if (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
 			t.Fatalf("accepted %q as %#v", s, u)
+		}
+		if ip, _, err := netguard.ParseHost(u.Hostname()); err != nil || (ip.IsValid() && netguard.Check(ip) != nil) {
+			t.Fatalf("accepted %q, whose host %q is %v (%v)", s, u.Hostname(), ip, err)
 		}
 	})
 }

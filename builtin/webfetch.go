@@ -25,7 +25,7 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// WebFetch's defaults (issue 4 item 8).
+// WebFetch's defaults.
 const (
 	webFetchTimeout      = 30 * time.Second
 	webFetchMaxBytes     = 5 << 20
@@ -48,11 +48,11 @@ var webFetchDescriptor = tools.Descriptor{
 // webFetchTool fetches pages. Its client checks every dialled address.
 type webFetchTool struct {
 	described
-	client       *http.Client
-	conv         *htmltomarkdown.Converter // safe for concurrent use (it locks)
-	timeout      time.Duration
-	maxBytes     int64
-	allowPrivate bool
+	client   *http.Client
+	conv     *htmltomarkdown.Converter // safe for concurrent use (it locks)
+	timeout  time.Duration
+	maxBytes int64
+	policy   netguard.Policy // what the URL and its redirects may reach
 }
 
 // newWebFetch builds WebFetch from tools.WebFetch: timeout (default 30s),
@@ -73,7 +73,9 @@ func newWebFetch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 	if timeout <= 0 || maxBytes <= 0 {
 		return nil, errors.New("timeout and max_bytes must be positive")
 	}
-	return &webFetchTool{described: described{webFetchDescriptor}, client: guardedClient(allow, timeout), conv: newHTMLConverter(), timeout: timeout, maxBytes: maxBytes, allowPrivate: allow}, nil
+	policy := netguard.Policy{AllowPrivate: allow}
+	return &webFetchTool{described: described{webFetchDescriptor}, client: guardedClient(policy, timeout),
+		conv: newHTMLConverter(), timeout: timeout, maxBytes: maxBytes, policy: policy}, nil
 }
 
 // newHTMLConverter is the HTML to Markdown converter of WebFetch: CommonMark
@@ -83,18 +85,34 @@ func newHTMLConverter() *htmltomarkdown.Converter {
 }
 
 // guardedClient is an HTTP client for URLs a model chose: the address check
-// on every dial, and every redirect re-checked (scheme, credentials, count).
-func guardedClient(allowPrivate bool, timeout time.Duration) *http.Client {
+// of p on every dial, and every redirect re-checked (scheme, credentials,
+// host spelling, count).
+func guardedClient(p netguard.Policy, timeout time.Duration) *http.Client {
 	return &http.Client{
-		Transport: netguard.NewTransport(allowPrivate, timeout),
+		Transport: netguard.NewTransport(p, timeout),
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > webFetchMaxRedirects {
 				return fmt.Errorf("stopped after %d redirects", webFetchMaxRedirects)
 			}
-			return checkURL(req.URL, allowPrivate)
+			if err := checkURL(req.URL, p); err != nil {
+				return &redirectError{to: req.URL, err: err}
+			}
+			return nil
 		},
 	}
 }
+
+// redirectError is a redirect hop that checkURL refused.
+type redirectError struct {
+	to  *url.URL
+	err error
+}
+
+func (e *redirectError) Error() string {
+	return fmt.Sprintf("it redirects to %s: %v", e.to.Redacted(), e.err)
+}
+
+func (e *redirectError) Unwrap() error { return e.err }
 
 // Close drops idle connections.
 func (t *webFetchTool) Close() error {
@@ -108,8 +126,8 @@ func (t *webFetchTool) DryRun(_ tools.ExecutionContext, args tools.Args) string 
 }
 
 // parseURL checks a URL given by a caller: absolute, http or https, a host,
-// no credentials.
-func parseURL(raw string, allowPrivate bool) (*url.URL, error) {
+// no credentials, and a host p allows.
+func parseURL(raw string, p netguard.Policy) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	if strings.ContainsAny(raw, "\x00\r\n") {
 		return nil, fmt.Errorf("Invalid URL %q: it contains control characters", raw)
@@ -118,15 +136,20 @@ func parseURL(raw string, allowPrivate bool) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Invalid URL %q: %v", raw, errors.Unwrap(err))
 	}
-	if err := checkURL(u, allowPrivate); err != nil {
+	if err := checkURL(u, p); err != nil {
+		if _, ok := netguard.Blocked(err); ok {
+			return nil, blockedMessage(u, err)
+		}
 		return nil, err
 	}
 	return u, nil
 }
 
-// checkURL refuses what no fetch may use; IP literals are checked here for a
-// clearer message, host names when they are dialled.
-func checkURL(u *url.URL, allowPrivate bool) error {
+// checkURL refuses what no fetch may use. Hosts that are IP literals, in any
+// spelling, and names of local services are checked here, before any
+// connection; other names when their addresses are dialled. A refused host
+// is returned as netguard's error, for the caller to phrase.
+func checkURL(u *url.URL, p netguard.Policy) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		if u.Scheme == "" {
 			return fmt.Errorf("Invalid URL %q: it must be absolute, starting with http:// or https://", u.String())
@@ -136,25 +159,38 @@ func checkURL(u *url.URL, allowPrivate bool) error {
 	if u.User != nil {
 		return fmt.Errorf("Refusing URL %s: credentials in URLs are not allowed", u.Redacted())
 	}
-	if u.Hostname() == "" {
+	host := u.Hostname()
+	if host == "" {
 		return fmt.Errorf("Invalid URL %q: it has no host", u.String())
 	}
-	if !allowPrivate {
-		if err := netguard.CheckHost(u.Hostname()); err != nil {
-			return blockedMessage(u, err)
-		}
+	if p.Trusts(u) {
+		return nil
 	}
-	return nil
+	err := netguard.CheckHost(host)
+	if _, blocked := netguard.Blocked(err); blocked && p.AllowPrivate {
+		// Allowed, but a spelling Go's resolver would send to DNS still
+		// cannot be fetched: say how to write it.
+		if ip, standard, _ := netguard.ParseHost(host); !standard {
+			return fmt.Errorf("Invalid URL %s: %q is an unusual spelling of %s: write it as %s", u.Redacted(), host, ip, ip)
+		}
+		return nil
+	}
+	if errors.Is(err, netguard.ErrHostSpelling) {
+		return fmt.Errorf("Invalid URL %s: %v", u.Redacted(), err)
+	}
+	return err
 }
 
+// blockedMessage is the refusal of u, whose host (or a redirect from it)
+// err refused.
 func blockedMessage(u *url.URL, err error) error {
-	return fmt.Errorf("Refusing to fetch %s: %v. Private, loopback and link-local addresses are refused; "+
+	return fmt.Errorf("Refusing to fetch %s: %w. Private, loopback, link-local and cloud metadata addresses are refused; "+
 		"set tools.WebFetch.allow_private: true to allow them", u.Redacted(), err)
 }
 
 // Execute fetches the URL.
 func (t *webFetchTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
-	u, err := parseURL(args.String("url"), t.allowPrivate)
+	u, err := parseURL(args.String("url"), t.policy)
 	if err != nil {
 		return tools.Fail(err.Error())
 	}
@@ -211,7 +247,11 @@ func (t *webFetchTool) Execute(ctx context.Context, ec tools.ExecutionContext, a
 // requestFailed turns a transport error into a clear message.
 func (t *webFetchTool) requestFailed(ctx context.Context, u *url.URL, err error) tools.Result {
 	if be, ok := netguard.Blocked(err); ok {
-		return tools.Fail(blockedMessage(u, be).Error())
+		var reason error = be // refused when dialled
+		if re := (*redirectError)(nil); errors.As(err, &re) {
+			reason = re
+		}
+		return tools.Fail(blockedMessage(u, reason).Error())
 	}
 	var ne net.Error
 	switch {

@@ -50,8 +50,9 @@ var webSearchDescriptor = tools.Descriptor{
 }
 
 // webSearchTool queries a SearXNG-style endpoint. The endpoint is the user's
-// own configuration, not a model's choice, so private addresses are allowed
-// for it (a local SearXNG is the common case).
+// own configuration, not a model's choice, so its host may be private (a
+// local SearXNG is the common case); anywhere it redirects to is checked
+// like a URL a model chose.
 type webSearchTool struct {
 	described
 	endpoint   string
@@ -81,8 +82,10 @@ func newWebSearch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 	if n < 1 {
 		return nil, errors.New("max_results must be at least 1")
 	}
-	return &webSearchTool{described: described{webSearchDescriptor}, endpoint: strings.TrimSpace(ep), maxResults: int(n), timeout: timeout,
-		client: &http.Client{Transport: netguard.NewTransport(true, timeout)}}, nil
+	ep = strings.TrimSpace(ep)
+	trusted, _ := url.Parse(ep) // Execute explains an endpoint that does not parse
+	return &webSearchTool{described: described{webSearchDescriptor}, endpoint: ep, maxResults: int(n), timeout: timeout,
+		client: guardedClient(netguard.Policy{Trusted: trusted}, timeout)}, nil
 }
 
 // Close drops idle connections.
@@ -144,6 +147,10 @@ func (t *webSearchTool) Execute(ctx context.Context, ec tools.ExecutionContext, 
 	if err != nil {
 		if ctx.Err() != nil {
 			return markStopped(tools.Fail("The search was cancelled or timed out: "+ctx.Err().Error()), ctx.Err())
+		}
+		if _, ok := netguard.Blocked(err); ok {
+			return tools.Fail(fmt.Sprintf("Refusing to follow the search endpoint %s: %v. Only the configured endpoint itself may be a private address.",
+				u.Redacted(), unwrapURLError(err)))
 		}
 		return tools.Fail(fmt.Sprintf("The search endpoint %s did not answer: %v", u.Redacted(), unwrapURLError(err)))
 	}

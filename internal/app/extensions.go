@@ -82,7 +82,7 @@ func (a *App) startMCP(ctx context.Context) {
 	for _, name := range slices.Sorted(maps.Keys(a.cfg.MCP.Servers)) {
 		s := a.cfg.MCP.Servers[name]
 		cfgs = append(cfgs, mcp.ServerConfig{Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
-			URL: s.URL, Start: s.Start, Timeout: s.Timeout})
+			URL: s.URL, Headers: s.Headers, Start: s.Start, Timeout: s.Timeout})
 	}
 	var opts []mcp.Option
 	if a.env.Limits != nil {

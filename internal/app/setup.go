@@ -51,7 +51,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 	exec := tools.NewExecutor(reg, tools.WithLogger(a.executorLogger(cmd)),
 		tools.WithHistoryCapacity(cfg.HistoryCapacity), tools.WithClock(a.opts.Clock))
 	a.env = &commands.Env{IO: a.ios, Config: cfg, Registry: reg, Executor: exec, Log: a.log, Clock: a.opts.Clock,
-		Exec: a.executionContext(), Output: cfg.Output, Renderer: a.renderer}
+		Exec: a.executionContext(), Output: cfg.Output, Renderer: a.renderer, LookupEnv: a.opts.LookupEnv}
 	if a.opts.Registry == nil && !lenient {
 		a.loadExtensions(ctx)
 	}

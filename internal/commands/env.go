@@ -55,6 +55,9 @@ type Env struct {
 	Renderer func() *render.Renderer
 	// Ask, when set, answers a tool's question (ask_question).
 	Ask Asker
+	// LookupEnv reads the environment (for the few values that come only
+	// from it, such as FORGE_MCP_TOKEN).
+	LookupEnv func(string) (string, bool)
 
 	printer render.Printer
 	quit    bool

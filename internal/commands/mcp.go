@@ -113,28 +113,78 @@ func mcpServers(st []mcp.ServerStatus) []render.MCPServer {
 
 func mcpServeCommand() Command {
 	return Command{
-		Name: "serve", Usage: "/mcp serve [--tools A,B] [--category C]", Where: CLIOnly, Args: AtMost(0),
-		Summary: "Serve forge's tools to an MCP client over standard input and output",
-		Help:    `Serve forge's registry (the built-in tools, plugins and the tools of MCP servers started with it) to one MCP client over stdio. tools/list answers with the mcp schema format; tools/call runs through forge's executor: validation, timeout, cancellation, history. Standard output is the protocol: logs go to standard error only. With --dry-run every call only says what it would do.`,
+		Name: "serve", Usage: "/mcp serve [--tools A,B|all] [--category C] [--http HOST:PORT [--token-file FILE]]", Where: CLIOnly, Args: AtMost(0),
+		Summary: "Serve forge's tools to MCP clients over standard input and output, or HTTP",
+		Help: `Serve forge's registry (the built-in tools, plugins and the tools of MCP servers started with it) to MCP clients. tools/list answers with the mcp schema format; tools/call runs through forge's executor: validation, timeout, cancellation, history. With --dry-run every call only says what it would do.
+
+By default only read-only tools are served (those that change nothing); --tools NAME,... picks tools by name, read-only or not, and --tools all serves every tool. One line on standard error names the tools served.
+
+Over stdio (the default) standard output is the protocol and logs go to standard error; closing standard input stops the server, cancelling calls still running after a second. With --http HOST:PORT forge serves the streamable HTTP transport instead; clients must send "Authorization: Bearer TOKEN", the token coming from --token-file FILE or FORGE_MCP_TOKEN. Without a token only a loopback address (127.0.0.1, ::1, localhost) is accepted.`,
+		CLIExample: `forge mcp serve --tools Read,Grep,Glob
+forge mcp serve --tools all --category file --dry-run
+FORGE_MCP_TOKEN=$(openssl rand -hex 32) forge mcp serve --http 0.0.0.0:8765
+forge mcp serve --http 127.0.0.1:8765`,
 		Flags: func(fs *pflag.FlagSet) Run {
-			toolList := fs.StringSlice("tools", nil, "serve only these tools (comma-separated)")
-			category := fs.String("category", "", "serve only the tools of this category: "+strings.Join(categoryNames(), ", "))
-			return func(ctx context.Context, env *Env, _ Invocation) int {
-				var names []string
-				for _, n := range *toolList {
-					if n = strings.TrimSpace(n); n != "" {
-						names = append(names, n)
-					}
-				}
-				opts := mcp.ServeOptions{Context: env.Exec, Tools: names, Category: tools.Category(*category),
-					DryRun: env.Exec.DryRun, Log: env.IO.Err}
-				err := mcp.Serve(ctx, env.Executor, opts, env.IO.In, env.IO.Out)
-				if err != nil && !errors.Is(err, context.Canceled) {
-					return env.Fail(ExitUsage, "usage", err.Error())
-				}
-				return ExitOK
-			}
+			var s mcpServeFlags
+			fs.StringSliceVar(&s.tools, "tools", nil, "serve these tools, read-only or not (comma-separated; all: every tool); default: the read-only tools")
+			fs.StringVar(&s.category, "category", "", "serve only the tools of this category: "+strings.Join(categoryNames(), ", "))
+			fs.StringVar(&s.http, "http", "", "serve the MCP streamable HTTP transport on HOST:PORT instead of stdio")
+			fs.StringVar(&s.tokenFile, "token-file", "", "with --http: read the bearer token clients must send from FILE (default: $FORGE_MCP_TOKEN)")
+			return s.run
 		},
 		FlagValues: map[string][]string{"--category": categoryNames()},
 	}
+}
+
+// mcpServeFlags are forge mcp serve's flags.
+type mcpServeFlags struct {
+	tools          []string
+	category, http string
+	tokenFile      string
+}
+
+func (s *mcpServeFlags) run(ctx context.Context, env *Env, inv Invocation) int {
+	var names []string
+	for _, n := range s.tools {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	opts := mcp.ServeOptions{Context: env.Exec, Tools: names, Category: tools.Category(s.category),
+		DryRun: env.Exec.DryRun, Log: env.IO.Err}
+	var err error
+	if s.http == "" {
+		if s.tokenFile != "" {
+			return env.Usage(mcpServeCommand(), inv, "--token-file applies to --http only")
+		}
+		err = mcp.Serve(ctx, env.Executor, opts, env.IO.In, env.IO.Out)
+	} else {
+		err = serveHTTP(ctx, env, opts, s.http, s.tokenFile)
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return env.Fail(ExitUsage, "usage", err.Error())
+	}
+	return ExitOK
+}
+
+// serveHTTP serves over HTTP with the token of --token-file, else of
+// FORGE_MCP_TOKEN, else none (then only loopback is allowed).
+func serveHTTP(ctx context.Context, env *Env, opts mcp.ServeOptions, addr, tokenFile string) error {
+	var token string
+	if tokenFile != "" {
+		t, err := mcp.ReadTokenFile(tokenFile)
+		if err != nil {
+			return err
+		}
+		token = t
+	} else if env.LookupEnv != nil {
+		if v, ok := env.LookupEnv("FORGE_MCP_TOKEN"); ok {
+			token = strings.TrimSpace(v)
+		}
+	}
+	ln, err := mcp.ListenHTTP(addr, token)
+	if err != nil {
+		return err
+	}
+	return mcp.ServeHTTP(ctx, env.Executor, opts, ln, token)
 }

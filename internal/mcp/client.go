@@ -1,5 +1,5 @@
 // Package mcp connects forge to the Model Context Protocol in both
-// directions (issue 5): MCP servers as sources of tools (Manager, Server),
+// directions: MCP servers as sources of tools (Manager, Server),
 // and forge's registry served to MCP clients (Serve). It uses the official
 // SDK, github.com/modelcontextprotocol/go-sdk.
 package mcp
@@ -29,6 +29,9 @@ type ServerConfig struct {
 	Env     map[string]string // added to forge's environment
 	Cwd     string
 	URL     string
+	// Headers go with every request to URL (Authorization: Bearer ...).
+	// Their values are secrets: never shown or logged.
+	Headers map[string]string
 	Start   bool          // connect when forge starts, not on first use
 	Timeout time.Duration // per-call limit; 0 means the call's own
 }
@@ -166,7 +169,8 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, error) {
 // transport builds the transport of the configuration.
 func (s *Server) transport() (mcp.Transport, *tail, error) {
 	if s.cfg.URL != "" {
-		return &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, MaxRetries: -1}, nil, nil
+		t, err := httpTransport(s.cfg)
+		return t, nil, err
 	}
 	if s.cfg.Command == "" {
 		return nil, nil, errors.New("no command and no url configured")

@@ -14,35 +14,44 @@ import (
 const maxLine = 16 << 20
 
 // guard copies in to sdk one line at a time, answering lines that are not
-// JSON-RPC messages itself. The SDK closes the session on input it cannot
-// decode; a client that sends garbage must get an error and keep its
-// session, so garbage never reaches the SDK.
-//
-// When in ends, the SDK's input stays open until every request passed on
-// has been answered (see pending), so no answer is lost.
+// JSON-RPC messages itself, until in ends or the SDK stops reading. The SDK
+// closes the session on input it cannot decode; a client that sends garbage
+// must get an error and keep its session, so garbage never reaches the SDK.
+// It notes requests and cancellations in owed. Closing sdk is the caller's
+// business: answers may still be owed when in ends.
 func guard(in io.Reader, sdk *io.PipeWriter, out io.Writer, owed *pending) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, tooLong, err := readLine(r)
 		if len(bytes.TrimSpace(line)) > 0 || tooLong {
-			if reply := check(line, tooLong); reply != nil {
-				if _, werr := out.Write(reply); werr != nil {
-					sdk.CloseWithError(werr)
-					return
-				}
-			} else {
-				owed.sent(line)
-				if _, werr := sdk.Write(append(line, '\n')); werr != nil {
-					return // the SDK stopped reading: the session is over
-				}
+			if !pass(line, tooLong, sdk, out, owed) {
+				return
 			}
 		}
 		if err != nil {
-			owed.wait(drainLimit)
-			sdk.Close() // EOF: the client is done, and has its answers
-			return
+			return // the client is done sending
 		}
 	}
+}
+
+// pass answers one line that is not a message, or hands it to the SDK. It
+// reports false when the session is over.
+func pass(line []byte, tooLong bool, sdk *io.PipeWriter, out io.Writer, owed *pending) bool {
+	if reply := check(line, tooLong); reply != nil {
+		if _, err := out.Write(reply); err != nil {
+			sdk.CloseWithError(err)
+			return false
+		}
+		return true
+	}
+	owed.sent(line)
+	if id, ok := cancelledID(line); ok && !owed.cancel(id) {
+		// Nothing to stop. The SDK cancels asynchronously, by id: passed
+		// on, this could stop a later request that reuses the id.
+		return true
+	}
+	_, err := sdk.Write(append(line, '\n'))
+	return err == nil // else the SDK stopped reading
 }
 
 // readLine reads one line without its newline. A line longer than maxLine
@@ -133,7 +142,8 @@ func errorReply(id json.RawMessage, code int64, message string) []byte {
 }
 
 // lockedWriter serialises the SDK's writes and the guard's, so that their
-// lines never interleave, and tells owed which requests are answered.
+// lines never interleave, tells owed which requests are answered, and drops
+// the answers to cancelled requests (the SDK writes them all).
 type lockedWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
@@ -142,12 +152,11 @@ type lockedWriter struct {
 
 func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
-	n, err := l.w.Write(b)
-	l.mu.Unlock()
-	if l.owed != nil && err == nil {
-		l.owed.answered(b)
+	defer l.mu.Unlock()
+	if l.owed != nil && !l.owed.settle(b) {
+		return len(b), nil
 	}
-	return n, err
+	return l.w.Write(b)
 }
 
 // Close does nothing: standard output belongs to the process.

@@ -7,8 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
-	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -21,48 +20,34 @@ type ServeOptions struct {
 	// Context is the template of every call's execution context (working
 	// directory, timeout, output cap).
 	Context tools.ExecutionContext
-	// Tools, when not empty, are the only tools served (by name).
+	// Tools picks the tools served by name, read-only or not; AllTools
+	// among them serves every tool. Empty serves the read-only tools only,
+	// so that a client gets nothing that writes files or runs commands
+	// unless the user asked for it.
 	Tools []string
 	// Category, when set, serves only that category's tools.
 	Category tools.Category
 	// DryRun serves every tool in dry-run mode: calls say what they would do.
 	DryRun bool
-	// Log receives the SDK's diagnostics (standard error in forge mcp
-	// serve: standard output is the protocol). Nil discards them.
+	// Log receives the line naming the tools served and the SDK's
+	// diagnostics (standard error in forge mcp serve: standard output is
+	// the protocol). Nil discards them.
 	Log io.Writer
 }
 
-// selectTools returns the descriptors to serve, sorted by name, or an error
-// naming an unknown tool or category.
-func selectTools(reg *tools.Registry, opts ServeOptions) ([]tools.Descriptor, error) {
-	if opts.Category != "" && !opts.Category.Valid() {
-		names := make([]string, 0, 7)
-		for _, c := range tools.Categories() {
-			names = append(names, string(c))
-		}
-		return nil, fmt.Errorf("Unknown category: %s (known: %s)", opts.Category, strings.Join(names, ", "))
-	}
-	var out []tools.Descriptor
-	if len(opts.Tools) > 0 {
-		for _, name := range opts.Tools {
-			t, ok := reg.Get(name)
-			if !ok {
-				return nil, fmt.Errorf("Unknown tool: %s", name)
-			}
-			if opts.Category == "" || t.Category() == opts.Category {
-				out = append(out, tools.Describe(t))
-			}
-		}
-		slices.SortFunc(out, func(a, b tools.Descriptor) int { return strings.Compare(a.Name, b.Name) })
-		return slices.CompactFunc(out, func(a, b tools.Descriptor) bool { return a.Name == b.Name }), nil
-	}
-	for _, t := range reg.ListAll() {
-		if opts.Category == "" || t.Category() == opts.Category {
-			out = append(out, tools.Describe(t))
-		}
-	}
-	return out, nil
+// stopTimes say how Serve ends when its client closes its input.
+type stopTimes struct {
+	// grace is how long calls still running may finish after the input
+	// ended, so that a script piping its requests in gets its answers;
+	// then they are cancelled.
+	grace time.Duration
+	// cancelled bounds the wait for cancelled calls to answer. The
+	// executor answers a cancelled call at once, even when its tool
+	// ignores the cancellation, so this is only a backstop.
+	cancelled time.Duration
 }
+
+var defaultStopTimes = stopTimes{grace: time.Second, cancelled: 5 * time.Second}
 
 // NewMCPServer returns an MCP server whose tools are the selected tools of
 // ex's registry. tools/list answers with each tool's mcp schema export;
@@ -70,15 +55,18 @@ func selectTools(reg *tools.Registry, opts ServeOptions) ([]tools.Descriptor, er
 // logs), and a failed result is a tool error (isError), not a protocol
 // error, so that the model reads it.
 func NewMCPServer(ex *tools.Executor, opts ServeOptions) (*mcp.Server, error) {
+	s, _, err := newServer(ex, opts, context.Background())
+	return s, err
+}
+
+// newServer is NewMCPServer, returning the descriptors served too. Every
+// call is also cancelled when calls is done.
+func newServer(ex *tools.Executor, opts ServeOptions, calls context.Context) (*mcp.Server, []tools.Descriptor, error) {
 	descs, err := selectTools(ex.Registry(), opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	logw := opts.Log
-	if logw == nil {
-		logw = io.Discard
-	}
-	logger := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := slog.New(slog.NewTextHandler(logWriter(opts), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := mcp.NewServer(&mcp.Implementation{Name: "forge", Version: version.Version}, &mcp.ServerOptions{Logger: logger})
 	ec := opts.Context
 	if opts.DryRun {
@@ -87,10 +75,14 @@ func NewMCPServer(ex *tools.Executor, opts ServeOptions) (*mcp.Server, error) {
 	for _, d := range descs {
 		tool, err := mcpTool(d)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		name := d.Name
 		s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			ctx, cancel := context.WithCancelCause(ctx)
+			defer cancel(nil)
+			stop := context.AfterFunc(calls, func() { cancel(context.Cause(calls)) })
+			defer stop()
 			var raw json.RawMessage
 			if req.Params != nil {
 				raw = req.Params.Arguments
@@ -101,10 +93,18 @@ func NewMCPServer(ex *tools.Executor, opts ServeOptions) (*mcp.Server, error) {
 			return fromResult(ex.ExecuteJSON(ctx, name, ec, raw)), nil
 		})
 	}
-	return s, nil
+	return s, descs, nil
 }
 
-// mcpTool is d in the mcp export format, as the SDK's Tool.
+func logWriter(opts ServeOptions) io.Writer {
+	if opts.Log == nil {
+		return io.Discard
+	}
+	return opts.Log
+}
+
+// mcpTool is d in the mcp export format, as the SDK's Tool. A read-only
+// tool says so in its annotations, so clients may call it without asking.
 func mcpTool(d tools.Descriptor) (*mcp.Tool, error) {
 	raw, err := tools.ExportSchema(d, tools.FormatMCP)
 	if err != nil {
@@ -118,7 +118,11 @@ func mcpTool(d tools.Descriptor) (*mcp.Tool, error) {
 	if err := json.Unmarshal(raw, &def); err != nil {
 		return nil, fmt.Errorf("tool %s: %w", d.Name, err)
 	}
-	return &mcp.Tool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema}, nil
+	t := &mcp.Tool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema}
+	if d.ReadOnly {
+		t.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true}
+	}
+	return t, nil
 }
 
 // fromResult is a forge Result as an MCP tool result: the output (or the
@@ -152,21 +156,56 @@ func fromResult(r tools.Result) *mcp.CallToolResult {
 
 // Serve serves the selected tools of ex's registry to one MCP client
 // speaking newline-delimited JSON-RPC on in and out (standard input and
-// output in forge mcp serve). It returns when in ends or ctx is done.
-// Lines that are not JSON-RPC get a JSON-RPC error and the session goes on.
+// output in forge mcp serve), after naming them on opts.Log. Lines that are
+// not JSON-RPC get a JSON-RPC error and the session goes on. A request the
+// client cancels (notifications/cancelled) is stopped and gets no answer.
+//
+// Serve returns when ctx is done or when in ends. The end of the input is
+// the client's way to stop the server: calls still running get a moment to
+// answer (a script that pipes its requests in gets its answers), then are
+// cancelled (a Bash command's process group is killed), and Serve returns
+// within seconds, even if a tool ignores its cancellation.
 func Serve(ctx context.Context, ex *tools.Executor, opts ServeOptions, in io.Reader, out io.Writer) error {
-	s, err := NewMCPServer(ex, opts)
+	return serve(ctx, ex, opts, in, out, defaultStopTimes)
+}
+
+func serve(ctx context.Context, ex *tools.Executor, opts ServeOptions, in io.Reader, out io.Writer, times stopTimes) error {
+	calls, stopCalls := context.WithCancelCause(ctx)
+	defer stopCalls(nil)
+	s, descs, err := newServer(ex, opts, calls)
 	if err != nil {
 		return err
 	}
+	announce(opts, descs, "")
 	owed := newPending()
 	w := &lockedWriter{w: out, owed: owed}
 	pr, pw := io.Pipe()
-	go guard(in, pw, w, owed)
-	err = s.Run(ctx, &mcp.IOTransport{Reader: pr, Writer: w})
-	_ = pr.Close()
+	defer pr.Close()
+	inputEnded := make(chan struct{})
+	go func() {
+		guard(in, pw, w, owed)
+		close(inputEnded)
+	}()
+	ran := make(chan error, 1)
+	go func() { ran <- s.Run(ctx, &mcp.IOTransport{Reader: pr, Writer: w}) }()
+
+	select {
+	case err := <-ran:
+		return sessionEnd(err)
+	case <-inputEnded:
+	}
+	owed.wait(times.grace)
+	stopCalls(errors.New("the client closed its input"))
+	owed.wait(times.cancelled)
+	pw.Close() // the SDK sees the end of the input and ends the session
+	return sessionEnd(<-ran)
+}
+
+// sessionEnd is Serve's result for the SDK's: the client going away is a
+// normal end.
+func sessionEnd(err error) error {
 	if errors.Is(err, io.EOF) {
-		return nil // the client went away: a normal end
+		return nil
 	}
 	return err
 }

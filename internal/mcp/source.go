@@ -302,6 +302,13 @@ func (t *remoteTool) Category() tools.Category { return tools.CategoryMCP }
 // Parameters are the schema's top-level properties (see inputSchema).
 func (t *remoteTool) Parameters() []tools.Parameter { return t.schema.params }
 
+// IsReadOnly reports whether the server declares that the tool changes
+// nothing (annotations.readOnlyHint). Forge takes the server's word: the
+// hint is what lets forge offer the tool where only readers are allowed.
+func (t *remoteTool) IsReadOnly() bool {
+	return t.remote.Annotations != nil && t.remote.Annotations.ReadOnlyHint
+}
+
 // CallTimeout is the server's configured timeout; 0 means the context's.
 func (t *remoteTool) CallTimeout(tools.ExecutionContext, tools.Args) time.Duration {
 	return t.srv.cfg.Timeout

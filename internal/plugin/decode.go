@@ -234,7 +234,7 @@ func (d *decoder) value(n *yaml.Node, field string, depth int) (any, error) {
 
 // manifest decodes the top-level mapping into m and checks it.
 func (d *decoder) manifest(n *yaml.Node, m *Manifest) error {
-	fs, err := d.fields(n, "", 0, "name", "description", "category", "parameters", "command", "timeout")
+	fs, err := d.fields(n, "", 0, "name", "description", "category", "parameters", "command", "timeout", "read_only")
 	if err != nil {
 		return err
 	}
@@ -277,6 +277,10 @@ func (d *decoder) manifest(n *yaml.Node, m *Manifest) error {
 			haveCommand = true
 		case "timeout":
 			if m.Timeout, err = d.duration(v, key); err != nil {
+				return err
+			}
+		case "read_only":
+			if m.ReadOnly, err = d.boolean(v, key, 1); err != nil {
 				return err
 			}
 		}

@@ -14,6 +14,7 @@
 //	    required: true
 //	command: ./wordcount.sh
 //	timeout: 10s
+//	read_only: true
 //
 // forge validates the arguments against the parameters, then runs the
 // command with the arguments as one JSON object on standard input; see
@@ -56,6 +57,11 @@ type Manifest struct {
 	// Timeout is the plugin's own deadline for a call; 0 means the
 	// execution context's.
 	Timeout time.Duration
+	// ReadOnly declares that the plugin changes nothing (no files written,
+	// nothing sent that acts): such a tool may be offered where only
+	// readers are, as by forge mcp serve by default. False unless the
+	// manifest says read_only: true.
+	ReadOnly bool
 }
 
 // FieldError is a manifest error: the file, the field (parameters[1].type)
@@ -125,5 +131,5 @@ func ParseManifest(path string, data []byte) (*Manifest, error) {
 
 // Descriptor returns what the registry lists and exports for the plugin.
 func (m *Manifest) Descriptor() tools.Descriptor {
-	return tools.Descriptor{Name: m.Name, Description: m.Description, Category: m.Category, Parameters: m.Parameters}
+	return tools.Descriptor{Name: m.Name, Description: m.Description, Category: m.Category, Parameters: m.Parameters, ReadOnly: m.ReadOnly}
 }

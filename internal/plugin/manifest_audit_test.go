@@ -42,6 +42,7 @@ var badFields = []badField{
 	{field: "parameters", template: topField("parameters"), wrongType: "{a: b}", outOfRange: "[5]"},
 	{field: "command", template: topField("command"), wrongType: "{a: b}", outOfRange: "[]"},
 	{field: "timeout", template: topField("timeout"), wrongType: "[1]", outOfRange: "-1s"},
+	{field: "read_only", template: topField("read_only"), wrongType: "sometimes"},
 
 	{field: "parameters[0].name", template: "name: x\ndescription: d\ncommand: c\nparameters:\n  - type: string\n    %s\n",
 		wrongType: "name: [p]", outOfRange: "name: 'a b'"},
@@ -118,11 +119,11 @@ func TestBadFieldValues(t *testing.T) {
 func TestUnknownFieldSuggestion(t *testing.T) {
 	const head = "name: x\ndescription: d\ncommand: c\n"
 	tests := []struct{ yaml, want string }{
-		{head + "timout: 5s\n", `plugins/x.yaml: timout: unknown field (did you mean "timeout"? known: name, description, category, parameters, command, timeout) (line 4)`},
+		{head + "timout: 5s\n", `plugins/x.yaml: timout: unknown field (did you mean "timeout"? known: name, description, category, parameters, command, timeout, read_only) (line 4)`},
 		{"Name: x\ndescription: d\ncommand: c\n", `plugins/x.yaml: Name: unknown field (did you mean "name"? known: `},
 		{head + "parameters:\n  - {name: a, type: string, requird: true}\n", `plugins/x.yaml: parameters[0].requird: unknown field (did you mean "required"? known: `},
 		{head + "parameters:\n  - {name: a, type: array, items: {type: string, max_lenght: 3}}\n", `plugins/x.yaml: parameters[0].items.max_lenght: unknown field (did you mean "max_length"? known: `},
-		{head + "colour: red\n", `plugins/x.yaml: colour: unknown field (known: name, description, category, parameters, command, timeout) (line 4)`},
+		{head + "colour: red\n", `plugins/x.yaml: colour: unknown field (known: name, description, category, parameters, command, timeout, read_only) (line 4)`},
 	}
 	for _, tt := range tests {
 		_, err := ParseManifest("plugins/x.yaml", []byte(tt.yaml))

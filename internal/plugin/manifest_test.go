@@ -40,6 +40,7 @@ parameters:
       - {name: deep, type: boolean, default: false}
 command: [bin/x, --flag, "two words"]
 timeout: 1m30s
+read_only: true
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +53,9 @@ timeout: 1m30s
 	}
 	if m.Timeout != 90*time.Second {
 		t.Errorf("timeout = %v", m.Timeout)
+	}
+	if !m.ReadOnly || !m.Descriptor().ReadOnly || !tools.IsReadOnly(New(m)) {
+		t.Errorf("read_only: true not carried: manifest %v, descriptor %v, tool %v", m.ReadOnly, m.Descriptor().ReadOnly, tools.IsReadOnly(New(m)))
 	}
 	if len(m.Parameters) != 5 {
 		t.Fatalf("parameters = %+v", m.Parameters)
@@ -84,7 +88,8 @@ func TestParseManifestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Category != tools.CategoryOther || m.Timeout != 0 || len(m.Parameters) != 0 || strings.Join(m.Command, "|") != "run|this" {
+	if m.Category != tools.CategoryOther || m.Timeout != 0 || len(m.Parameters) != 0 || strings.Join(m.Command, "|") != "run|this" ||
+		m.ReadOnly || tools.IsReadOnly(New(m)) || m.Descriptor().ReadOnly {
 		t.Errorf("manifest = %+v", m)
 	}
 	m, err = ParseManifest("z.yaml", []byte("name: z\ndescription: d\ncommand: c\ntimeout: 2.5\n"))
@@ -100,7 +105,9 @@ func TestParseManifestErrors(t *testing.T) {
 	}{
 		{"unknown type", head + "parameters:\n  - {name: a, type: string}\n  - {name: b, type: strng}\n",
 			`plugins/x.yaml: parameters[1].type: unknown type "strng" (known: string, integer, number, boolean, array, object) (line 6)`},
-		{"unknown field", head + "colour: red\n", `plugins/x.yaml: colour: unknown field (known: name, description, category, parameters, command, timeout) (line 4)`},
+		{"unknown field", head + "colour: red\n", `plugins/x.yaml: colour: unknown field (known: name, description, category, parameters, command, timeout, read_only) (line 4)`},
+		{"read_only not bool", head + "read_only: yes please\n", `plugins/x.yaml: read_only: must be true or false, got "yes please" (line 4)`},
+		{"read_only list", head + "read_only: [true]\n", `plugins/x.yaml: read_only: must be a single value, got a list`},
 		{"unknown param field", head + "parameters:\n  - name: a\n    type: string\n    requird: true\n", `plugins/x.yaml: parameters[0].requird: unknown field`},
 		{"missing name", "description: d\ncommand: c\n", `plugins/x.yaml: name: missing`},
 		{"missing description", "name: x\ncommand: c\n", `plugins/x.yaml: description: missing`},

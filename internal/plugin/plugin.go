@@ -50,6 +50,10 @@ func (p *Plugin) Category() tools.Category { return p.m.Category }
 // arguments against them before Execute.
 func (p *Plugin) Parameters() []tools.Parameter { return p.m.Parameters }
 
+// IsReadOnly returns the manifest's read_only: the plugin's own word that
+// it changes nothing.
+func (p *Plugin) IsReadOnly() bool { return p.m.ReadOnly }
+
 // CallTimeout returns the manifest's timeout; 0 means the context's.
 func (p *Plugin) CallTimeout(tools.ExecutionContext, tools.Args) time.Duration { return p.m.Timeout }
 

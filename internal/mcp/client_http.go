@@ -1,0 +1,52 @@
+package mcp
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/http/httpguts"
+)
+
+// httpTransport is the streamable HTTP transport of a server configured by
+// URL, sending the configured headers with every request.
+func httpTransport(cfg ServerConfig) (mcp.Transport, error) {
+	t := &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1}
+	if len(cfg.Headers) == 0 {
+		return t, nil
+	}
+	h := make(http.Header, len(cfg.Headers))
+	for _, name := range slices.Sorted(maps.Keys(cfg.Headers)) {
+		value := cfg.Headers[name]
+		// The messages name the header, never its value: it is a secret.
+		if !httpguts.ValidHeaderFieldName(name) {
+			return nil, fmt.Errorf("header %q is not a valid HTTP header name", name)
+		}
+		if !httpguts.ValidHeaderFieldValue(value) {
+			return nil, fmt.Errorf("the value of header %q is not a valid HTTP header value (control characters or a line break?)", name)
+		}
+		h.Set(name, value)
+	}
+	t.HTTPClient = &http.Client{Transport: &headerTransport{headers: h, next: http.DefaultTransport}}
+	return t, nil
+}
+
+// headerTransport adds fixed headers to every request that does not set
+// them itself (the SDK's own protocol headers win).
+type headerTransport struct {
+	headers http.Header
+	next    http.RoundTripper
+}
+
+// RoundTrip sends a copy of req with the headers added.
+func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for name, values := range t.headers {
+		if _, set := req.Header[name]; !set {
+			req.Header[name] = values
+		}
+	}
+	return t.next.RoundTrip(req)
+}
