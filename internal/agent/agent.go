@@ -1,0 +1,248 @@
+// Package agent is forge's agent loop: a prompt goes to the model with the
+// registry's tools; the model's calls are checked against the approval
+// policy, run through the executor and answered; the next request carries
+// the results, until the model is done or a limit stops it. The loop never
+// prints and never reads a terminal: it emits Events, and asks for
+// approval through an Approver.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/permission"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// Format is how tools are offered to the model.
+type Format string
+
+// The tool formats.
+const (
+	// FormatNative uses the provider's own tool calling.
+	FormatNative Format = "native"
+	// FormatXML describes the tools in the system prompt and reads calls
+	// as <tool>{...}</tool> blocks from the model's text, for models
+	// without tool calling.
+	FormatXML Format = "xml"
+)
+
+// DefaultMaxTurns bounds the model requests of one prompt.
+const DefaultMaxTurns = 50
+
+// Config is what an Agent works with.
+type Config struct {
+	Model llm.Model
+	// ModelName is sent with each request; "" means the Model's default.
+	ModelName string
+	Executor  *tools.Executor
+	// Policy decides each call; Mode plan offers read-only tools only.
+	Policy *permission.Policy
+	// Approver asks the person about a call; nil means nobody can answer,
+	// and such calls are denied with the way to allow them.
+	Approver Approver
+	// Exec is the context every call starts from. Its Asker, when set,
+	// lets ask_question put its question to the person.
+	Exec tools.ExecutionContext
+	// System is the system prompt (SystemPrompt, or the user's own).
+	System        string
+	MaxTurns      int
+	LoopDetection bool
+	ToolFormat    Format
+	// MaxTokens bounds each answer; 0 is the provider's default.
+	MaxTokens int
+}
+
+// Agent runs prompts. It is safe to run one prompt at a time per
+// Conversation; an Agent itself keeps no per-run state.
+type Agent struct {
+	cfg Config
+}
+
+// New returns an agent for cfg.
+func New(cfg Config) *Agent {
+	if cfg.MaxTurns <= 0 {
+		cfg.MaxTurns = DefaultMaxTurns
+	}
+	if cfg.ToolFormat == "" {
+		cfg.ToolFormat = FormatNative
+	}
+	return &Agent{cfg: cfg}
+}
+
+// run is the state of one prompt's run.
+type run struct {
+	a     *Agent
+	conv  *Conversation
+	emit  func(Event)
+	specs []llm.ToolSpec
+	loops loopDetector
+	done  Done
+	// parseErrs are the text-format call blocks of the last answer that
+	// could not be read.
+	parseErrs []string
+}
+
+// Run sends prompt, continuing conv, and works until the model is done or a
+// limit stops it. Every event goes to emit, the last one a done event,
+// whose summary Run also returns. Whatever happens, conv is left valid: each
+// tool call of it has its result.
+func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit func(Event)) Done {
+	r := &run{a: a, conv: conv, emit: emit, specs: a.toolSpecs(), loops: loopDetector{off: !a.cfg.LoopDetection}}
+	conv.append(llm.Message{Role: llm.RoleUser, Text: prompt})
+	r.loop(ctx)
+	if notes := conv.Repair(); len(notes) > 0 {
+		r.notice("conversation repaired: " + strings.Join(notes, "; "))
+	}
+	d := r.done
+	emit(Event{Type: EventDone, Done: &d})
+	return d
+}
+
+// loop is the turns of a run; it fills r.done.
+func (r *run) loop(ctx context.Context) {
+	for {
+		if r.done.Turns >= r.a.cfg.MaxTurns {
+			r.done.Reason = ReasonMaxTurns
+			return
+		}
+		if notes := r.conv.Repair(); len(notes) > 0 {
+			r.notice("conversation repaired before sending: " + strings.Join(notes, "; "))
+		}
+		msg, err := r.request(ctx)
+		if err != nil {
+			r.fail(ctx, err)
+			return
+		}
+		r.conv.append(msg)
+		if msg.Text != "" {
+			r.done.Text = visibleText(msg.Text, r.a.cfg.ToolFormat)
+			r.emit(Event{Type: EventText, Text: r.done.Text})
+		}
+		if len(msg.ToolCalls) > 0 {
+			if stop := r.runCalls(ctx, msg.ToolCalls); stop {
+				return
+			}
+		}
+		if len(r.parseErrs) > 0 {
+			r.conv.append(llm.Message{Role: llm.RoleUser, Text: unreadableCalls(r.parseErrs)})
+			r.parseErrs = nil
+			continue
+		}
+		if len(msg.ToolCalls) == 0 {
+			r.done.Reason = ReasonStop
+			return
+		}
+	}
+}
+
+// request sends the conversation and returns the assistant's message.
+func (r *run) request(ctx context.Context) (llm.Message, error) {
+	r.done.Turns++
+	r.emit(Event{Type: EventThinking})
+	req := r.a.buildRequest(r.conv.Messages, r.specs)
+	resp, err := r.a.cfg.Model.Stream(ctx, req, func(d llm.Delta) {
+		if d.Text != "" {
+			r.emit(Event{Type: EventTextDelta, Text: d.Text})
+		}
+	})
+	if err != nil {
+		return llm.Message{}, err
+	}
+	r.done.Usage = r.done.Usage.Add(resp.Usage)
+	r.emit(Event{Type: EventUsage, Usage: resp.Usage})
+	msg := resp.Message
+	msg.Role = llm.RoleAssistant
+	if r.a.cfg.ToolFormat == FormatXML {
+		msg.ToolCalls = r.textCalls(msg.Text)
+	}
+	return msg, nil
+}
+
+// fail ends the run on a request that failed.
+func (r *run) fail(ctx context.Context, err error) {
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		r.done.Reason = ReasonCancelled
+		return
+	}
+	r.done.Reason, r.done.Err = ReasonError, err
+}
+
+// notice emits a notice event.
+func (r *run) notice(text string) { r.emit(Event{Type: EventNotice, Text: text}) }
+
+// toolSpecs are the tools offered to the model: all of the registry's, or
+// only the read-only ones in plan mode.
+func (a *Agent) toolSpecs() []llm.ToolSpec {
+	reg := a.cfg.Executor.Registry()
+	plan := a.cfg.Policy != nil && a.cfg.Policy.Mode() == permission.ModePlan
+	var specs []llm.ToolSpec
+	for _, t := range reg.ListAll() {
+		if plan && !tools.IsReadOnly(t) {
+			continue
+		}
+		d := tools.Describe(t)
+		specs = append(specs, llm.ToolSpec{Name: d.Name, Description: d.Description, InputSchema: tools.ParametersSchema(d.Parameters)})
+	}
+	return specs
+}
+
+// buildRequest is the request for msgs: native tool calling, or the text
+// format (no tools sent; calls and results as text).
+func (a *Agent) buildRequest(msgs []llm.Message, specs []llm.ToolSpec) llm.Request {
+	req := llm.Request{Model: a.cfg.ModelName, System: a.cfg.System, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxTokens}
+	if a.cfg.ToolFormat != FormatXML {
+		return req
+	}
+	req.Tools = nil
+	req.System = a.cfg.System + "\n" + llm.TextToolPrompt(specs)
+	req.Messages = textMessages(msgs)
+	return req
+}
+
+// visibleText is an assistant's text as the person reads it: in the text
+// format, without the call blocks.
+func visibleText(text string, f Format) string {
+	if f != FormatXML {
+		return strings.TrimSpace(text)
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(text, "<tool>")
+		if i < 0 {
+			b.WriteString(text)
+			break
+		}
+		b.WriteString(text[:i])
+		j := strings.Index(text[i:], "</tool>")
+		if j < 0 {
+			break
+		}
+		text = text[i+j+len("</tool>"):]
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// String names a reason for messages.
+func (r Reason) String() string { return string(r) }
+
+// Summary is one line on how a run ended, for the person.
+func (d Done) Summary() string {
+	switch d.Reason {
+	case ReasonMaxTurns:
+		return fmt.Sprintf("stopped after %d model requests (--max-turns)", d.Turns)
+	case ReasonLoop:
+		return "stopped: the model kept repeating the same calls"
+	case ReasonCancelled:
+		return "cancelled"
+	case ReasonError:
+		if d.Err != nil {
+			return d.Err.Error()
+		}
+		return "the model request failed"
+	}
+	return ""
+}

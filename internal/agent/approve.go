@@ -1,0 +1,32 @@
+package agent
+
+import "context"
+
+// Answer is the person's answer about a call.
+type Answer int
+
+// The answers.
+const (
+	// Reject refuses the call; the model is told so.
+	Reject Answer = iota
+	// AllowOnce runs the call.
+	AllowOnce
+	// AllowAlways runs the call and remembers the Approval's Always rules
+	// for the rest of the session.
+	AllowAlways
+)
+
+// Approval is a question put to the person about one call.
+type Approval struct {
+	Call Call
+	// Reason says why the policy asks (no rule allows it, ...).
+	Reason string
+	// Always are the rules "always" would add for this session.
+	Always []string
+}
+
+// Approver asks the person whether a call may run. It is called from the
+// run's goroutine, one call at a time; it must return when ctx ends.
+type Approver interface {
+	Approve(ctx context.Context, a Approval) (Answer, error)
+}

@@ -1,0 +1,296 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/permission"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// askQuestion is the tool that puts a question to the person: with someone
+// to answer it runs and the answer goes back to the model; with nobody, the
+// run ends with the question as its final text.
+const askQuestion = "ask_question"
+
+// pending is one call of a turn on its way to a result.
+type pending struct {
+	llm  llm.ToolCall
+	call Call
+	tool tools.Tool // nil when the name is unknown
+	res  *CallResult
+	// ran says the executor ran (or refused) it, so its result is final.
+	ran bool
+	// reported says its result event was emitted.
+	reported bool
+}
+
+// runCalls answers every call of one assistant message, in order, and
+// appends the results to the conversation. Consecutive read-only calls run
+// concurrently; the others one at a time, in order, each after its
+// approval. It reports whether the run must stop (a loop-breaking tool, a
+// loop, a cancellation), having set r.done.
+func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall) bool {
+	ps := make([]*pending, len(calls))
+	for i, c := range calls {
+		ps[i] = r.prepare(c)
+		r.emit(Event{Type: EventToolCall, Call: &ps[i].call})
+	}
+	stop := false
+	for i := 0; i < len(ps) && !stop; {
+		j := i + 1
+		if r.concurrent(ps[i]) {
+			for j < len(ps) && r.concurrent(ps[j]) {
+				j++
+			}
+		}
+		stop = r.runBatch(ctx, ps[i:j])
+		i = j
+	}
+	for _, p := range ps {
+		if p.res == nil { // not reached: the run stopped before it
+			p.res = refused(StatusCancelled, cancelledResult)
+		}
+		r.report(p)
+		r.conv.append(toolMessage(p.llm, p.res.Output, p.res.Status != StatusSuccess))
+	}
+	if !stop && ctx.Err() != nil {
+		r.done.Reason, stop = ReasonCancelled, true
+	}
+	return stop
+}
+
+// prepare decodes a call and finds its tool.
+func (r *run) prepare(c llm.ToolCall) *pending {
+	p := &pending{llm: c, call: Call{ID: c.ID, Name: c.Name, Raw: c.Arguments}}
+	if args, err := tools.DecodeArgs(c.Arguments); err == nil {
+		p.call.Args = args
+	}
+	if t, ok := r.a.cfg.Executor.Registry().Get(c.Name); ok {
+		p.tool = t
+		p.call.ReadOnly = tools.IsReadOnly(t)
+	}
+	return p
+}
+
+// concurrent says p may run beside its neighbours: a read-only tool that
+// will not ask the person anything.
+func (r *run) concurrent(p *pending) bool {
+	return p.tool != nil && p.call.ReadOnly && p.call.Name != askQuestion
+}
+
+// runBatch runs calls that may run together (or one call alone) and
+// reports whether the run must stop.
+func (r *run) runBatch(ctx context.Context, batch []*pending) bool {
+	var ready []*pending
+	for _, p := range batch {
+		if ctx.Err() != nil {
+			return false // the rest are answered as cancelled
+		}
+		if stop := r.admit(ctx, p); stop {
+			return true
+		}
+		if p.res == nil {
+			ready = append(ready, p)
+		}
+	}
+	var wg sync.WaitGroup
+	for _, p := range ready {
+		if len(ready) == 1 {
+			r.execute(ctx, p)
+			break
+		}
+		wg.Go(func() { r.execute(ctx, p) })
+	}
+	wg.Wait()
+	stop := false
+	for _, p := range batch {
+		r.report(p)
+		if p.ran && !stop {
+			stop = r.breaksLoop(p)
+		}
+	}
+	return stop
+}
+
+// report emits p's result once it has one, and only once.
+func (r *run) report(p *pending) {
+	if p.res == nil || p.reported {
+		return
+	}
+	p.reported = true
+	r.emit(Event{Type: EventToolResult, Call: &p.call, Result: p.res})
+}
+
+// admit decides whether p may run: loop detection, then the policy and
+// the person. It leaves p.res nil for a call to execute, sets it for a call
+// refused, and reports whether the run must stop.
+func (r *run) admit(ctx context.Context, p *pending) bool {
+	switch v, msg := r.loops.check(p.call); v {
+	case loopStop:
+		p.res = refused(StatusFailed, msg)
+		r.done.Reason = ReasonLoop
+		return true
+	case loopWarn:
+		p.res = refused(StatusFailed, msg+loopAdvice)
+		r.notice("the model repeats itself: " + msg)
+		return false
+	}
+	if p.tool == nil || p.call.Args == nil || !r.valid(p) {
+		return false // the executor answers with the error, for the model to correct
+	}
+	if p.call.Name == askQuestion && r.a.cfg.Exec.Asker == nil {
+		r.endWithQuestion(p)
+		return true
+	}
+	r.approve(ctx, p)
+	return false
+}
+
+// valid says p's arguments satisfy its tool's parameters: an invalid call
+// is not put to the person, the executor reports it to the model.
+func (r *run) valid(p *pending) bool {
+	_, verr := tools.Validate(p.tool.Parameters(), p.call.Args)
+	return verr == nil
+}
+
+// approve applies the policy to p, asking the person when it says so; a
+// refusal sets p.res.
+func (r *run) approve(ctx context.Context, p *pending) {
+	pol := r.a.cfg.Policy
+	if pol == nil {
+		return
+	}
+	pc := permission.Call{Tool: p.call.Name, Args: p.call.Args, ReadOnly: p.call.ReadOnly, EditsFiles: editsFiles(p.tool)}
+	v := pol.Decide(pc)
+	switch v.Decision {
+	case permission.Allow:
+		return
+	case permission.Deny:
+		p.res = refused(StatusDenied, "Denied: "+v.Reason)
+		return
+	}
+	if r.a.cfg.Approver == nil {
+		p.res = refused(StatusDenied, unapproved(v.Reason))
+		return
+	}
+	r.emit(Event{Type: EventApproval, Call: &p.call})
+	ans, err := r.a.cfg.Approver.Approve(ctx, Approval{Call: p.call, Reason: v.Reason, Always: v.Always})
+	switch {
+	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
+		p.res = refused(StatusCancelled, cancelledResult)
+	case err != nil:
+		p.res = refused(StatusDenied, "Denied: the approval could not be asked: "+err.Error())
+	case ans == Reject:
+		p.res = refused(StatusDenied, "Denied: the person refused this call. Do not retry it unchanged; ask or do something else.")
+	case ans == AllowAlways:
+		pol.Remember(pc)
+	}
+}
+
+// unapproved is the result of a call that needed approval with nobody to
+// give it: why, and how the person can allow such calls.
+func unapproved(reason string) string {
+	return "Denied: this call needs approval and nobody can give it here (no terminal): " + reason +
+		". To allow such calls, add a rule to permissions.allow in the configuration, or run forge with --approval yolo" +
+		" (everything) or --approval auto-edit (file edits in the working directory)."
+}
+
+// editsFiles says t changes files (auto-edit mode allows those inside the
+// working directory).
+func editsFiles(t tools.Tool) bool {
+	if tools.IsReadOnly(t) {
+		return false
+	}
+	c := t.Category()
+	return c == tools.CategoryFile || c == tools.CategoryNotebook
+}
+
+// execute runs p through the executor and sets its result.
+func (r *run) execute(ctx context.Context, p *pending) {
+	var res tools.Result
+	if p.call.Args != nil {
+		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, r.a.cfg.Exec, p.call.Args)
+	} else {
+		// Not a JSON object: the executor words the error for the model.
+		res = r.a.cfg.Executor.ExecuteJSON(ctx, p.call.Name, r.a.cfg.Exec, p.call.Raw)
+	}
+	p.ran = true
+	p.res = outcome(p.call.Name, res, r.a.cfg.Executor.Registry())
+}
+
+// breaksLoop ends the run after a loop-breaking tool that succeeded: its
+// output is the final answer. ask_question with someone to answer is not
+// one: the answer goes back to the model.
+func (r *run) breaksLoop(p *pending) bool {
+	if p.tool == nil || !tools.IsLoopBreaking(p.tool) || p.res.Status != StatusSuccess || p.call.Name == askQuestion {
+		return false
+	}
+	r.done.Reason, r.done.Text = ReasonStop, p.res.Output
+	return true
+}
+
+// endWithQuestion ends a run that has nobody to ask: the question is the
+// final text, and the model learns that the answer comes as the next
+// message.
+func (r *run) endWithQuestion(p *pending) {
+	q := p.call.Args.String("question")
+	for i, o := range p.call.Args.Strings("options") {
+		q += "\n  " + string(rune('1'+i)) + ". " + o
+	}
+	p.res = &CallResult{Status: StatusSuccess,
+		Output: "The question was given to the person as this task's final answer; their reply, if any, comes as the next message."}
+	r.done.Reason, r.done.Text = ReasonStop, q
+}
+
+// refused is the result of a call that did not run.
+func refused(s Status, msg string) *CallResult {
+	return &CallResult{Status: s, Output: msg, Error: msg}
+}
+
+// outcome turns an executor result into a call result for the model.
+func outcome(name string, res tools.Result, reg *tools.Registry) *CallResult {
+	out := &CallResult{Result: res, Output: res.Display()}
+	switch res.Status {
+	case tools.StatusSuccess, tools.StatusDryRun:
+		out.Status = StatusSuccess
+	case tools.StatusTimedOut:
+		out.Status = StatusTimedOut
+	case tools.StatusCancelled:
+		out.Status = StatusCancelled
+	default:
+		out.Status = StatusFailed
+	}
+	if res.Status != tools.StatusSuccess && res.Status != tools.StatusDryRun {
+		out.Error = res.Error
+	}
+	if res.ErrorKind == tools.KindUnknownTool {
+		if s := tools.Suggest(name, reg.ListNames(), 3); len(s) > 0 {
+			out.Output += ". Did you mean " + joinOr(s) + "?"
+		}
+	}
+	return out
+}
+
+func joinOr(xs []string) string {
+	switch len(xs) {
+	case 1:
+		return xs[0]
+	case 2:
+		return xs[0] + " or " + xs[1]
+	}
+	out := ""
+	for i, x := range xs {
+		switch {
+		case i == len(xs)-1:
+			out += ", or " + x
+		case i > 0:
+			out += ", " + x
+		default:
+			out += x
+		}
+	}
+	return out
+}

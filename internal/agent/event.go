@@ -1,0 +1,112 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// EventType says what an Event reports.
+type EventType string
+
+// The events of a run, in the order they can come.
+const (
+	// EventTextDelta is a piece of the model's text as it streams in.
+	EventTextDelta EventType = "text_delta"
+	// EventThinking says a model request is under way (a spinner's cue).
+	EventThinking EventType = "thinking"
+	// EventText is one assistant message's whole text.
+	EventText EventType = "text"
+	// EventToolCall is a call the model made, before it is decided on.
+	EventToolCall EventType = "tool_call"
+	// EventApproval says the person is being asked about a call.
+	EventApproval EventType = "approval"
+	// EventToolResult is a call's outcome.
+	EventToolResult EventType = "tool_result"
+	// EventUsage is one request's token usage.
+	EventUsage EventType = "usage"
+	// EventNotice is something the person should know that is not an
+	// error of the run (a conversation repaired, a loop detected).
+	EventNotice EventType = "notice"
+	// EventDone ends the run.
+	EventDone EventType = "done"
+)
+
+// Event is one thing that happened in a run. The loop emits events and
+// never prints: the printer and the session log consume them.
+type Event struct {
+	Type EventType
+	// Text is the text of a text_delta, text or notice event.
+	Text string
+	// Call is the call of a tool_call, approval or tool_result event.
+	Call *Call
+	// Result is the outcome of a tool_result event.
+	Result *CallResult
+	// Usage is a usage event's request usage.
+	Usage llm.Usage
+	// Done is the summary of a done event.
+	Done *Done
+}
+
+// Call is one tool call as the person sees it.
+type Call struct {
+	ID   string
+	Name string
+	// Args are the decoded arguments; nil when the model sent arguments
+	// that are not a JSON object (Raw has them).
+	Args tools.Args
+	Raw  json.RawMessage
+	// ReadOnly says the tool changes nothing.
+	ReadOnly bool
+}
+
+// Status is a call's outcome as the event stream reports it.
+type Status string
+
+// The outcomes of a call.
+const (
+	StatusSuccess   Status = "success"
+	StatusFailed    Status = "failed"
+	StatusDenied    Status = "denied"
+	StatusTimedOut  Status = "timed_out"
+	StatusCancelled Status = "cancelled"
+)
+
+// CallResult is the outcome of one call.
+type CallResult struct {
+	Status Status
+	// Output is what the model is told.
+	Output string
+	// Error is the failure's message, "" on success.
+	Error string
+	// Result is the executor's whole result (metadata, duration), when
+	// the tool ran or was refused by the executor.
+	Result tools.Result
+}
+
+// Reason says why a run ended.
+type Reason string
+
+// The reasons a run ends.
+const (
+	ReasonStop      Reason = "stop"      // the model finished, or a loop-breaking tool ended the run
+	ReasonMaxTurns  Reason = "max_turns" // the limit on model requests was reached
+	ReasonLoop      Reason = "loop"      // the model kept repeating the same calls after a warning
+	ReasonCancelled Reason = "cancelled" // the caller cancelled (Ctrl-C)
+	ReasonError     Reason = "error"     // the provider failed
+)
+
+// Done summarises a run.
+type Done struct {
+	Reason Reason
+	// Turns counts the model requests of the run.
+	Turns int
+	// Usage sums the run's requests.
+	Usage llm.Usage
+	// Text is the final answer: the model's last text, or what a
+	// loop-breaking tool returned.
+	Text string
+	// Err is the provider's error when Reason is ReasonError.
+	Err error
+}
