@@ -183,7 +183,7 @@ func (s *switchWriter) set(w io.Writer) {
 
 func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, command, dir string, d time.Duration) tools.Result {
 	start := time.Now()
-	g, err := proc.Start(b.shell, command, dir)
+	g, err := proc.Start(b.shell, command, dir, nil)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("Could not start the command: %v", err))
 	}

@@ -159,7 +159,7 @@ func (t *shellTable) start(shell, command, dir string) (*bgShell, error) {
 	if closed {
 		return nil, errShellsClosed
 	}
-	g, err := proc.Start(shell, command, dir)
+	g, err := proc.Start(shell, command, dir, nil)
 	if err != nil {
 		return nil, err
 	}

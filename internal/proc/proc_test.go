@@ -10,7 +10,7 @@ import (
 )
 
 func TestStartWaitExit(t *testing.T) {
-	g, err := Start(Shell(), "echo hi; exit 7", t.TempDir())
+	g, err := Start(Shell(), "echo hi; exit 7", t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestStartWaitExit(t *testing.T) {
 }
 
 func TestTerminateGroup(t *testing.T) {
-	g, err := Start(Shell(), "sleep 300 & sleep 300 & wait", t.TempDir())
+	g, err := Start(Shell(), "sleep 300 & sleep 300 & wait", t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestTerminateGroup(t *testing.T) {
 }
 
 func TestStartFailure(t *testing.T) {
-	if _, err := Start("/nonexistent/shell", "true", t.TempDir()); err == nil {
+	if _, err := Start("/nonexistent/shell", "true", t.TempDir(), nil); err == nil {
 		t.Error("missing shell accepted")
 	}
 }
