@@ -1,5 +1,6 @@
 // Command forge is the shell of the forge tool system. Everything is in
-// internal/repl; main only runs the root command and exits with its status.
+// internal/repl; main runs the root command under proc's guard (lifecycle.go)
+// and exits with its status.
 package main
 
 import (
@@ -10,5 +11,5 @@ import (
 )
 
 func main() {
-	os.Exit(repl.Main(context.Background(), os.Args[1:]))
+	os.Exit(guarded(context.Background(), os.Args[1:], repl.Main))
 }
