@@ -47,6 +47,9 @@ type bashTool struct {
 	described
 	shell  string
 	shells *shellTable // also holds the kill grace, which KillShell and Close use too
+	// environ is forge's environment (os.Environ), which commands inherit
+	// without its secrets (proc.Environ).
+	environ func() []string
 }
 
 // newBash builds Bash from its configuration: shell (a path; default bash,
@@ -66,7 +69,7 @@ func newBash(h *shellHolder) tools.Factory {
 		}
 		t := h.table()
 		t.setGrace(grace)
-		return &bashTool{described: described{bashDescriptor}, shell: shell, shells: t}, nil
+		return &bashTool{described: described{bashDescriptor}, shell: shell, shells: t, environ: os.Environ}, nil
 	}
 }
 
@@ -120,8 +123,9 @@ func (b *bashTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	if err := ctx.Err(); err != nil {
 		return notStarted(err)
 	}
+	env := proc.Environ(b.environ(), ec.PassEnv)
 	if args.Bool("run_in_background") {
-		return b.background(command, dir)
+		return b.background(command, dir, env)
 	}
 	// The executor already set this deadline (CallTimeout); setting it here
 	// too makes a direct call behave the same.
@@ -131,7 +135,7 @@ func (b *bashTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	return b.foreground(ctx, ec, command, dir, d)
+	return b.foreground(ctx, ec, command, dir, env, d)
 }
 
 // workingDir is the directory commands run in: the context's, or forge's own.
@@ -181,9 +185,9 @@ func (s *switchWriter) set(w io.Writer) {
 	s.mu.Unlock()
 }
 
-func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, command, dir string, d time.Duration) tools.Result {
+func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, command, dir string, env []string, d time.Duration) tools.Result {
 	start := time.Now()
-	g, err := proc.Start(b.shell, command, dir, nil)
+	g, err := proc.Start(b.shell, command, dir, env)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("Could not start the command: %v", err))
 	}
@@ -307,8 +311,8 @@ func markStopped(r tools.Result, err error) tools.Result {
 	return r
 }
 
-func (b *bashTool) background(command, dir string) tools.Result {
-	s, err := b.shells.start(b.shell, command, dir)
+func (b *bashTool) background(command, dir string, env []string) tools.Result {
+	s, err := b.shells.start(b.shell, command, dir, env)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("Could not start the command: %v", err))
 	}

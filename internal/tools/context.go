@@ -31,6 +31,12 @@ type ExecutionContext struct {
 	// AllowedRoots are directories besides WorkingDir that tools may write in
 	// (the permission context prepared for later phases).
 	AllowedRoots []string `json:"allowed_roots,omitempty"`
+	// PassEnv names the environment variables that look like secrets (their
+	// names contain KEY, TOKEN, SECRET, PASSWORD) which the commands tools
+	// start (Bash) inherit all the same; the others are withheld. Entries
+	// match case-insensitively and may be patterns ("AWS_*"); see
+	// proc.Environ.
+	PassEnv []string `json:"pass_env,omitempty"`
 	// Asker, when set, lets a tool ask the person a question.
 	Asker Asker `json:"-"`
 }
