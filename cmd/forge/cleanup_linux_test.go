@@ -25,22 +25,35 @@ const escapees = `echo $$ > p0; ` +
 // escapeePids are the files escapees writes.
 var escapeePids = []string{"p0", "p1", "p2", "p3"}
 
-// TestForgeEndsToolProcessesOnSignal runs `forge run Bash` on a command
-// whose processes escape its group, sends forge a signal while the command
-// runs, and checks that forge exits with 128+signal (SIGINT: the
-// cancelled status, also 130) and that none of the processes outlives it.
+// TestForgeEndsToolProcessesOnSignal runs Bash on a command whose processes
+// escape its group, in forge's modes (forge run, forge -c, a script on
+// standard input), sends forge a signal while the command runs, and checks
+// that forge exits with 128+signal (SIGINT: the cancelled status, also 130)
+// and that none of the processes outlives it.
 func TestForgeEndsToolProcessesOnSignal(t *testing.T) {
+	const script = "/run Bash command='sh escape.sh'"
 	for _, c := range []struct {
-		sig  syscall.Signal
-		code int
+		name  string
+		args  []string
+		stdin string
+		sig   syscall.Signal
+		code  int
 	}{
-		{syscall.SIGTERM, 143},
-		{syscall.SIGHUP, 129},
-		{syscall.SIGINT, 130},
+		{"run/SIGTERM", []string{"run", "Bash", "command=" + escapees + "sleep 300"}, "", syscall.SIGTERM, 143},
+		{"run/SIGHUP", []string{"run", "Bash", "command=" + escapees + "sleep 300"}, "", syscall.SIGHUP, 129},
+		{"run/SIGINT", []string{"run", "Bash", "command=" + escapees + "sleep 300"}, "", syscall.SIGINT, 130},
+		{"-c/SIGTERM", []string{"-c", script}, "", syscall.SIGTERM, 143},
+		{"stdin/SIGTERM", nil, script + "\n", syscall.SIGTERM, 143},
 	} {
-		t.Run(c.sig.String(), func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			cmd := forgeCommand(t, dir, "run", "Bash", "command="+escapees+"sleep 300")
+			if err := os.WriteFile(filepath.Join(dir, "escape.sh"), []byte(escapees+"sleep 300\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := forgeCommand(t, dir, c.args...)
+			if c.stdin != "" {
+				cmd.Stdin = strings.NewReader(c.stdin)
+			}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +73,10 @@ func TestForgeEndsToolProcessesOnSignal(t *testing.T) {
 // forge exits by itself, the ones that left the group too.
 func TestForgeEndsToolProcessesAtExit(t *testing.T) {
 	dir := t.TempDir()
-	cmd := forgeCommand(t, dir, "run", "Bash", "command="+escapees+"echo done")
+	// The command waits for its escapees to write their pids: forge ends
+	// them as soon as it exits.
+	cmd := forgeCommand(t, dir, "run", "Bash", "command="+escapees+
+		"while ! [ -s p1 ] || ! [ -s p2 ] || ! [ -s p3 ]; do sleep 0.05; done; echo done")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -201,4 +217,25 @@ func running(pid int) bool {
 		return false
 	}
 	return s[i+2] != 'Z' && s[i+2] != 'X'
+}
+
+// The interactive shell: SIGTERM while a command runs ends forge with the
+// terminal restored and none of the command's processes left.
+func TestInteractiveSIGTERMEndsToolProcesses(t *testing.T) {
+	tm, before := startForge(t)
+	tm.expect(`forge> *$`)
+	dir := tm.cmd.Dir
+	if err := os.WriteFile(filepath.Join(dir, "escape.sh"), []byte(escapees+"sleep 300\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tm.send("/run Bash command='sh escape.sh'\r")
+	pids := waitPidFiles(t, dir, escapeePids)
+	if err := tm.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := tm.wait(); code != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit status %d, want %d", code, 128+int(syscall.SIGTERM))
+	}
+	tm.assertRestored(before)
+	waitAllGone(t, pids)
 }
