@@ -208,3 +208,21 @@ func TestDescendantsOfTable(t *testing.T) {
 		t.Errorf("descendants = %v, want %v", got, want)
 	}
 }
+
+// BenchmarkGuardCleanupIdle is what every forge run pays at exit when its
+// tools left nothing running.
+func BenchmarkGuardCleanupIdle(b *testing.B) {
+	g := StartGuard(time.Second)
+	defer g.Cleanup()
+	for b.Loop() {
+		if err := g.Cleanup(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkStartGuard(b *testing.B) {
+	for b.Loop() {
+		StartGuard(time.Second).Cleanup()
+	}
+}

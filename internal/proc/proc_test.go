@@ -62,3 +62,38 @@ func TestStartFailure(t *testing.T) {
 		t.Error("missing shell accepted")
 	}
 }
+
+// Start without an environment gives the command forge's, without its
+// secrets; with one, exactly that one.
+func TestStartEnvironment(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-from-forge")
+	t.Setenv("FORGE_TEST_PLAIN", "plain-value")
+	for _, c := range []struct {
+		name      string
+		env       []string
+		want, not []string
+	}{
+		{"forge's without secrets", nil, []string{"FORGE_TEST_PLAIN=plain-value"}, []string{"OPENAI_API_KEY"}},
+		{"the given one", []string{"ONLY=this"}, []string{"ONLY=this"}, []string{"FORGE_TEST_PLAIN", "OPENAI_API_KEY"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := Start("/bin/sh", "env", t.TempDir(), c.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := io.ReadAll(g.Out)
+			g.Out.Close()
+			g.Exit()
+			for _, w := range c.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("environment lacks %q:\n%s", w, out)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(string(out), n) {
+					t.Errorf("environment has %q", n)
+				}
+			}
+		})
+	}
+}

@@ -40,6 +40,9 @@ func Descendants(root int) ([]int, error) {
 }
 
 func liveDescendants(root int) ([]procInfo, error) {
+	if kids, ok := taskChildren(root); ok && len(kids) == 0 {
+		return nil, nil // every descendant hangs off a child: no scan of /proc
+	}
 	all, err := processes()
 	if err != nil {
 		return nil, fmt.Errorf("list processes: %w", err)
@@ -185,25 +188,8 @@ func reapOrphans(self int, all bool) int {
 // /proc/self/task/*/children where the kernel has them, else from a scan of
 // /proc.
 func childrenOf(self int) []int {
-	tasks, err := os.ReadDir("/proc/self/task")
-	if err == nil {
-		var out []int
-		ok := false
-		for _, t := range tasks {
-			b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
-			if err != nil {
-				continue
-			}
-			ok = true
-			for _, f := range strings.Fields(string(b)) {
-				if pid, err := strconv.Atoi(f); err == nil {
-					out = append(out, pid)
-				}
-			}
-		}
-		if ok {
-			return out
-		}
+	if kids, ok := taskChildren(self); ok {
+		return kids
 	}
 	all, err := processes()
 	if err != nil {
@@ -216,6 +202,32 @@ func childrenOf(self int) []int {
 		}
 	}
 	return out
+}
+
+// taskChildren lists the children of pid from /proc/PID/task/*/children;
+// false when the kernel does not offer them (CONFIG_PROC_CHILDREN) or pid
+// is gone.
+func taskChildren(pid int) ([]int, bool) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, false
+	}
+	var out []int
+	ok := false
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		ok = true
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out, ok
 }
 
 // pidfdTargets returns the pids this process holds pid file descriptors
