@@ -24,6 +24,9 @@ const (
 	// bashDrain is how long a finished command's remaining output is read
 	// before children that still hold the pipe are left to run on.
 	bashDrain = 100 * time.Millisecond
+	// bashSpillMax bounds the file that keeps an output too long for the
+	// result: a command may print without end, and the disk is not.
+	bashSpillMax = 256 << 20
 )
 
 var bashDescriptor = tools.Descriptor{
@@ -31,8 +34,10 @@ var bashDescriptor = tools.Descriptor{
 	Presenter: bashPresenter{},
 	Description: "Execute a bash command. The command runs with `bash -c` in the working directory, in a process group of its own, " +
 		"with standard input empty; standard output and error are returned together (beyond the output cap the head and the tail are kept, " +
-		"with a line saying how much was left out). A non-zero exit status is a failure that gives the exit code. " +
-		"The timeout (milliseconds, default 120000, at most 600000) ends the whole process group. " +
+		"with a line saying how much was left out, and the whole output is saved to a private temporary file the result names). " +
+		"A non-zero exit status is a failure that gives the exit code. " +
+		"The timeout (milliseconds, default 120000, at most 600000) ends the whole process group; the output printed until then is returned. " +
+		"Environment variables whose names contain KEY, TOKEN, SECRET or PASSWORD are not passed to the command unless configured. " +
 		"With run_in_background the command starts and its id is returned at once: read its output with BashOutput, end it with KillShell.",
 	Category: tools.CategoryExecution,
 	Parameters: []tools.Parameter{
@@ -48,10 +53,18 @@ type bashTool struct {
 	described
 	shell  string
 	shells *shellTable // also holds the kill grace, which KillShell and Close use too
+	// outputDir is where outputs too long for a result are kept whole;
+	// "" is the system's temporary directory.
+	outputDir string
+	// environ is forge's environment (os.Environ), which commands inherit
+	// without its secrets (proc.Environ).
+	environ func() []string
 }
 
 // newBash builds Bash from its configuration: shell (a path; default bash,
-// else /bin/sh) and kill_grace (SIGTERM to SIGKILL, default 1s).
+// else /bin/sh), kill_grace (SIGTERM to SIGKILL, default 1s) and output_dir
+// (where outputs too long for a result are kept whole; default the
+// system's temporary directory).
 func newBash(h *shellHolder) tools.Factory {
 	return func(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 		shell, err := cfg.String(deps.Config, "shell", "")
@@ -65,9 +78,13 @@ func newBash(h *shellHolder) tools.Factory {
 		if err != nil {
 			return nil, err
 		}
+		outDir, err := cfg.String(deps.Config, "output_dir", "")
+		if err != nil {
+			return nil, err
+		}
 		t := h.table()
 		t.setGrace(grace)
-		return &bashTool{described: described{bashDescriptor}, shell: shell, shells: t}, nil
+		return &bashTool{described: described{bashDescriptor}, shell: shell, shells: t, outputDir: outDir, environ: os.Environ}, nil
 	}
 }
 
@@ -121,18 +138,16 @@ func (b *bashTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	if err := ctx.Err(); err != nil {
 		return notStarted(err)
 	}
+	env := proc.Environ(b.environ(), ec.PassEnv)
 	if args.Bool("run_in_background") {
-		return b.background(command, dir)
+		return b.background(command, dir, env)
 	}
 	// The executor already set this deadline (CallTimeout); setting it here
 	// too makes a direct call behave the same.
-	d := b.CallTimeout(ec, args)
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
-		d = time.Until(dl).Round(time.Millisecond)
-	}
-	ctx, cancel := context.WithTimeout(ctx, d)
+	limit := b.callLimit(ctx, ec, args)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	return b.foreground(ctx, ec, command, dir, d)
+	return b.foreground(ctx, ec, command, dir, env, limit)
 }
 
 // workingDir is the directory commands run in: the context's, or forge's own.
@@ -162,6 +177,18 @@ func outputLimit(ec tools.ExecutionContext) int {
 	return n
 }
 
+// bashOutputLimit is the part of the output cap a foreground command's
+// output may fill: the rest is for the lines Bash adds (what was left out,
+// where the whole output is, what still runs), which the cap must not cut.
+func (b *bashTool) bashOutputLimit(ec tools.ExecutionContext) int {
+	n := maxOutput(ec)
+	dir := b.outputDir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	return n - min(n/2, 400+len(dir))
+}
+
 // switchWriter forwards to a writer that can be replaced while a copy runs:
 // a foreground command's children that outlive it keep writing, and their
 // output moves from the call's buffer to a background shell.
@@ -182,14 +209,15 @@ func (s *switchWriter) set(w io.Writer) {
 	s.mu.Unlock()
 }
 
-func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, command, dir string, d time.Duration) tools.Result {
+func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, command, dir string, env []string, limit time.Duration) tools.Result {
 	start := time.Now()
-	g, err := proc.Start(b.shell, command, dir)
+	g, err := proc.Start(b.shell, command, dir, env)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("Could not start the command: %v", err))
 	}
-	buf := capture.NewHeadTail(outputLimit(ec))
-	sink := &switchWriter{w: buf}
+	out := capture.NewSpill(b.bashOutputLimit(ec), b.outputDir, bashSpillMax)
+	defer out.Close()
+	sink := &switchWriter{w: out}
 	drained := make(chan struct{})
 	go func() {
 		io.Copy(sink, g.Out)
@@ -199,23 +227,19 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 
 	// Wait for the shell to exit, not for the pipe to close: a background
 	// child may hold the pipe for hours.
-	var stopped error
+	cut := cutTimer(ctx, limit)
+	defer cut.Stop()
 	select {
 	case <-g.Done():
+	case <-cut.C:
+		return b.timedOut(g, sink, out, drained, limit, start)
 	case <-ctx.Done():
-		stopped = ctx.Err()
-		proc.Terminate(g.Pgid, b.shells.killGrace())
-		select {
-		case <-g.Done():
-		case <-time.After(2 * time.Second): // SIGKILL was sent; do not hang on a stuck process
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return b.timedOut(g, sink, out, drained, limit, start)
 		}
+		return b.cancelled(g, out, start)
 	}
-	ex := proc.Exit{Code: -1, Signal: "SIGKILL"}
-	select {
-	case <-g.Done():
-		ex = g.Exit()
-	default:
-	}
+	ex := g.Exit()
 
 	// Read what is left, briefly.
 	leftover := false
@@ -225,7 +249,7 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 		leftover = true
 	}
 	var note string
-	if stopped == nil && (leftover || proc.Alive(g.Pgid)) {
+	if leftover || proc.Alive(g.Pgid) {
 		if s, err := b.shells.adopt(command, g.Pgid, ex, drained); err == nil {
 			sink.set(s.out)
 			note = fmt.Sprintf("\n[Processes started by this command are still running as %s (process group %d): "+
@@ -238,29 +262,52 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 		// A process outside the group holds the pipe: stop collecting.
 		sink.set(io.Discard)
 	}
+	out.Close()
 
-	out := buf.String()
-	meta := []any{"exit_code", ex.Code, "bytes", buf.Total(), "truncated", buf.Truncated(), "pgid", g.Pgid, "duration_ms", time.Since(start).Milliseconds()}
+	text := out.String()
+	meta := []any{"exit_code", ex.Code, "bytes", out.Total(), "truncated", out.Truncated(), "pgid", g.Pgid, "duration_ms", time.Since(start).Milliseconds()}
 	if ex.Signal != "" {
 		meta = append(meta, "signal", ex.Signal)
 	}
-	if stopped != nil {
-		r := stoppedResult(stopped, d, out)
-		for i := 0; i < len(meta); i += 2 {
-			r = r.WithMeta(meta[i].(string), meta[i+1])
+	if fn := out.FileNote(); fn != "" {
+		text = strings.TrimSuffix(text, "\n") + "\n" + fn + "\n"
+		if p := out.Path(); p != "" {
+			meta = append(meta, "output_file", p)
 		}
-		return r
 	}
 	switch {
 	case ex.Signal != "":
-		return failWithOutput(fmt.Sprintf("The command was killed by signal %s.", ex.Signal), out+note, meta)
+		return failWithOutput(fmt.Sprintf("The command was killed by signal %s.", ex.Signal), text+note, meta)
 	case ex.Code != 0:
-		return failWithOutput(fmt.Sprintf("The command failed with exit code %d.", ex.Code), out+note, meta)
+		return failWithOutput(fmt.Sprintf("The command failed with exit code %d.", ex.Code), text+note, meta)
 	}
-	if out == "" {
-		out = "(no output)"
+	if text == "" {
+		text = "(no output)"
 	}
-	return tools.OK(out+note, meta...)
+	return tools.OK(text+note, meta...)
+}
+
+// cancelled ends the process group of a command whose call was cancelled
+// and returns what it printed.
+func (b *bashTool) cancelled(g *proc.Group, out *capture.Spill, start time.Time) tools.Result {
+	proc.Terminate(g.Pgid, b.shells.killGrace())
+	ex := proc.Exit{Code: -1, Signal: "SIGKILL"}
+	select {
+	case <-g.Done():
+		ex = g.Exit()
+	case <-time.After(2 * time.Second): // SIGKILL was sent; do not hang on a stuck process
+	}
+	r := tools.Fail("The command was cancelled; its process group was ended.",
+		"exit_code", ex.Code, "bytes", out.Total(), "truncated", out.Truncated(), "pgid", g.Pgid,
+		"duration_ms", time.Since(start).Milliseconds())
+	if ex.Signal != "" {
+		r = r.WithMeta("signal", ex.Signal)
+	}
+	r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
+	if text := strings.TrimRight(out.String(), "\n"); text != "" {
+		r.Error = text + "\n\n" + r.Error
+	}
+	return r
 }
 
 // failWithOutput is a failed result whose error is the command's output
@@ -273,23 +320,6 @@ func failWithOutput(reason, out string, meta []any) tools.Result {
 		msg = t + "\n\n" + reason
 	}
 	return tools.Fail(msg, meta...)
-}
-
-// stoppedResult is the result of a command ended by its timeout (after d)
-// or by a cancellation; out is what it printed.
-func stoppedResult(err error, d time.Duration, out string) tools.Result {
-	var r tools.Result
-	if errors.Is(err, context.DeadlineExceeded) {
-		r = tools.Fail(fmt.Sprintf("The command timed out after %s; its process group was ended.", d))
-		r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout
-	} else {
-		r = tools.Fail("The command was cancelled; its process group was ended.")
-		r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
-	}
-	if out != "" {
-		r.Error = strings.TrimRight(out, "\n") + "\n\n" + r.Error
-	}
-	return r
 }
 
 // notStarted is the result of a call whose context ended before the command
@@ -308,8 +338,8 @@ func markStopped(r tools.Result, err error) tools.Result {
 	return r
 }
 
-func (b *bashTool) background(command, dir string) tools.Result {
-	s, err := b.shells.start(b.shell, command, dir)
+func (b *bashTool) background(command, dir string, env []string) tools.Result {
+	s, err := b.shells.start(b.shell, command, dir, env)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("Could not start the command: %v", err))
 	}

@@ -17,7 +17,7 @@ func execTrio(t *testing.T) (*bashTool, *bashOutputTool, *killShellTool) {
 	t.Helper()
 	h := &shellHolder{}
 	ctx := context.Background()
-	deps := tools.Deps{Config: map[string]any{"kill_grace": "200ms"}}
+	deps := tools.Deps{Config: map[string]any{"kill_grace": "200ms", "output_dir": t.TempDir()}}
 	b, err := newBash(h)(ctx, deps)
 	if err != nil {
 		t.Fatal(err)

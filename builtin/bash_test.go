@@ -19,7 +19,7 @@ import (
 // the test closes (ending every group it started).
 func newTestBash(t *testing.T) *bashTool {
 	t.Helper()
-	b := buildTool(t, newBash(&shellHolder{}), map[string]any{"kill_grace": "200ms"}).(*bashTool)
+	b := buildTool(t, newBash(&shellHolder{}), map[string]any{"kill_grace": "200ms", "output_dir": t.TempDir()}).(*bashTool)
 	t.Cleanup(func() { b.Close() })
 	return b
 }

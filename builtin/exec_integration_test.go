@@ -22,7 +22,7 @@ func newTestExecutor(t *testing.T, config map[string]map[string]any) (*tools.Exe
 		config = map[string]map[string]any{}
 	}
 	if config["Bash"] == nil {
-		config["Bash"] = map[string]any{"kill_grace": "200ms"}
+		config["Bash"] = map[string]any{"kill_grace": "200ms", "output_dir": t.TempDir()}
 	}
 	reg := specRegistry(t, config, execSpecs(), webSpecs(), otherSpecs())
 	t.Cleanup(func() {

@@ -1,5 +1,6 @@
 // Command forge is the shell of the forge tool system. Everything is built
-// in internal/app; main only runs it on the process's streams.
+// in internal/app; main only runs it on the process's streams, as the owner
+// of the process (signals, and the processes the tools start).
 package main
 
 import (
@@ -10,5 +11,5 @@ import (
 )
 
 func main() {
-	os.Exit(app.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, app.Options{}))
+	os.Exit(app.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, app.Options{OwnProcess: true}))
 }

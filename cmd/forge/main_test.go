@@ -30,7 +30,8 @@ var pinnedTime = time.Date(2024, 1, 15, 10, 23, 45, 0, time.UTC)
 // registry is 0x7f8b4c0d1e90, the session sess_7f8b4c0d1e90), so that
 // panels can be compared with golden files.
 func pinnedForge() {
-	opts := app.Options{Clock: func() time.Time { return pinnedTime }, Random: repeatReader{0x7f, 0x8b, 0x4c, 0x0d, 0x1e, 0x90}}
+	opts := app.Options{Clock: func() time.Time { return pinnedTime }, Random: repeatReader{0x7f, 0x8b, 0x4c, 0x0d, 0x1e, 0x90},
+		OwnProcess: true}
 	os.Exit(app.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, opts))
 }
 

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/forgehq/forge/builtin"
 	"github.com/forgehq/forge/internal/llm"

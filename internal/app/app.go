@@ -32,14 +32,25 @@ type Options struct {
 	// Registry, when set, replaces the built-in tools and extensions
 	// (tests that need tools whose behaviour they control).
 	Registry *tools.Registry
+	// OwnProcess says Main is the process's whole life (cmd/forge): it
+	// then becomes the subreaper of its descendants, handles SIGTERM and
+	// SIGHUP, and ends every process the tools started before it returns.
+	// Tests that call Main inside a test binary leave it off.
+	OwnProcess bool
 }
 
 // Main runs forge with the command-line arguments args on the streams in,
 // out and errOut, and returns the exit status.
 func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer, opts Options) int {
-	a := newApp(in, out, errOut, opts)
-	defer a.close()
-	return a.run(ctx, args)
+	run := func(ctx context.Context, args []string) int {
+		a := newApp(in, out, errOut, opts)
+		defer a.close()
+		return a.run(ctx, args)
+	}
+	if opts.OwnProcess {
+		return guarded(ctx, args, run, errOut)
+	}
+	return run(ctx, args)
 }
 
 // App is one run of the binary: its inputs and, once a command starts, what

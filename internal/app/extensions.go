@@ -60,7 +60,7 @@ func (a *App) applyRateLimits() {
 // registration-failed panel, a bad manifest as a warning naming the file
 // and the field.
 func (a *App) loadPlugins(ctx context.Context) {
-	var opts []plugin.Option
+	opts := []plugin.Option{plugin.WithPassEnv(a.cfg.PassEnv...)}
 	if a.env.Limits != nil {
 		opts = append(opts, plugin.WithWrap(a.env.Limits.Wrap))
 	}
@@ -84,7 +84,7 @@ func (a *App) startMCP(ctx context.Context) {
 		cfgs = append(cfgs, mcp.ServerConfig{Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
 			URL: s.URL, Headers: s.Headers, Start: s.Start, Timeout: s.Timeout})
 	}
-	var opts []mcp.Option
+	opts := []mcp.Option{mcp.WithPassEnv(a.cfg.PassEnv...)}
 	if a.env.Limits != nil {
 		opts = append(opts, mcp.WithWrap(a.env.Limits.Wrap))
 	}

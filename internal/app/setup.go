@@ -117,6 +117,7 @@ func (a *App) executionContext() tools.ExecutionContext {
 	ec.DryRun = a.cfg.DryRun
 	ec.AllowedRoots = a.cfg.AllowedRoots
 	ec.ConfineReads = !a.cfg.Read.AllowOutside
+	ec.PassEnv = a.cfg.PassEnv
 	ec.SessionID = a.newID("sess_")
 	return ec
 }

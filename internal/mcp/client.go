@@ -26,7 +26,7 @@ type ServerConfig struct {
 	Name    string
 	Command string
 	Args    []string
-	Env     map[string]string // added to forge's environment
+	Env     map[string]string // added to forge's environment (always given, whatever their names)
 	Cwd     string
 	URL     string
 	// Headers go with every request to URL (Authorization: Bearer ...).
@@ -68,6 +68,9 @@ const terminateWait = 2 * time.Second
 type Server struct {
 	cfg    ServerConfig
 	client *mcp.Client
+	// passEnv are the secret-looking variables of forge's environment a
+	// stdio server inherits all the same (Manager's WithPassEnv).
+	passEnv []string
 
 	connMu sync.Mutex // serialises connection attempts
 
@@ -80,7 +83,9 @@ type Server struct {
 	gen     int // bumped at every connection, so a stale death notice is ignored
 }
 
-// NewServer returns the unconnected server of cfg.
+// NewServer returns the unconnected server of cfg. A stdio server inherits
+// forge's environment without the variables whose names look secret
+// (proc.Environ), plus cfg.Env.
 func NewServer(cfg ServerConfig) *Server {
 	client := mcp.NewClient(&mcp.Implementation{Name: "forge", Version: version.Version}, nil)
 	return &Server{cfg: cfg, client: client, state: StateNotStarted}
@@ -177,7 +182,9 @@ func (s *Server) transport() (mcp.Transport, *tail, error) {
 	}
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
 	cmd.Dir = s.cfg.Cwd
-	cmd.Env = os.Environ()
+	// forge's secrets stay with forge; the server's own env is given
+	// whatever its names, and wins over forge's values (exec keeps the last).
+	cmd.Env = proc.Environ(os.Environ(), s.passEnv)
 	for k, v := range s.cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

@@ -29,6 +29,9 @@ import (
 type Manager struct {
 	reg  *tools.Registry
 	wrap func(tools.Tool) tools.Tool
+	// passEnv are the secret-looking variables stdio servers inherit all
+	// the same.
+	passEnv []string
 
 	servers map[string]*Server
 	order   []string
@@ -50,20 +53,31 @@ type Option func(*Manager)
 // registered (the rate limiter: ratelimit.Set.Wrap).
 func WithWrap(wrap func(tools.Tool) tools.Tool) Option { return func(m *Manager) { m.wrap = wrap } }
 
+// WithPassEnv names environment variables that stdio servers inherit even
+// though their names look secret (they contain KEY, TOKEN, SECRET or
+// PASSWORD: such variables of forge's environment are otherwise withheld).
+// Names match case-insensitively and may be patterns ("AWS_*"); see
+// proc.Environ. A server's own configured env is always given to it.
+func WithPassEnv(names ...string) Option {
+	return func(m *Manager) { m.passEnv = append(m.passEnv, names...) }
+}
+
 // NewManager returns a manager for the servers, none connected yet.
 func NewManager(reg *tools.Registry, servers []ServerConfig, opts ...Option) *Manager {
 	m := &Manager{reg: reg, servers: map[string]*Server{}, owned: map[string]owned{}}
+	for _, o := range opts {
+		o(m)
+	}
 	for _, c := range servers {
 		if _, dup := m.servers[c.Name]; dup {
 			continue
 		}
-		m.servers[c.Name] = NewServer(c)
+		s := NewServer(c)
+		s.passEnv = m.passEnv
+		m.servers[c.Name] = s
 		m.order = append(m.order, c.Name)
 	}
 	slices.Sort(m.order)
-	for _, o := range opts {
-		o(m)
-	}
 	return m
 }
 

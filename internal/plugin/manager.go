@@ -34,6 +34,8 @@ type Manager struct {
 	reg  *tools.Registry
 	dirs []string
 	wrap func(tools.Tool) tools.Tool
+	// passEnv are the secret-looking variables plugins inherit all the same.
+	passEnv []string
 
 	mu         sync.Mutex
 	infos      []Info
@@ -46,6 +48,14 @@ type Option func(*Manager)
 // WithWrap sets a decorator applied to every plugin tool before it is
 // registered (the rate limiter: ratelimit.Set.Wrap).
 func WithWrap(wrap func(tools.Tool) tools.Tool) Option { return func(m *Manager) { m.wrap = wrap } }
+
+// WithPassEnv names environment variables that plugins inherit even though
+// their names look secret (they contain KEY, TOKEN, SECRET or PASSWORD:
+// such variables of forge's environment are otherwise withheld). Names
+// match case-insensitively and may be patterns ("AWS_*"); see proc.Environ.
+func WithPassEnv(names ...string) Option {
+	return func(m *Manager) { m.passEnv = append(m.passEnv, names...) }
+}
 
 // NewManager returns a manager for the plugin directories dirs, searched in
 // order: when two manifests give the same name, the first one wins and the
@@ -121,7 +131,7 @@ func (m *Manager) load(ctx context.Context) error {
 			return errors.Join(append(errs, err)...)
 		}
 		info := Info{Name: man.Name, Path: man.Path, Description: man.Description, Category: man.Category, Command: man.Command}
-		var t tools.Tool = New(man)
+		var t tools.Tool = &Plugin{m: man, passEnv: m.passEnv}
 		if m.wrap != nil {
 			t = m.wrap(t)
 		}

@@ -29,9 +29,14 @@ const waitDelay = 500 * time.Millisecond
 // calls: every call runs the command afresh.
 type Plugin struct {
 	m *Manifest
+	// passEnv are the secret-looking variables of forge's environment the
+	// command inherits all the same (Manager's WithPassEnv).
+	passEnv []string
 }
 
-// New returns the tool for m.
+// New returns the tool for m. Its command inherits none of forge's
+// variables whose names look secret (proc.Environ); a Manager made with
+// WithPassEnv passes the ones it names on.
 func New(m *Manifest) *Plugin { return &Plugin{m: m} }
 
 // Manifest returns the plugin's manifest.
@@ -86,7 +91,9 @@ func (p *Plugin) program() (string, error) {
 //   - standard input is the arguments as one JSON object, validated and
 //     with defaults applied;
 //   - the working directory is the execution context's;
-//   - the environment is forge's, plus FORGE_PLUGIN (the tool's name),
+//   - the environment is forge's without the variables whose names look
+//     secret (KEY, TOKEN, SECRET, PASSWORD; proc.Environ) except those the
+//     configuration passes on, plus FORGE_PLUGIN (the tool's name),
 //     FORGE_PLUGIN_DIR (the manifest's directory), FORGE_WORKING_DIR,
 //     FORGE_SESSION_ID, FORGE_ARGS (the same JSON as standard input) and,
 //     for shell scripts, FORGE_ARG_<NAME> for each argument (the name
@@ -219,10 +226,10 @@ func (p *Plugin) result(runErr error, stdout, stderr *capped, limit int, elapsed
 // in the environment (128 KiB on Linux), and a huge environment slows exec.
 const maxArgsEnv = 32 << 10
 
-// env is the command's environment: forge's, plus the FORGE_* variables
-// Execute describes.
+// env is the command's environment: forge's without its secrets, plus the
+// FORGE_* variables Execute describes.
 func (p *Plugin) env(ec tools.ExecutionContext, args tools.Args, input []byte) []string {
-	env := append(os.Environ(),
+	env := append(proc.Environ(os.Environ(), p.passEnv),
 		"FORGE_PLUGIN="+p.m.Name,
 		"FORGE_PLUGIN_DIR="+p.m.Dir,
 		"FORGE_WORKING_DIR="+ec.WorkingDir,

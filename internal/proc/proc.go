@@ -1,8 +1,42 @@
-// Package proc starts commands as leaders of process groups of their own, so
-// that a timeout, a cancellation or forge's exit can end everything a command
-// started (its background children too), and so that forge waits for the
-// command to exit rather than for its output pipe to close. Bash, plugin
-// tools and stdio MCP servers all start their processes through it.
+// Package proc starts and ends the processes of forge's tools. Bash, plugin
+// tools and stdio MCP servers all start their processes through it, and
+// forge's exit ends them all.
+//
+// # Process groups
+//
+// A command starts as the leader of a session and process group of its own
+// (Start, GroupAttr), so that a timeout or a cancellation ends everything
+// the command started, its background children too (Terminate: SIGTERM,
+// then SIGKILL after a grace), and so that forge waits for the command to
+// exit rather than for its output pipe to close.
+//
+// # Forge's exit
+//
+// A process group does not hold a command that calls setsid (it leaves the
+// group) or double-forks (its parent exits, and it is reparented). So forge
+// also keeps hold of the process tree (Guard): at start it becomes the
+// child subreaper of its descendants (Linux, prctl PR_SET_CHILD_SUBREAPER),
+// so that an orphan among them is reparented to forge instead of init; at
+// exit it walks the parent links of /proc from its own pid and ends every
+// live descendant, SIGTERM then SIGKILL after a grace, again and again
+// until none is left (EndDescendants). Signals go through pid file
+// descriptors, checked against the process's start time, so that a reused
+// pid is never signalled.
+//
+// As a subreaper forge must reap the orphans that die, or they stay zombies
+// until it exits. It cannot wait for any child (wait4(-1)): that would also
+// take the exit status of a child os/exec started, whose Cmd.Wait would
+// then fail. os/exec holds a pid file descriptor for each child it starts,
+// from the clone until the child is reaped; the reaper (on SIGCHLD) only
+// reaps a zombie child that forge holds no pid file descriptor for. Where
+// pidfds are not available (Linux before 5.4) os/exec waits by pid, and
+// zombie orphans are only reaped by Cleanup at exit.
+//
+// # Environment
+//
+// The processes of tools do not inherit the variables of forge's
+// environment that look like secrets (API keys, tokens, passwords) unless
+// the configuration passes them on by name (Environ).
 package proc
 
 import (
@@ -45,16 +79,21 @@ type Group struct {
 	err   error
 }
 
-// Start runs `shell -c command` in dir, in forge's environment, in a new
-// process group (and, on Unix, a new session), with standard input empty
-// (/dev/null) and its output going to g.Out.
-func Start(shell, command, dir string) (*Group, error) {
+// Start runs `shell -c command` in dir, in a new process group (and, on
+// Unix, a new session), with standard input empty (/dev/null) and its
+// output going to g.Out. env is the command's whole environment; nil means
+// forge's own without its secrets (Environ(os.Environ(), nil)).
+func Start(shell, command, dir string, env []string) (*Group, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("create output pipe: %w", err)
 	}
 	cmd := exec.Command(shell, shellFlag(shell), command)
 	cmd.Dir = dir
+	if env == nil {
+		env = Environ(os.Environ(), nil)
+	}
+	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = pw, pw // an *os.File: no copying goroutine inside exec
 	cmd.SysProcAttr = GroupAttr()
 	if err := cmd.Start(); err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 func TestStartWaitExit(t *testing.T) {
-	g, err := Start(Shell(), "echo hi; exit 7", t.TempDir())
+	g, err := Start(Shell(), "echo hi; exit 7", t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestStartWaitExit(t *testing.T) {
 }
 
 func TestTerminateGroup(t *testing.T) {
-	g, err := Start(Shell(), "sleep 300 & sleep 300 & wait", t.TempDir())
+	g, err := Start(Shell(), "sleep 300 & sleep 300 & wait", t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,42 @@ func TestTerminateGroup(t *testing.T) {
 }
 
 func TestStartFailure(t *testing.T) {
-	if _, err := Start("/nonexistent/shell", "true", t.TempDir()); err == nil {
+	if _, err := Start("/nonexistent/shell", "true", t.TempDir(), nil); err == nil {
 		t.Error("missing shell accepted")
+	}
+}
+
+// Start without an environment gives the command forge's, without its
+// secrets; with one, exactly that one.
+func TestStartEnvironment(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-from-forge")
+	t.Setenv("FORGE_TEST_PLAIN", "plain-value")
+	for _, c := range []struct {
+		name      string
+		env       []string
+		want, not []string
+	}{
+		{"forge's without secrets", nil, []string{"FORGE_TEST_PLAIN=plain-value"}, []string{"OPENAI_API_KEY"}},
+		{"the given one", []string{"ONLY=this"}, []string{"ONLY=this"}, []string{"FORGE_TEST_PLAIN", "OPENAI_API_KEY"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := Start("/bin/sh", "env", t.TempDir(), c.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := io.ReadAll(g.Out)
+			g.Out.Close()
+			g.Exit()
+			for _, w := range c.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("environment lacks %q:\n%s", w, out)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(string(out), n) {
+					t.Errorf("environment has %q", n)
+				}
+			}
+		})
 	}
 }

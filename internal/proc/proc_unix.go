@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -79,33 +77,14 @@ func Alive(pgid int) bool {
 // Members lists the pids of the live (non-zombie) processes of a group, read
 // from /proc. It fails where /proc is not available.
 func Members(pgid int) ([]int, error) {
-	ents, err := os.ReadDir("/proc")
+	all, err := processes()
 	if err != nil {
 		return nil, err
 	}
 	var out []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue // gone meanwhile
-		}
-		// The command name is in parentheses and may hold spaces: fields
-		// start after the last ')'. They are: state ppid pgrp ...
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
-			out = append(out, pid)
+	for _, p := range all {
+		if p.pgid == pgid && !p.dead() {
+			out = append(out, p.pid)
 		}
 	}
 	return out, nil

@@ -36,6 +36,12 @@ type ExecutionContext struct {
 	// resolved, so that a link inside cannot reach a file outside. False,
 	// the default, lets them read whatever the process can.
 	ConfineReads bool `json:"confine_reads,omitempty"`
+	// PassEnv names the environment variables that look like secrets (their
+	// names contain KEY, TOKEN, SECRET, PASSWORD) which the commands tools
+	// start (Bash) inherit all the same; the others are withheld. Entries
+	// match case-insensitively and may be patterns ("AWS_*"); see
+	// proc.Environ.
+	PassEnv []string `json:"pass_env,omitempty"`
 	// Asker, when set, lets a tool ask the person a question.
 	Asker Asker `json:"-"`
 }

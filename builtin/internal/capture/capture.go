@@ -60,6 +60,14 @@ func (b *HeadTail) Total() int64 {
 	return b.total
 }
 
+// kept returns the bytes kept, head then tail, without a marker: all of
+// the output while nothing was left out.
+func (b *HeadTail) kept() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append(append([]byte(nil), b.head...), b.tail.bytes()...)
+}
+
 // Truncated reports whether bytes were left out.
 func (b *HeadTail) Truncated() bool {
 	b.mu.Lock()
