@@ -73,6 +73,16 @@ func New(cfg Config) *Agent {
 	return &Agent{cfg: cfg}
 }
 
+// ToolNames are the tools the agent offers the model.
+func (a *Agent) ToolNames() []string {
+	specs := a.toolSpecs()
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	return names
+}
+
 // run is the state of one prompt's run.
 type run struct {
 	a     *Agent

@@ -66,6 +66,7 @@ type App struct {
 	log      zerolog.Logger
 	logClose io.Closer
 	ready    bool
+	model    modelChoice // chosen on the first prompt
 }
 
 func newApp(in io.Reader, out, errOut io.Writer, opts Options) *App {

@@ -41,7 +41,7 @@ func TestScriptedStatus(t *testing.T) {
 		stdout []string
 		stderr []string
 	}{
-		{"all succeed", nil, "# comment\n\n/run calculator operation=add a=1 b=2\ncalculator operation=multiply a=6 b=7\n", 0, []string{"│ 3 ", "│ 42 "}, nil},
+		{"all succeed", nil, "# comment\n\n/run calculator operation=add a=1 b=2\n/run calculator operation=multiply a=6 b=7\n", 0, []string{"│ 3 ", "│ 42 "}, nil},
 		{"one fails", nil, "/run calculator operation=add a=1\n/run calculator operation=add a=2 b=2\n", 1, []string{"Missing required parameter: b", "│ 4 "}, nil},
 		{"fail fast", []string{"--fail-fast"}, "/nope\n/run calculator operation=add a=1 b=1\n", 1, nil, []string{"Unknown command: /nope."}},
 		{"exit stops", nil, "/exit\n/nope\n", 0, nil, nil},
@@ -82,7 +82,7 @@ func TestJSONSessionEveryLineParses(t *testing.T) {
 		"/run Bash command=\"echo '<&>'\"", "/run Read", "/run Nope", "/run Read file_path=\"unterminated",
 		"/schema", "/schema Read --format anthropic", "/schema --format xml",
 		"/history", "/history 1 --failed", "/context", "/registry", "/set", "/set dry_run true",
-		"/run Write file_path=x content=y", "/set timeout never", "/frob", "frob", "# comment", "", "/history --clear",
+		"/run Write file_path=x content=y", "/set timeout never", "/frob", "frob the widgets", "# comment", "", "/history --clear",
 		"/version", "/mcp", "/plugins", "/exit",
 	}, "\n")
 	code, out, errOut := runForge(t, script, "-o", "json")

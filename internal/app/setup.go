@@ -52,6 +52,12 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		tools.WithHistoryCapacity(cfg.HistoryCapacity), tools.WithClock(a.opts.Clock))
 	a.env = &commands.Env{IO: a.ios, Config: cfg, Registry: reg, Executor: exec, Log: a.log, Clock: a.opts.Clock,
 		Exec: a.executionContext(), Output: cfg.Output, Renderer: a.renderer, LookupEnv: a.opts.LookupEnv}
+	if !lenient {
+		if a.env.Policy, err = a.newPolicy(); err != nil {
+			return usageErr(err)
+		}
+		a.env.Agent = a.newAgent
+	}
 	if a.opts.Registry == nil && !lenient {
 		a.loadExtensions(ctx)
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"os"
+	"time"
 
 	"github.com/forgehq/forge/internal/commands"
 	"github.com/forgehq/forge/internal/repl"
@@ -18,7 +19,7 @@ func (a *App) runShell(ctx context.Context) int {
 		t := repl.Terminal{In: in, Out: a.ios.Out, Err: a.ios.Err, HistoryFile: a.cfg.HistoryFile,
 			Warn: func(msg string) { a.log.Warn().Str("component", "repl").Msg(msg) }}
 		if !a.env.JSON() {
-			t.Banner = "forge " + version.Version + ". Type /help for the commands, Tab to complete, Ctrl-D to leave."
+			t.Banner = "forge " + version.Version + ". Type /help for the commands, Tab to complete, Ctrl-D to leave.\n" + a.modelLine(ctx)
 		}
 		return repl.Interactive(ctx, t, sh, sh)
 	}
@@ -30,4 +31,31 @@ func (a *App) runShell(ctx context.Context) int {
 // terminal the question is shown on standard error first.
 func (a *App) stdinAsker() func(context.Context, string) (string, error) {
 	return repl.LineAsker(a.ios.In, a.ios.Err, a.ios.InTerminal)
+}
+
+// modelLine says which model prompts go to, or how to connect one. A
+// local Ollama is looked for briefly: a person at a terminal waits for the
+// banner, a script never does.
+func (a *App) modelLine(ctx context.Context) string {
+	if !a.modelConfigured() {
+		ctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		defer cancel()
+		if m, err := a.chooseModel(ctx); err == nil {
+			a.model = m
+		} else {
+			return connectHint
+		}
+	}
+	if a.model.Model == nil {
+		name := a.cfg.Model
+		if name == "" {
+			name = "its default model"
+		}
+		provider := a.cfg.Provider
+		if provider == "" {
+			provider = "the provider of your API key"
+		}
+		return "Any other line is a prompt to " + provider + " (" + name + ")."
+	}
+	return "Any other line is a prompt to " + a.model.Provider + " (" + a.model.Name + ")."
 }

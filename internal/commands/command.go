@@ -133,6 +133,8 @@ func (c Command) Bind(fs *pflag.FlagSet) Run { return c.runner(fs) }
 func Table() []Command {
 	return []Command{
 		helpCommand(),
+		askCommand(),
+		clearCommand(),
 		toolsCommand(),
 		runCommand(),
 		schemaCommand(),
@@ -142,6 +144,7 @@ func Table() []Command {
 		registryCommand(),
 		mcpCommand(),
 		pluginsCommand(),
+		permissionsCommand(),
 		versionCommand(),
 		exitCommand(),
 	}

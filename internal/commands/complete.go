@@ -28,10 +28,7 @@ func (s *Shell) Complete(line string) ([]string, string) {
 		return FilterPrefix(s.firstWords(partial), partial), partial
 	}
 	if !strings.HasPrefix(words[0], "/") {
-		if s.env.Registry.Exists(words[0]) {
-			return FilterPrefix(CompleteArgs(s.env, words[0], words[1:], partial), partial), partial
-		}
-		return nil, partial
+		return nil, partial // a prompt to the agent
 	}
 	c, ok := s.command(words[0])
 	if !ok {
@@ -40,13 +37,13 @@ func (s *Shell) Complete(line string) ([]string, string) {
 	return FilterPrefix(CompleteCommand(s.env, c, words[1:], partial), partial), partial
 }
 
-// firstWords are the candidates for a line's first word: commands and
-// their aliases, and tool names once something that is not / was typed.
+// firstWords are the candidates for a line's first word: the commands and
+// their aliases (any other line is a prompt).
 func (s *Shell) firstWords(partial string) []string {
-	var cands []string
-	if !strings.HasPrefix(partial, "/") && partial != "" {
-		cands = withSpace(s.env.Registry.ListNames())
+	if !strings.HasPrefix(partial, "/") {
+		return nil
 	}
+	var cands []string
 	for _, c := range s.table {
 		if !c.InShell() {
 			continue

@@ -10,8 +10,10 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/mcp"
+	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/plugin"
 	"github.com/forgehq/forge/internal/ratelimit"
 	"github.com/forgehq/forge/internal/render"
@@ -59,8 +61,31 @@ type Env struct {
 	// from it, such as FORGE_MCP_TOKEN).
 	LookupEnv func(string) (string, bool)
 
+	// Agent makes the agent for one prompt; nil when this forge has none.
+	Agent AgentFactory
+	// Conversation is this session's conversation with the agent.
+	Conversation agent.Conversation
+	// Policy decides the agent's calls, remembering the person's "always"
+	// answers for the session; nil without an agent.
+	Policy *permission.Policy
+
 	printer render.Printer
 	quit    bool
+}
+
+// AgentFactory builds the agent for one prompt, with what the front end
+// provides; its RunInfo describes the run for its first event. It fails
+// when no model can answer, saying how to connect one.
+type AgentFactory func(ctx context.Context, opts AgentOptions) (*agent.Agent, render.RunInfo, error)
+
+// AgentOptions are what a front end gives the agent.
+type AgentOptions struct {
+	// Approver asks the person about calls; nil when nobody can answer.
+	Approver agent.Approver
+	// Asker lets ask_question reach the person; nil when nobody can.
+	Asker tools.Asker
+	// Exec is the context the agent's calls start from.
+	Exec tools.ExecutionContext
 }
 
 // Printer returns the printer of the current output mode.

@@ -8,7 +8,7 @@ import (
 )
 
 // helpFooter closes the shell's list of commands.
-const helpFooter = "A tool's name first runs it too: Read file_path=go.mod\nTab completes. Ctrl-C cancels a running tool; Ctrl-D leaves."
+const helpFooter = "Other lines are prompts to the agent; !CMD runs a shell command.\nTab completes. Ctrl-C cancels what runs; Ctrl-D leaves."
 
 func helpCommand() Command {
 	return Command{

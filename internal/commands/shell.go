@@ -11,8 +11,9 @@ import (
 )
 
 // Shell runs the shell's lines against an Env: /NAME runs a command of the
-// table; a line that starts with a tool's name runs that tool. The input
-// loop (internal/repl) reads the lines and hands them to Dispatch.
+// table, !COMMAND runs a shell command with Bash, and any other line is a
+// prompt to the agent. The input loop (internal/repl) reads the lines and
+// hands them to Dispatch.
 type Shell struct {
 	env   *Env
 	table []Command
@@ -61,12 +62,12 @@ func (s *Shell) Exec(ctx context.Context, line string) int {
 	if line == "" || strings.HasPrefix(line, "#") {
 		return ExitOK
 	}
+	if strings.HasPrefix(line, "!") {
+		return runShellCommand(ctx, s.env, strings.TrimSpace(line[1:]))
+	}
 	name, rest := cutWord(line)
 	if !strings.HasPrefix(name, "/") {
-		if s.env.Registry.Exists(name) {
-			return runToolLine(ctx, s.env, name, rest)
-		}
-		return s.unknownCommand(name)
+		return RunPrompt(ctx, s.env, line, false)
 	}
 	c, ok := s.command(name)
 	if !ok {
@@ -136,9 +137,6 @@ func (s *Shell) unknownCommand(name string) int {
 			cands = append(cands, "/"+c.Name)
 		}
 	}
-	if !strings.HasPrefix(name, "/") {
-		cands = append(cands, s.env.Registry.ListNames()...)
-	}
 	msg := "Unknown command: " + name + "."
 	sugg := tools.Suggest(name, cands, 1)
 	if len(sugg) > 0 {
@@ -165,4 +163,13 @@ func newFlags(name string) *pflag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	return fs
+}
+
+// runShellCommand runs !COMMAND: the person's own command, through Bash,
+// without asking anyone.
+func runShellCommand(ctx context.Context, env *Env, command string) int {
+	if command == "" {
+		return env.Fail(ExitUsage, "usage", "! needs a command, as in !git status")
+	}
+	return env.RunTool(ctx, "Bash", map[string]any{"command": command})
 }

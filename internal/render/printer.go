@@ -42,6 +42,8 @@ type Printer interface {
 	// Error reports a failure that is not a tool result; kind is a short
 	// machine-readable word ("usage", "input", "error").
 	Error(kind, msg string)
+	// Run starts showing an agent run.
+	Run(info RunInfo, opts RunOptions) RunView
 }
 
 // Call is one finished tool call as the printer needs it.

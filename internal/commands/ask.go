@@ -1,0 +1,146 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/render"
+)
+
+// ExitLimit is the exit status of a run a limit stopped (max turns, a loop).
+const ExitLimit = 4
+
+// maxPipedContext bounds the standard input added to a prompt as context.
+const maxPipedContext = 4 << 20
+
+func askCommand() Command {
+	return Command{
+		Name: "ask", Usage: "/ask PROMPT...", Summary: "Give the agent one prompt",
+		Help: `Sends PROMPT to the model with forge's tools, and works until the model is done or a limit stops it. In the shell any line that does not start with / is such a prompt, and the conversation goes on from line to line (/clear starts a new one).
+
+forge ask - reads the prompt from standard input; with a prompt given, piped standard input is added to it as context (git diff | forge ask "review this"). The final answer goes to standard output, a line per tool call to standard error; with -o json, one event per line (docs/events.md).
+
+Calls that change things are put to the person on a terminal; without one nobody can answer, so they are denied and the model is told how to allow them (--approval, or permissions.allow rules). Nothing ever waits for an answer without a terminal.
+
+Exit status:
+  0    the model finished
+  1    the provider failed, or no model is configured
+  2    usage error
+  4    a limit stopped the run (--max-turns, a loop)
+  130  interrupted (Ctrl-C)`,
+		Example: `/ask what does internal/app do?`,
+		CLIExample: `forge ask "why does go test ./internal/tools fail?"
+git diff | forge ask "review this change"
+forge ask --approval yolo --max-turns 20 "fix the failing test"
+echo "summarise README.md" | forge ask - -o json | jq -c 'select(.type=="done")'`,
+		RawLine: true,
+		Run:     runAsk,
+	}
+}
+
+func runAsk(ctx context.Context, env *Env, inv Invocation) int {
+	prompt := strings.TrimSpace(inv.Line)
+	if !inv.Shell {
+		p, err := cliPrompt(env, inv.Args)
+		if err != nil {
+			return env.Usage(askCommand(), inv, err.Error())
+		}
+		prompt = p
+	}
+	if prompt == "" {
+		return env.Usage(askCommand(), inv, "missing prompt")
+	}
+	return RunPrompt(ctx, env, prompt, !inv.Shell)
+}
+
+// cliPrompt is forge ask's prompt: its words, or standard input with -,
+// and piped standard input added as context.
+func cliPrompt(env *Env, words []string) (string, error) {
+	prompt := strings.TrimSpace(strings.Join(words, " "))
+	if prompt == "-" {
+		b, err := readLimited(env.IO.In)
+		if err != nil {
+			return "", fmt.Errorf("read the prompt from standard input: %w", err)
+		}
+		return strings.TrimSpace(b), nil
+	}
+	if env.IO.InTerminal || env.IO.In == nil || prompt == "" {
+		return prompt, nil
+	}
+	piped, err := readLimited(env.IO.In)
+	if err != nil || strings.TrimSpace(piped) == "" {
+		return prompt, nil
+	}
+	return prompt + "\n\nStandard input:\n<stdin>\n" + strings.TrimRight(piped, "\n") + "\n</stdin>", nil
+}
+
+// readLimited reads r up to maxPipedContext, noting a cut.
+func readLimited(r io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxPipedContext+1))
+	if err != nil {
+		return "", err
+	}
+	if len(b) > maxPipedContext {
+		return string(b[:maxPipedContext]) + "\n[... cut: standard input is longer than 4 MiB]", nil
+	}
+	return string(b), nil
+}
+
+// RunPrompt gives the agent one prompt, continuing the session's
+// conversation, shows the run, and returns its exit status. toErr sends
+// the lines about tool calls to standard error (forge ask).
+func RunPrompt(ctx context.Context, env *Env, prompt string, toErr bool) int {
+	if env.Agent == nil {
+		return env.Fail(ExitFailed, "model", "this forge has no agent")
+	}
+	opts := AgentOptions{Exec: env.Exec}
+	if env.IO.InTerminal && env.Ask != nil {
+		// Only a person at a terminal can answer; a script's next line is
+		// not an answer.
+		opts.Approver = terminalApprover{env: env}
+		opts.Asker = askerFunc(env.Ask)
+		opts.Exec.Asker = opts.Asker
+	}
+	a, info, err := env.Agent(ctx, opts)
+	if err != nil {
+		return env.Fail(ExitFailed, "model", err.Error())
+	}
+	view := env.Printer().Run(info, render.RunOptions{ProgressToErr: toErr, Lookup: env.Registry.Get})
+	defer view.Close()
+	d := a.Run(ctx, &env.Conversation, prompt, view.Event)
+	return doneStatus(d)
+}
+
+// doneStatus is the exit status of a finished run.
+func doneStatus(d agent.Done) int {
+	switch d.Reason {
+	case agent.ReasonStop:
+		return ExitOK
+	case agent.ReasonMaxTurns, agent.ReasonLoop:
+		return ExitLimit
+	case agent.ReasonCancelled:
+		return ExitCancelled
+	}
+	if errors.Is(d.Err, context.Canceled) {
+		return ExitCancelled
+	}
+	return ExitFailed
+}
+
+func clearCommand() Command {
+	return Command{
+		Name: "clear", Usage: "/clear", Summary: "Start a new conversation with the agent", Where: ShellOnly,
+		Run: func(_ context.Context, env *Env, inv Invocation) int {
+			if len(inv.Args) > 0 {
+				return env.Usage(clearCommand(), inv, "/clear takes no arguments")
+			}
+			env.Conversation.Clear()
+			env.Printer().Value("New conversation.", map[string]any{"cleared": "conversation"})
+			return ExitOK
+		},
+	}
+}

@@ -1,0 +1,124 @@
+package render
+
+import (
+	"io"
+
+	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/llm"
+)
+
+// EventsVersion is the version of the JSON event stream; docs/events.schema.json
+// describes it. A change that could break a reader makes a new version.
+const EventsVersion = 1
+
+// Run starts the JSON view of an agent run: JSON Lines, one event per line,
+// the first an init event. Streamed text pieces are not sent: each complete
+// message is one text event.
+func (p jsonPrinter) Run(info RunInfo, _ RunOptions) RunView {
+	tools := info.Tools
+	if tools == nil {
+		tools = []string{}
+	}
+	p.write(initEvent{Type: "init", Version: EventsVersion, Provider: info.Provider, Model: info.Model,
+		WorkingDir: info.WorkingDir, Tools: tools, Approval: info.Approval, ToolFormat: info.ToolFormat, SessionID: info.SessionID})
+	return jsonRun{out: p.out}
+}
+
+type jsonRun struct{ out io.Writer }
+
+type initEvent struct {
+	Type       string   `json:"type"`
+	Version    int      `json:"version"`
+	Provider   string   `json:"provider"`
+	Model      string   `json:"model"`
+	WorkingDir string   `json:"cwd"`
+	Tools      []string `json:"tools"`
+	Approval   string   `json:"approval"`
+	ToolFormat string   `json:"tool_format"`
+	SessionID  string   `json:"session_id,omitempty"`
+}
+
+type textEvent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type callEvent struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments any    `json:"arguments"`
+	// RawArguments is what the model sent when it was not a JSON object.
+	RawArguments string `json:"raw_arguments,omitempty"`
+}
+
+type resultEvent struct {
+	Type   string `json:"type"`
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Output string `json:"output"`
+	Error  string `json:"error"`
+}
+
+type usageJSON struct {
+	InputTokens      int64 `json:"input_tokens"`
+	OutputTokens     int64 `json:"output_tokens"`
+	CacheReadTokens  int64 `json:"cache_read_tokens"`
+	CacheWriteTokens int64 `json:"cache_write_tokens"`
+}
+
+type usageEvent struct {
+	Type  string    `json:"type"`
+	Usage usageJSON `json:"usage"`
+}
+
+type doneEvent struct {
+	Type   string    `json:"type"`
+	Reason string    `json:"reason"`
+	Turns  int       `json:"turns"`
+	Usage  usageJSON `json:"usage"`
+	Text   string    `json:"text"`
+	Error  string    `json:"error,omitempty"`
+}
+
+func newUsage(u llm.Usage) usageJSON {
+	return usageJSON{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
+}
+
+func (v jsonRun) Event(e agent.Event) {
+	switch e.Type {
+	case agent.EventText:
+		v.write(textEvent{Type: "text", Text: e.Text})
+	case agent.EventNotice:
+		v.write(textEvent{Type: "notice", Text: e.Text})
+	case agent.EventToolCall, agent.EventApproval:
+		v.write(newCallEvent(string(e.Type), e.Call))
+	case agent.EventToolResult:
+		v.write(resultEvent{Type: "tool_result", ID: e.Call.ID, Name: e.Call.Name, Status: string(e.Result.Status),
+			Output: e.Result.Output, Error: e.Result.Error})
+	case agent.EventUsage:
+		v.write(usageEvent{Type: "usage", Usage: newUsage(e.Usage)})
+	case agent.EventDone:
+		d := doneEvent{Type: "done", Reason: string(e.Done.Reason), Turns: e.Done.Turns, Usage: newUsage(e.Done.Usage), Text: e.Done.Text}
+		if e.Done.Err != nil {
+			d.Error = e.Done.Err.Error()
+		}
+		v.write(d)
+	}
+}
+
+func newCallEvent(typ string, c *agent.Call) callEvent {
+	ev := callEvent{Type: typ, ID: c.ID, Name: c.Name, Arguments: map[string]any{}}
+	if c.Args != nil {
+		ev.Arguments = c.Args
+	} else if len(c.Raw) > 0 {
+		ev.RawArguments = string(c.Raw)
+	}
+	return ev
+}
+
+func (v jsonRun) Close() {}
+
+func (v jsonRun) write(x any) { WriteJSONLine(v.out, x) }

@@ -1,0 +1,249 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// Run starts the view of an agent run. On a terminal the model's text
+// appears as it streams, its Markdown rendered, with a spinner while the
+// model thinks; otherwise only the final answer is written, when the run
+// ends, so that a pipe receives the answer and nothing else. Each call gets
+// a compact line; a failed call expands to its panel.
+func (p textPrinter) Run(_ RunInfo, opts RunOptions) RunView {
+	v := &textRun{p: p, opts: opts, progress: p.Out}
+	if opts.ProgressToErr {
+		v.progress = p.Err
+	}
+	if p.Terminal {
+		v.md = newMarkdownStream(p.Renderer)
+		v.spin = newSpinner(p.Out, &v.mu, p.Renderer)
+	}
+	return v
+}
+
+// textRun is the text view of one run.
+type textRun struct {
+	p        textPrinter
+	opts     RunOptions
+	progress io.Writer
+	md       markdownStream // nil: not streaming (a pipe)
+	spin     *spinner
+	mu       sync.Mutex // orders the spinner's writes with the view's
+	midLine  bool       // streamed text ended without a newline
+}
+
+// markdownStream turns streamed Markdown into terminal text, block by
+// block.
+type markdownStream interface {
+	Write(delta string) string
+	Flush() string
+}
+
+func (v *textRun) Event(e agent.Event) {
+	if e.Type == agent.EventThinking {
+		v.spin.start("Thinking")
+		return
+	}
+	v.spin.stop()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	switch e.Type {
+	case agent.EventTextDelta:
+		if v.md != nil {
+			v.write(v.p.Out, v.md.Write(e.Text))
+		}
+	case agent.EventText:
+		if v.md != nil {
+			v.write(v.p.Out, v.md.Flush())
+			v.endLine(v.p.Out)
+		}
+	case agent.EventToolCall:
+		if v.p.Terminal {
+			v.line(v.progress, "● "+v.headline(e.Call))
+		}
+	case agent.EventToolResult:
+		v.result(e.Call, e.Result)
+	case agent.EventNotice:
+		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: "+firstLine(e.Text)))
+	case agent.EventDone:
+		v.done(e.Done)
+	}
+}
+
+// result shows a call's outcome: a short line, or the panel of a failure.
+func (v *textRun) result(c *agent.Call, r *agent.CallResult) {
+	r0 := v.p.Renderer
+	switch {
+	case r.Status == agent.StatusSuccess:
+		if !v.p.Terminal {
+			v.line(v.progress, "✓ "+v.headline(c))
+		}
+	case r.Status == agent.StatusDenied || r.Result.Status == "":
+		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": "+firstLine(r.Error)))
+	case !v.p.Terminal:
+		v.line(v.progress, "✗ "+v.headline(c)+": "+firstLine(r.Error))
+	default:
+		call := Call{Tool: c.Name, Args: c.Args, Result: r.Result}
+		if t, ok := v.lookup(c.Name); ok {
+			call.Descriptor = tools.Describe(t)
+			call.Presentation = tools.Present(t, c.Args, r.Result)
+		}
+		sub := textPrinter{TextOptions{Out: v.progress, Err: v.progress, Renderer: r0}}
+		sub.Result(call)
+	}
+}
+
+// done ends the run: the final answer when it was not streamed, and why
+// the run stopped when it did not finish.
+func (v *textRun) done(d *agent.Done) {
+	if v.md == nil && d.Text != "" {
+		v.write(v.p.Out, sanitizeText(d.Text))
+		v.endLine(v.p.Out)
+	}
+	switch d.Reason {
+	case agent.ReasonStop:
+	case agent.ReasonError:
+		msg := "Error: " + sanitizeText(d.Summary())
+		if h, ok := d.Err.(interface{ Hint() string }); ok && h.Hint() != "" {
+			msg += "\n" + sanitizeText(h.Hint())
+		}
+		v.line(v.p.Err, msg)
+	default:
+		v.line(v.p.Err, "forge: "+d.Summary())
+	}
+}
+
+func (v *textRun) Close() { v.spin.stop() }
+
+// headline names a call in one line: the tool and what it acts on.
+func (v *textRun) headline(c *agent.Call) string {
+	subject := ""
+	if t, ok := v.lookup(c.Name); ok {
+		for _, p := range t.Parameters() {
+			if s, ok := c.Args[p.Name].(string); ok && s != "" {
+				subject = s
+				break
+			}
+		}
+	}
+	subject = clip(strings.Join(strings.Fields(subject), " "), 80)
+	if subject == "" {
+		return sanitizeText(c.Name)
+	}
+	return sanitizeText(c.Name + "(" + subject + ")")
+}
+
+func (v *textRun) lookup(name string) (tools.Tool, bool) {
+	if v.opts.Lookup == nil {
+		return nil, false
+	}
+	return v.opts.Lookup(name)
+}
+
+// write writes streamed text, remembering whether it ended a line.
+func (v *textRun) write(w io.Writer, s string) {
+	if s == "" {
+		return
+	}
+	_, _ = io.WriteString(w, s)
+	if w == v.p.Out {
+		v.midLine = !strings.HasSuffix(s, "\n")
+	}
+}
+
+// endLine ends a line of streamed text left open.
+func (v *textRun) endLine(w io.Writer) {
+	if w == v.p.Out && v.midLine {
+		_, _ = io.WriteString(w, "\n")
+		v.midLine = false
+	}
+}
+
+// line writes one line of progress, on a line of its own.
+func (v *textRun) line(w io.Writer, s string) {
+	v.endLine(v.p.Out)
+	fmt.Fprintln(w, s)
+}
+
+// plainMarkdown passes text through, sanitised: until Markdown is rendered,
+// and for terminals without styles.
+type plainMarkdown struct{}
+
+func (plainMarkdown) Write(delta string) string { return sanitizeStream(delta) }
+func (plainMarkdown) Flush() string             { return "" }
+
+// sanitizeStream sanitises a piece of streamed text, keeping its newlines.
+func sanitizeStream(s string) string {
+	return strings.Join(sanitizeLines(s), "\n")
+}
+
+// newMarkdownStream is the Markdown renderer of a terminal.
+func newMarkdownStream(*Renderer) markdownStream { return plainMarkdown{} }
+
+// spinner shows that the model is thinking, on a terminal, until the
+// first thing to show arrives.
+type spinner struct {
+	w    io.Writer
+	mu   *sync.Mutex
+	r    *Renderer
+	quit chan struct{}
+	done chan struct{}
+}
+
+func newSpinner(w io.Writer, mu *sync.Mutex, r *Renderer) *spinner {
+	return &spinner{w: w, mu: mu, r: r}
+}
+
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// start shows the spinner with label; a nil spinner shows nothing.
+func (s *spinner) start(label string) {
+	if s == nil || s.quit != nil {
+		return
+	}
+	s.quit, s.done = make(chan struct{}), make(chan struct{})
+	go func(stop, done chan struct{}) {
+		defer close(done)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for i := 0; ; i++ {
+			s.mu.Lock()
+			fmt.Fprintf(s.w, "\r%s %s…", s.r.paint(s.r.st.hint, spinnerFrames[i%len(spinnerFrames)]), label)
+			s.mu.Unlock()
+			select {
+			case <-stop:
+				s.mu.Lock()
+				_, _ = io.WriteString(s.w, "\r\x1b[K")
+				s.mu.Unlock()
+				return
+			case <-t.C:
+			}
+		}
+	}(s.quit, s.done)
+}
+
+// stop removes the spinner, if it shows.
+func (s *spinner) stop() {
+	if s == nil || s.quit == nil {
+		return
+	}
+	close(s.quit)
+	<-s.done
+	s.quit, s.done = nil, nil
+}
+
+// clip cuts s to n runes, marking the cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
