@@ -11,7 +11,7 @@ import (
 func permissionsCommand() Command {
 	return Command{
 		Name: "permissions", Usage: "/permissions [check CALL]", Summary: "Show the approval mode and rules, or check a call against them",
-		Help: `Without arguments, shows the approval mode (--approval: ask, auto-edit, yolo, plan), the allow and deny rules of the configuration, and the rules allowed "always" in this session. check decides a call written as a rule would match it, without running anything, and says which rule or mode decided: Bash(rm -rf build), Read(.env), WebFetch(https://example.com). Deny rules win over everything, yolo included; an allow rule skips the question.`,
+		Help:       `Without arguments, shows the approval mode (--approval: ask, auto-edit, yolo, plan), the allow and deny rules of the configuration, and the rules allowed "always" in this session. check decides a call written as a rule would match it, without running anything, and says which rule or mode decided: Bash(rm -rf build), Read(.env), WebFetch(https://example.com). Deny rules win over everything, yolo included; an allow rule skips the question.`,
 		Example:    "/permissions\n/permissions check Bash(go test ./...)",
 		CLIExample: "forge permissions check 'Bash(rm -rf build)' --config .forge.yaml",
 		Subcommands: []Command{
