@@ -54,7 +54,9 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("..", "..", "testdata"),
 		UpdateScripts:       updateScripts(),
 		RequireExplicitExec: true,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"status": cmdStatus},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status": cmdStatus, "fakellm": cmdFakeLLM, "llmcheck": cmdLLMCheck, "validevents": cmdValidEvents,
+		},
 		Setup: func(env *testscript.Env) error {
 			work := env.WorkDir
 			env.Setenv("HOME", work)

@@ -22,7 +22,7 @@ func askCommand() Command {
 		Name: "ask", Usage: "/ask PROMPT...", Summary: "Give the agent one prompt",
 		Help: `Sends PROMPT to the model with forge's tools, and works until the model is done or a limit stops it. In the shell any line that does not start with / is such a prompt, and the conversation goes on from line to line (/clear starts a new one).
 
-forge ask - reads the prompt from standard input; with a prompt given, piped standard input is added to it as context (git diff | forge ask "review this"). The final answer goes to standard output, a line per tool call to standard error; with -o json, one event per line (docs/events.md).
+forge ask - reads the prompt from standard input; with a prompt given, piped standard input is added to it as context (git diff | forge ask "review this"). The final answer goes to standard output, a line per tool call to standard error; with -o json, one event per line (docs/events.schema.json).
 
 Calls that change things are put to the person on a terminal; without one nobody can answer, so they are denied and the model is told how to allow them (--approval, or permissions.allow rules). Nothing ever waits for an answer without a terminal.
 
