@@ -66,10 +66,8 @@ func runPermissionsCheck(_ context.Context, env *Env, inv Invocation) int {
 		return env.Fail(ExitUsage, "usage", err.Error())
 	}
 	v := env.Policy.Decide(call)
+	// The reason names the rule that decided, when one did.
 	line := v.Decision.String() + ": " + v.Reason
-	if v.Rule != "" {
-		line = v.Decision.String() + " by rule " + v.Rule + ": " + v.Reason
-	}
 	env.Printer().Value(line, map[string]any{"decision": v.Decision.String(), "rule": v.Rule, "reason": v.Reason,
 		"always": orEmpty(v.Always)})
 	return ExitOK
