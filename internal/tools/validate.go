@@ -176,78 +176,19 @@ func copyDeclared(checked []Parameter, m map[string]any, size int) map[string]an
 // representation are returned as the interface they came in, without
 // boxing them again.
 func checkValue(p *Parameter, here path, v any) (any, bool, *ValidationError) {
-	at := &here
 	switch p.Type {
 	case TypeString:
-		s, ok := v.(string)
-		if !ok {
-			return nil, false, typeError(p, at, v)
-		}
-		if p.Enum != nil && !enumHasString(p.Enum, s) {
-			return nil, false, enumError(p, at, v)
-		}
-		if p.MinLength != nil || p.MaxLength != nil {
-			if err := checkLength(p, at, utf8.RuneCountInString(s), v); err != nil {
-				return nil, false, err
-			}
-		}
-		return v, false, nil
+		return checkString(p, &here, v)
 	case TypeInteger:
-		n, ok := asInt(v)
-		if !ok {
-			return nil, false, typeError(p, at, v)
-		}
-		if p.Enum != nil && !enumHasNumber(p.Enum, float64(n)) {
-			return nil, false, enumError(p, at, v)
-		}
-		if err := checkRange(p, at, float64(n), v); err != nil {
-			return nil, false, err
-		}
-		if _, ok := v.(int); ok {
-			return v, false, nil
-		}
-		return n, true, nil
+		return checkInteger(p, &here, v)
 	case TypeNumber:
-		f, ok := asFloat(v)
-		if !ok {
-			return nil, false, typeError(p, at, v)
-		}
-		if p.Enum != nil && !enumHasNumber(p.Enum, f) {
-			return nil, false, enumError(p, at, v)
-		}
-		if err := checkRange(p, at, f, v); err != nil {
-			return nil, false, err
-		}
-		if _, ok := v.(float64); ok {
-			return v, false, nil
-		}
-		return f, true, nil
+		return checkNumber(p, &here, v)
 	case TypeBoolean:
-		b, ok := v.(bool)
-		if !ok {
-			return nil, false, typeError(p, at, v)
-		}
-		if p.Enum != nil && !enumHasValue(p.Enum, b) {
-			return nil, false, enumError(p, at, v)
-		}
-		return v, false, nil
+		return checkBoolean(p, &here, v)
 	case TypeArray:
 		return checkArray(p, here, v)
 	case TypeObject:
-		m, ok := asMap(v)
-		if !ok {
-			return nil, false, typeError(p, at, v)
-		}
-		if p.Enum != nil && !enumHasValue(p.Enum, m) {
-			return nil, false, enumError(p, at, v)
-		}
-		_, same := v.(map[string]any)
-		if len(p.Properties) == 0 {
-			return m, !same, nil // free-form object: any keys, any values
-		}
-		parent := here // escapes: the properties' paths point to it
-		out, changed, err := checkObject(p.Properties, &parent, m)
-		return out, changed || !same, err
+		return checkNestedObject(p, here, v)
 	default:
 		// Registration refuses unknown types (CheckTool); a tool built
 		// without it gets its value unchecked, as the Python reference does.
@@ -255,6 +196,96 @@ func checkValue(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 	}
 }
 
+// checkString checks a string's enum and length (in runes); a string is
+// never changed.
+func checkString(p *Parameter, at *path, v any) (any, bool, *ValidationError) {
+	s, ok := v.(string)
+	if !ok {
+		return nil, false, typeError(p, at, v)
+	}
+	if p.Enum != nil && !enumHasString(p.Enum, s) {
+		return nil, false, enumError(p, at, v)
+	}
+	if p.MinLength != nil || p.MaxLength != nil {
+		if err := checkLength(p, at, utf8.RuneCountInString(s), v); err != nil {
+			return nil, false, err
+		}
+	}
+	return v, false, nil
+}
+
+// checkInteger checks an integral number's enum and range and returns it
+// as an int.
+func checkInteger(p *Parameter, at *path, v any) (any, bool, *ValidationError) {
+	n, ok := asInt(v)
+	if !ok {
+		return nil, false, typeError(p, at, v)
+	}
+	if p.Enum != nil && !enumHasNumber(p.Enum, float64(n)) {
+		return nil, false, enumError(p, at, v)
+	}
+	if err := checkRange(p, at, float64(n), v); err != nil {
+		return nil, false, err
+	}
+	if _, ok := v.(int); ok {
+		return v, false, nil
+	}
+	return n, true, nil
+}
+
+// checkNumber checks a number's enum and range and returns it as a float64.
+func checkNumber(p *Parameter, at *path, v any) (any, bool, *ValidationError) {
+	f, ok := asFloat(v)
+	if !ok {
+		return nil, false, typeError(p, at, v)
+	}
+	if p.Enum != nil && !enumHasNumber(p.Enum, f) {
+		return nil, false, enumError(p, at, v)
+	}
+	if err := checkRange(p, at, f, v); err != nil {
+		return nil, false, err
+	}
+	if _, ok := v.(float64); ok {
+		return v, false, nil
+	}
+	return f, true, nil
+}
+
+// checkBoolean checks a boolean's enum; a boolean is never changed.
+func checkBoolean(p *Parameter, at *path, v any) (any, bool, *ValidationError) {
+	b, ok := v.(bool)
+	if !ok {
+		return nil, false, typeError(p, at, v)
+	}
+	if p.Enum != nil && !enumHasValue(p.Enum, b) {
+		return nil, false, enumError(p, at, v)
+	}
+	return v, false, nil
+}
+
+// checkNestedObject checks an object value's enum and, when p declares
+// properties, the properties themselves; a free-form object takes any keys
+// and values. It returns the object as a map[string]any.
+func checkNestedObject(p *Parameter, here path, v any) (any, bool, *ValidationError) {
+	at := &here
+	m, ok := asMap(v)
+	if !ok {
+		return nil, false, typeError(p, at, v)
+	}
+	if p.Enum != nil && !enumHasValue(p.Enum, m) {
+		return nil, false, enumError(p, at, v)
+	}
+	_, same := v.(map[string]any)
+	if len(p.Properties) == 0 {
+		return m, !same, nil
+	}
+	parent := here // escapes: the properties' paths point to it
+	out, changed, err := checkObject(p.Properties, &parent, m)
+	return out, changed || !same, err
+}
+
+// checkArray checks an array value's enum and length and, when p declares
+// items, every element; it returns the array as a []any.
 func checkArray(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 	at := &here
 	items, ok := asSlice(v)
