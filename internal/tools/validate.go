@@ -53,8 +53,8 @@ func (e *ValidationError) Error() string { return e.Message }
 //   - an argument the tool does not declare is refused, naming the declared ones;
 //   - null for a parameter means "not given": the default applies, and a
 //     required parameter is missing (models send null for optional fields);
-//   - checks run in the order of the seed's flowchart: presence, type, enum,
-//     range, length; the first failure is reported, with its path
+//   - checks run in the order presence, type, enum, range, length, so that
+//     the first failure reported is the most basic one, with its path
 //     (edits[1].old_string) in place of the name, except that undeclared
 //     names in the same object are reported first (a misspelt "filepath" says
 //     more than "Missing required parameter: file_path");
@@ -191,7 +191,7 @@ func checkValue(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 		return checkNestedObject(p, here, v)
 	default:
 		// Registration refuses unknown types (CheckTool); a tool built
-		// without it gets its value unchecked, as the Python reference does.
+		// without it gets its value unchecked rather than refused.
 		return v, false, nil
 	}
 }
