@@ -176,15 +176,56 @@ func copyDeclared(checked []Parameter, m map[string]any, size int) map[string]an
 // representation are returned as the interface they came in, without
 // boxing them again.
 func checkValue(p *Parameter, here path, v any) (any, bool, *ValidationError) {
+	// The scalar cases stay inline, calling out only for rules the parameter
+	// has (numbers always check theirs at once): a flat call is the hot path.
+	at := &here
 	switch p.Type {
 	case TypeString:
-		return checkString(p, &here, v)
+		s, ok := v.(string)
+		if !ok {
+			return nil, false, typeError(p, at, v)
+		}
+		if p.Enum != nil && !enumHasString(p.Enum, s) {
+			return nil, false, enumError(p, at, v)
+		}
+		if p.MinLength != nil || p.MaxLength != nil {
+			if err := checkLength(p, at, utf8.RuneCountInString(s), v); err != nil {
+				return nil, false, err
+			}
+		}
+		return v, false, nil
 	case TypeInteger:
-		return checkInteger(p, &here, v)
+		n, ok := asInt(v)
+		if !ok {
+			return nil, false, typeError(p, at, v)
+		}
+		if err := checkNumberRules(p, at, float64(n), v); err != nil {
+			return nil, false, err
+		}
+		if _, ok := v.(int); ok {
+			return v, false, nil
+		}
+		return n, true, nil
 	case TypeNumber:
-		return checkNumber(p, &here, v)
+		f, ok := asFloat(v)
+		if !ok {
+			return nil, false, typeError(p, at, v)
+		}
+		if err := checkNumberRules(p, at, f, v); err != nil {
+			return nil, false, err
+		}
+		if _, ok := v.(float64); ok {
+			return v, false, nil
+		}
+		return f, true, nil
 	case TypeBoolean:
-		return checkBoolean(p, &here, v)
+		if _, ok := v.(bool); !ok {
+			return nil, false, typeError(p, at, v)
+		}
+		if p.Enum != nil && !enumHasValue(p.Enum, v) {
+			return nil, false, enumError(p, at, v)
+		}
+		return v, false, nil
 	case TypeArray:
 		return checkArray(p, here, v)
 	case TypeObject:
@@ -196,71 +237,20 @@ func checkValue(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 	}
 }
 
-// checkString checks a string's enum and length (in runes); a string is
-// never changed.
-func checkString(p *Parameter, at *path, v any) (any, bool, *ValidationError) {
-	s, ok := v.(string)
-	if !ok {
-		return nil, false, typeError(p, at, v)
+// checkNumberRules checks a number's enum, minimum and maximum; f is the
+// number as a float64, v as it came.
+func checkNumberRules(p *Parameter, at *path, f float64, v any) *ValidationError {
+	switch {
+	case p.Enum != nil && !enumHasNumber(p.Enum, f):
+		return enumError(p, at, v)
+	case p.Minimum != nil && f < *p.Minimum:
+		return &ValidationError{Path: at.String(), Rule: RuleMinimum, Received: v,
+			Message: "Value for " + at.String() + " is below minimum: " + formatFloat(*p.Minimum)}
+	case p.Maximum != nil && f > *p.Maximum:
+		return &ValidationError{Path: at.String(), Rule: RuleMaximum, Received: v,
+			Message: "Value for " + at.String() + " exceeds maximum: " + formatFloat(*p.Maximum)}
 	}
-	if p.Enum != nil && !enumHasString(p.Enum, s) {
-		return nil, false, enumError(p, at, v)
-	}
-	if p.MinLength != nil || p.MaxLength != nil {
-		if err := checkLength(p, at, utf8.RuneCountInString(s), v); err != nil {
-			return nil, false, err
-		}
-	}
-	return v, false, nil
-}
-
-// checkInteger checks an integral number's enum and range and returns it
-// as an int.
-func checkInteger(p *Parameter, at *path, v any) (any, bool, *ValidationError) {
-	n, ok := asInt(v)
-	if !ok {
-		return nil, false, typeError(p, at, v)
-	}
-	if p.Enum != nil && !enumHasNumber(p.Enum, float64(n)) {
-		return nil, false, enumError(p, at, v)
-	}
-	if err := checkRange(p, at, float64(n), v); err != nil {
-		return nil, false, err
-	}
-	if _, ok := v.(int); ok {
-		return v, false, nil
-	}
-	return n, true, nil
-}
-
-// checkNumber checks a number's enum and range and returns it as a float64.
-func checkNumber(p *Parameter, at *path, v any) (any, bool, *ValidationError) {
-	f, ok := asFloat(v)
-	if !ok {
-		return nil, false, typeError(p, at, v)
-	}
-	if p.Enum != nil && !enumHasNumber(p.Enum, f) {
-		return nil, false, enumError(p, at, v)
-	}
-	if err := checkRange(p, at, f, v); err != nil {
-		return nil, false, err
-	}
-	if _, ok := v.(float64); ok {
-		return v, false, nil
-	}
-	return f, true, nil
-}
-
-// checkBoolean checks a boolean's enum; a boolean is never changed.
-func checkBoolean(p *Parameter, at *path, v any) (any, bool, *ValidationError) {
-	b, ok := v.(bool)
-	if !ok {
-		return nil, false, typeError(p, at, v)
-	}
-	if p.Enum != nil && !enumHasValue(p.Enum, b) {
-		return nil, false, enumError(p, at, v)
-	}
-	return v, false, nil
+	return nil
 }
 
 // checkNestedObject checks an object value's enum and, when p declares
@@ -327,18 +317,6 @@ func checkArray(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 		return items, !same, nil
 	}
 	return out, true, nil
-}
-
-func checkRange(p *Parameter, at *path, f float64, v any) *ValidationError {
-	if p.Minimum != nil && f < *p.Minimum {
-		return &ValidationError{Path: at.String(), Rule: RuleMinimum, Received: v,
-			Message: "Value for " + at.String() + " is below minimum: " + formatFloat(*p.Minimum)}
-	}
-	if p.Maximum != nil && f > *p.Maximum {
-		return &ValidationError{Path: at.String(), Rule: RuleMaximum, Received: v,
-			Message: "Value for " + at.String() + " exceeds maximum: " + formatFloat(*p.Maximum)}
-	}
-	return nil
 }
 
 func checkLength(p *Parameter, at *path, n int, v any) *ValidationError {
