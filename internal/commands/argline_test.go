@@ -97,8 +97,8 @@ func TestParseArgLine(t *testing.T) {
 	}
 }
 
-// The wireframe's Invalid Type panel depends on offset="100" reaching
-// validation as a string.
+// A quoted integer (offset="100") reaches validation as a string, so that
+// the shell can show its "Invalid type" panel: quotes mean a string.
 func TestParseArgLineQuotedIntegerFailsValidation(t *testing.T) {
 	args, err := ParseArgLine(`file_path=x offset="100"`, testParams, nil)
 	if err != nil {

@@ -17,103 +17,140 @@ const specialBytes = " \t\n\r\"'\\[]{}"
 // everything literally. Brackets ([ ] { }) outside quotes keep a JSON value
 // such as [{"a": 1}] in one word.
 func splitWords(line string) ([]word, error) {
-	var (
-		words []word
-		raw   strings.Builder
-		text  strings.Builder
-		in    byte // 0, '"' or '\''
-		depth int
-		start = true
-	)
-	flush := func() {
-		if !start {
-			words = append(words, word{raw: raw.String(), text: text.String()})
-		}
-		raw.Reset()
-		text.Reset()
-		start = true
-	}
-	for i := 0; i < len(line); i++ {
-		if in == 0 {
-			// Copy a run of ordinary bytes at once: long values stay cheap.
-			j := strings.IndexAny(line[i:], specialBytes)
-			if j < 0 {
-				j = len(line) - i
+	// words is a local, appended to here and not in a method, so that the
+	// compiler can keep the first word's slot off the heap.
+	var words []word
+	s := splitter{line: line, empty: true}
+	for i := 0; i < len(line); {
+		switch {
+		case s.quote == '"':
+			i = s.doubleQuoted(i)
+		case s.quote == '\'':
+			i = s.singleQuoted(i)
+		case s.depth == 0 && isBlank(line[i]):
+			if w, ok := s.endWord(); ok {
+				words = append(words, w)
 			}
-			if j > 0 {
-				raw.WriteString(line[i : i+j])
-				text.WriteString(line[i : i+j])
-				start = false
-				i += j - 1
-				continue
-			}
-		}
-		c := line[i]
-		switch in {
-		case '"':
-			raw.WriteByte(c)
-			switch c {
-			case '\\':
-				if i+1 < len(line) {
-					i++
-					raw.WriteByte(line[i])
-					text.WriteByte(line[i])
-				}
-			case '"':
-				in = 0
-			default:
-				text.WriteByte(c)
-			}
-			continue
-		case '\'':
-			raw.WriteByte(c)
-			if c == '\'' {
-				in = 0
-			} else {
-				text.WriteByte(c)
-			}
-			continue
-		}
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			if depth > 0 {
-				raw.WriteByte(c)
-				text.WriteByte(c)
-				continue
-			}
-			flush()
-			continue
-		case '"', '\'':
-			in = c
-			raw.WriteByte(c)
-		case '\\':
-			raw.WriteByte(c)
-			if i+1 < len(line) {
-				i++
-				raw.WriteByte(line[i])
-				text.WriteByte(line[i])
-			}
-		case '[', '{':
-			depth++
-			raw.WriteByte(c)
-			text.WriteByte(c)
-		case ']', '}':
-			if depth > 0 {
-				depth--
-			}
-			raw.WriteByte(c)
-			text.WriteByte(c)
+			i++
 		default:
-			raw.WriteByte(c)
-			text.WriteByte(c)
+			i = s.unquoted(i)
 		}
-		start = false
 	}
-	if in != 0 {
-		return nil, argErrorf("Unterminated %c quote", in)
+	if s.quote != 0 {
+		return nil, argErrorf("Unterminated %c quote", s.quote)
 	}
-	flush()
+	if w, ok := s.endWord(); ok {
+		words = append(words, w)
+	}
 	return words, nil
+}
+
+// isBlank reports whether c separates words.
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// splitter is splitWords' state as it walks a line. Each step takes the
+// byte at i (or a run of bytes from i) and returns where the next begins.
+type splitter struct {
+	line  string
+	raw   strings.Builder // the current word as typed
+	text  strings.Builder // the current word unquoted
+	quote byte            // the open quote: 0, '"' or '\''
+	depth int             // brackets open outside quotes
+	empty bool            // the current word has no byte yet
+}
+
+// endWord ends the current word and returns it, or false if no word had
+// begun.
+func (s *splitter) endWord() (word, bool) {
+	w, ok := word{raw: s.raw.String(), text: s.text.String()}, !s.empty
+	s.raw.Reset()
+	s.text.Reset()
+	s.empty = true
+	return w, ok
+}
+
+// keep adds b to both forms of the current word.
+func (s *splitter) keep(b byte) {
+	s.raw.WriteByte(b)
+	s.text.WriteByte(b)
+}
+
+// escaped takes the backslash at i and the byte it escapes: raw keeps
+// both, text only the escaped byte. A backslash at the end stays in raw.
+func (s *splitter) escaped(i int) int {
+	s.raw.WriteByte('\\')
+	if i+1 < len(s.line) {
+		s.keep(s.line[i+1])
+		return i + 2
+	}
+	return i + 1
+}
+
+// doubleQuoted takes one byte inside double quotes, where a backslash
+// escapes the next byte and a double quote closes them.
+func (s *splitter) doubleQuoted(i int) int {
+	switch c := s.line[i]; c {
+	case '\\':
+		return s.escaped(i)
+	case '"':
+		s.raw.WriteByte(c)
+		s.quote = 0
+	default:
+		s.keep(c)
+	}
+	return i + 1
+}
+
+// singleQuoted takes one byte inside single quotes, where nothing is
+// special but the single quote that closes them.
+func (s *splitter) singleQuoted(i int) int {
+	if c := s.line[i]; c == '\'' {
+		s.raw.WriteByte(c)
+		s.quote = 0
+	} else {
+		s.keep(c)
+	}
+	return i + 1
+}
+
+// unquoted takes the run of ordinary bytes at i in one copy, so that long
+// values stay cheap, or else the one special byte at i.
+func (s *splitter) unquoted(i int) int {
+	run := strings.IndexAny(s.line[i:], specialBytes)
+	if run < 0 {
+		run = len(s.line) - i
+	}
+	if run > 0 {
+		s.raw.WriteString(s.line[i : i+run])
+		s.text.WriteString(s.line[i : i+run])
+		s.empty = false
+		return i + run
+	}
+	return s.special(i)
+}
+
+// special takes the byte at i, one of specialBytes, outside quotes and
+// not a blank between words: a quote opens, a backslash escapes, brackets
+// count their depth, and a blank inside brackets is kept.
+func (s *splitter) special(i int) int {
+	c := s.line[i]
+	s.empty = false
+	switch c {
+	case '"', '\'':
+		s.quote = c
+		s.raw.WriteByte(c)
+	case '\\':
+		return s.escaped(i)
+	case '[', '{':
+		s.depth++
+		s.keep(c)
+	case ']', '}':
+		s.depth = max(s.depth-1, 0)
+		s.keep(c)
+	default: // a blank inside brackets
+		s.keep(c)
+	}
+	return i + 1
 }
 
 // unquote removes shell quoting from one raw word.

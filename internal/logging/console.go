@@ -21,7 +21,7 @@ const (
 	ansiGray    = 90
 )
 
-// newConsole returns the ConsoleWriter that draws the seed's line format on out.
+// newConsole returns the ConsoleWriter that draws the package's line format on out.
 func newConsole(out io.Writer, color bool) zerolog.ConsoleWriter {
 	noColor := !color
 	return zerolog.ConsoleWriter{
@@ -123,8 +123,8 @@ func plainComponent(v any) string {
 }
 
 // indentMessage indents the continuation lines of a multi-line message so they start
-// under the message's first character, as the seed draws a stack trace. The column is
-// the visible width of the parts before the message, each followed by one space.
+// under the message's first character: a stack trace reads as one block. The column
+// is the visible width of the parts before the message, each followed by one space.
 func indentMessage(evt map[string]any) error {
 	msg, ok := evt[zerolog.MessageFieldName].(string)
 	if !ok || !strings.ContainsAny(msg, "\r\n") {

@@ -1,5 +1,5 @@
-// Package logging builds forge's zerolog loggers. They write the console format of
-// seed 002 §10, one event per line:
+// Package logging builds forge's zerolog loggers. They write one event per line, in
+// a console format meant for people reading the shell's output:
 //
 //	2024-01-15 10:23:45.123 INFO  [tools] Executing tool: Read
 //
@@ -68,7 +68,7 @@ func ParseLevel(name string) (zerolog.Level, error) {
 	return zerolog.Disabled, fmt.Errorf("unknown log level %q: valid levels are %s", name, strings.Join(Levels(), ", "))
 }
 
-// New returns a logger that writes the seed's console format to w at the given level,
+// New returns a logger that writes the console format to w at the given level,
 // with ANSI colours only when color is true. It is safe for concurrent use even when w
 // is not: each event is written with one Write call under a lock.
 func New(w io.Writer, level string, color bool) (zerolog.Logger, error) {
@@ -96,7 +96,7 @@ func Component(l zerolog.Logger, name string) zerolog.Logger {
 
 // clockHook stamps each event with the injected clock. It stands in for
 // zerolog.Context.Timestamp, whose precision depends on the global TimeFieldFormat
-// (seconds by default: the seed needs milliseconds).
+// (seconds by default: the console format shows milliseconds).
 type clockHook struct{ now func() time.Time }
 
 // Run implements zerolog.Hook. RFC 3339 with nanoseconds keeps the zone and the

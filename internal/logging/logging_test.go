@@ -13,7 +13,8 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// fixed is the seed's example instant: 2024-01-15 10:23:45.123.
+// fixed is the instant of every test line: 2024-01-15 10:23:45.123, with
+// milliseconds to show.
 var fixed = time.Date(2024, 1, 15, 10, 23, 45, 123_000_000, time.FixedZone("CET", 3600))
 
 func clock() time.Time { return fixed }
@@ -28,7 +29,7 @@ func newTest(t *testing.T, level string, color bool) (zerolog.Logger, *bytes.Buf
 	return l, &buf
 }
 
-func TestFormatMatchesSeed(t *testing.T) {
+func TestConsoleFormat(t *testing.T) {
 	tests := []struct {
 		name string
 		log  func(l zerolog.Logger)

@@ -64,66 +64,11 @@ func (d *decoder) param(n *yaml.Node, field string, depth int, named bool) (tool
 	if err != nil {
 		return p, err
 	}
-	var defNode, enumNode *yaml.Node
-	var minLenNode, minNode *yaml.Node
+	var later laterNodes
 	for _, kv := range fs {
-		key, v := kv[0].Value, kv[1]
-		at := join(field, key)
-		switch key {
-		case "name":
-			if p.Name, err = d.str(v, at, depth+1); err != nil {
-				return p, err
-			}
-			if !paramName.MatchString(p.Name) {
-				return p, d.fail(v, at, "invalid parameter name %q: must match ^[a-zA-Z0-9_.-]{1,64}$", p.Name)
-			}
-		case "type":
-			if p.Type, err = d.str(v, at, depth+1); err != nil {
-				return p, err
-			}
-			if !slices.Contains(knownTypes, p.Type) {
-				return p, d.fail(v, at, "unknown type %q (known: %s)", p.Type, strings.Join(knownTypes, ", "))
-			}
-		case "description":
-			if p.Description, err = d.str(v, at, depth+1); err != nil {
-				return p, err
-			}
-		case "required":
-			if p.Required, err = d.boolean(v, at, depth+1); err != nil {
-				return p, err
-			}
-		case "default":
-			defNode = v
-		case "enum":
-			enumNode = v
-		case "min_length":
-			minLenNode = v
-			if p.MinLength, err = d.nonNegInt(v, at, depth+1); err != nil {
-				return p, err
-			}
-		case "max_length":
-			if p.MaxLength, err = d.nonNegInt(v, at, depth+1); err != nil {
-				return p, err
-			}
-		case "minimum":
-			minNode = v
-			if p.Minimum, err = d.number(v, at, depth+1); err != nil {
-				return p, err
-			}
-		case "maximum":
-			if p.Maximum, err = d.number(v, at, depth+1); err != nil {
-				return p, err
-			}
-		case "items":
-			it, err := d.param(v, at, depth+1, false)
-			if err != nil {
-				return p, err
-			}
-			p.Items = &it
-		case "properties":
-			if p.Properties, err = d.params(v, at, depth+1); err != nil {
-				return p, err
-			}
+		key := kv[0].Value
+		if err := d.paramField(&p, &later, key, kv[1], join(field, key), depth+1); err != nil {
+			return p, err
 		}
 	}
 	if named && p.Name == "" {
@@ -132,20 +77,91 @@ func (d *decoder) param(n *yaml.Node, field string, depth int, named bool) (tool
 	if p.Type == "" {
 		return p, d.fail(n, join(field, "type"), "missing (one of %s)", strings.Join(knownTypes, ", "))
 	}
-	if err := d.constraints(n, field, &p, minLenNode, minNode); err != nil {
+	if err := d.constraints(n, field, &p, later.minLength, later.minimum); err != nil {
 		return p, err
 	}
-	if enumNode != nil {
-		if err := d.enum(enumNode, join(field, "enum"), depth+1, &p); err != nil {
+	if later.enum != nil {
+		if err := d.enum(later.enum, join(field, "enum"), depth+1, &p); err != nil {
 			return p, err
 		}
 	}
-	if defNode != nil {
-		if err := d.defaultValue(defNode, join(field, "default"), depth+1, &p); err != nil {
+	if later.def != nil {
+		if err := d.defaultValue(later.def, join(field, "default"), depth+1, &p); err != nil {
 			return p, err
 		}
 	}
 	return p, nil
+}
+
+// laterNodes keeps the nodes a parameter's later checks need once all its
+// fields are read: the enum and the default are decoded against the type,
+// whatever the order of the fields, and min_length and minimum locate the
+// error of a range no value can satisfy.
+type laterNodes struct {
+	def, enum, minLength, minimum *yaml.Node
+}
+
+// paramField decodes the field key (its node v, at the path at) into p, or
+// keeps v in later for the checks that need the whole parameter.
+func (d *decoder) paramField(p *tools.Parameter, later *laterNodes, key string, v *yaml.Node, at string, depth int) error {
+	var err error
+	switch key {
+	case "name":
+		p.Name, err = d.paramName(v, at, depth)
+	case "type":
+		p.Type, err = d.paramType(v, at, depth)
+	case "description":
+		p.Description, err = d.str(v, at, depth)
+	case "required":
+		p.Required, err = d.boolean(v, at, depth)
+	case "default":
+		later.def = v
+	case "enum":
+		later.enum = v
+	case "min_length":
+		later.minLength = v
+		p.MinLength, err = d.nonNegInt(v, at, depth)
+	case "max_length":
+		p.MaxLength, err = d.nonNegInt(v, at, depth)
+	case "minimum":
+		later.minimum = v
+		p.Minimum, err = d.number(v, at, depth)
+	case "maximum":
+		p.Maximum, err = d.number(v, at, depth)
+	case "items":
+		var items tools.Parameter
+		if items, err = d.param(v, at, depth, false); err == nil {
+			p.Items = &items
+		}
+	case "properties":
+		p.Properties, err = d.params(v, at, depth)
+	}
+	return err
+}
+
+// paramName decodes a parameter's name, which must be one every provider
+// accepts as a property name.
+func (d *decoder) paramName(n *yaml.Node, field string, depth int) (string, error) {
+	name, err := d.str(n, field, depth)
+	if err != nil {
+		return "", err
+	}
+	if !paramName.MatchString(name) {
+		return "", d.fail(n, field, "invalid parameter name %q: must match ^[a-zA-Z0-9_.-]{1,64}$", name)
+	}
+	return name, nil
+}
+
+// paramType decodes a parameter's type, one of knownTypes.
+func (d *decoder) paramType(n *yaml.Node, field string, depth int) (string, error) {
+	typ, err := d.str(n, field, depth)
+	if err != nil {
+		return "", err
+	}
+	if !slices.Contains(knownTypes, typ) {
+		return "", d.fail(n, field, "unknown type %q (known: %s)", typ, strings.Join(knownTypes, ", "))
+	}
+	return typ, nil
 }
 
 // constraints refuses constraints that do not apply to the type, and ranges

@@ -1,5 +1,5 @@
 // Package ratelimit limits how often a tool may be called across the process
-// (seed 004, "Rate Limiting"; configuration tools.<Name>.rate).
+// (configuration tools.<Name>.rate).
 //
 // A limited tool is a decorator: it forwards every method, including the
 // optional interfaces of package tools (DryRunner, Deadliner, LoopBreaker,

@@ -8,7 +8,7 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// ToolList draws "Available Tools (N)" (seed 002 section 4): the tools
+// ToolList draws the "Available Tools (N)" panel: the tools
 // grouped by category in tools.Categories() order (categories outside it
 // follow, sorted), empty categories left out, each under a heading
 // "FILE (5)"; within a category the tools keep the order of ds. Each row is
@@ -99,7 +99,7 @@ func firstSentence(desc string) string {
 	return strings.TrimSuffix(desc, ".")
 }
 
-// ToolDetails draws one tool (seed 002 section 4, "Tool Details"): Tool,
+// ToolDetails draws the "Tool Details" panel of one tool: Tool,
 // Category, the description wrapped, and each parameter with its type,
 // "[required]" or "[optional, default: X]", its description, its
 // constraints, and the items and properties of arrays and objects indented

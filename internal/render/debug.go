@@ -7,7 +7,7 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// Registry draws "Tool Registry State" (seed 002 section 6): the instance's
+// Registry draws the "Tool Registry State" panel: the instance's
 // identity, the number of tools, every category with its count (categories
 // outside tools.Categories() follow, sorted), and the names of the tools,
 // comma-separated and wrapped.
@@ -28,7 +28,7 @@ func (r *Renderer) Registry(s tools.Stats) string {
 	for _, c := range cats {
 		col = max(col, textWidth(sanitizeLines(categoryLabel(c))[0])+len(":"))
 	}
-	col += 2 // "EXECUTION:  3 tools", as the wireframe aligns the counts
+	col += 2 // two spaces after the longest label, where the counts line up: "EXECUTION:  3 tools"
 	for _, c := range cats {
 		label := sanitizeLines(categoryLabel(c))[0] + ":"
 		p.field(2, label+spaces(col-textWidth(label)), plural(s.ByCategory[c], "tool"), nil)
@@ -43,7 +43,7 @@ func (r *Renderer) Registry(s tools.Stats) string {
 	return p.String()
 }
 
-// History draws "Tool Execution History" (seed 002 section 7). total counts
+// History draws the "Tool Execution History" panel. total counts
 // every execution, including those the bounded history has dropped; xs are
 // the ones to show, oldest first. Each entry: "#seq  [time]", Tool, Params
 // (compact JSON, shortened with "...}" to fit one row), Status, Error for a
@@ -65,7 +65,7 @@ func (r *Renderer) History(total int64, xs []tools.Execution) string {
 		p.text("Showing "+plural(len(xs), "execution")+" of "+strconv.FormatInt(total, 10)+".", &r.st.hint, 0)
 		p.blank()
 	}
-	seqW := 3 // "#1" and its two spaces, as the wireframe aligns them
+	seqW := 3 // "#1" and two spaces before the time; a longer number widens every row
 	for _, x := range xs {
 		seqW = max(seqW, len(strconv.FormatInt(x.Seq, 10))+1)
 	}
@@ -95,7 +95,7 @@ func (r *Renderer) History(total int64, xs []tools.Execution) string {
 
 // params adds an execution's parameters as one row of compact JSON; when
 // they do not fit, whole entries are dropped from the end and "...}" closes
-// the object, as the wireframe's third entry shows.
+// the object: {"command": "sleep 300", ...}.
 func (r *Renderer) params(p *panel, x tools.Execution) {
 	const label = "Params: "
 	avail := r.inner - 4 - len(label)
@@ -155,7 +155,7 @@ func compactJSONOrdered(m map[string]any, order []string) string {
 	return b.String()
 }
 
-// Context draws "Execution Context" (seed 002 section 8): working directory,
+// Context draws the "Execution Context" panel: working directory,
 // session and agent, dry run, timeout, output cap, and the metadata with
 // sorted keys; "(none)" where a value is empty. A zero timeout or output cap
 // shows the default the executor applies.

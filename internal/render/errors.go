@@ -10,7 +10,7 @@ import (
 // maxSuggestions is how many similar names ToolNotFound offers.
 const maxSuggestions = 3
 
-// ToolNotFound draws "Error: Tool Not Found" (seed 002 section 9): the name
+// ToolNotFound draws the "Error: Tool Not Found" panel: the name
 // that was asked for, up to three suggestions under "Did you mean one of
 // these?" (the block is left out without suggestions), and where to look.
 func (r *Renderer) ToolNotFound(name string, suggestions []string) string {
@@ -37,10 +37,11 @@ func (r *Renderer) ToolNotFound(name string, suggestions []string) string {
 	return p.String()
 }
 
-// RegistrationFailed draws "Error: Registration Failed" (seed 002 section 9)
-// for the error Registry.Register returned. A name already taken gets the
-// seed's text and advice; any other error (an invalid name, a malformed
-// parameter) is stated with advice of the same shape.
+// RegistrationFailed draws the "Error: Registration Failed" panel for the
+// error Registry.Register returned. A name already taken is said so, with
+// how to replace the tool or pick another name; any other error (an
+// invalid name, a malformed parameter) is stated with advice of the same
+// shape.
 func (r *Renderer) RegistrationFailed(name string, err error) string {
 	p := r.newPanel()
 	p.title("Error: Registration Failed")

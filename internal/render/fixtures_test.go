@@ -10,7 +10,7 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// The values behind the wireframes of seed 002, sections 3 to 9.
+// The values behind the panels drawn in testdata/wireframe.
 
 func readDescriptor() tools.Descriptor {
 	return tools.Descriptor{

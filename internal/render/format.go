@@ -15,8 +15,9 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// formatDuration writes a duration in milliseconds the way the wireframes do
-// ("12ms", "1543ms", "120000ms"): whole milliseconds, rounded, from 1 ms up.
+// formatDuration writes a duration in milliseconds, so that durations in a
+// panel compare at a glance ("12ms", "1543ms", "120000ms"): whole
+// milliseconds, rounded, from 1 ms up.
 // Below that the integer would read as "0ms" for calls that did take time, so
 // one decimal is shown ("0.4ms"), and "<0.1ms" below 0.05 ms. Zero, negative
 // and NaN durations are "0ms".
@@ -89,8 +90,8 @@ func formatValue(v any) string {
 const maxDepth = 64
 
 // compactJSON writes v as JSON on one line with ", " and ": " between
-// elements, as the wireframes print parameters: {"command": "sleep 300",
-// "timeout": 5000}. Object keys are sorted.
+// elements, which reads better in a panel than encoding/json's dense form:
+// {"command": "sleep 300", "timeout": 5000}. Object keys are sorted.
 func compactJSON(v any) string {
 	var b strings.Builder
 	writeCompact(&b, v, 0)

@@ -1,6 +1,6 @@
 // Package render turns the core's values (results, tool descriptors,
 // validation errors, registry stats, the execution history and context) into
-// the boxed panels of the wireframes (seed 002, sections 3 to 9).
+// the boxed panels the shell prints.
 //
 // Every function is pure: width and colour are inputs (Options), nothing is
 // read from the terminal or the environment, and the output is a string the
@@ -26,8 +26,8 @@ import (
 
 // Panel widths, in terminal cells, border included.
 const (
-	// DefaultWidth is the width of the wireframes' panels, used when the
-	// terminal's width is unknown (piped output, tests).
+	// DefaultWidth is the panel width used when the terminal's width is
+	// unknown (piped output, tests); it fits an 80-column terminal.
 	DefaultWidth = 71
 	// MinWidth is the narrowest panel drawn: below it a tool list or an
 	// error message no longer reads as text. A terminal narrower than this
@@ -47,8 +47,9 @@ type Options struct {
 	// dim labels and borders). Without it the output holds no escape codes.
 	Color bool
 	// ParamOrder, when set, gives the declared parameter order of a tool, so
-	// that History prints each call's parameters in that order (as the
-	// wireframe does); keys it does not name follow, sorted. Without it the
+	// that History prints each call's parameters in the order the tool
+	// declares them (file_path before offset); keys it does not name follow,
+	// sorted. Without it the
 	// keys are sorted.
 	ParamOrder func(tool string) []string
 }

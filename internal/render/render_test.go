@@ -44,10 +44,11 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestWireframes proves the panels are the wireframes' own: byte for byte
-// where the wireframe is aligned. Two wireframes have rows one column short
-// (section 6's tool names, section 7's "#1  [...]" rows) and section 8 lists
-// metadata unsorted; for those the text of every row is compared instead.
+// TestWireframes proves the panels are the ones in testdata/wireframe: byte
+// for byte where the wireframe is aligned. Two wireframes have rows one
+// column short (the registry's tool names, the history's "#1  [...]" rows)
+// and the context's wireframe lists metadata unsorted; for those the text
+// of every row is compared instead.
 func TestWireframes(t *testing.T) {
 	r := newTest()
 	for _, c := range panelCases() {

@@ -174,72 +174,95 @@ func wrap(s string, first, rest int) []string {
 	if len(s) <= first && isPlainASCII(s) {
 		return []string{s}
 	}
-	var (
-		out     []string
-		start   = 0 // where the current piece begins
-		width   = 0 // its width so far
-		limit   = first
-		hasWord = false // the piece holds more than leading spaces
-	)
-	emit := func(end int) {
-		piece := s[start:end]
-		if hasWord {
-			piece = strings.TrimRight(piece, " ")
-		}
-		out = append(out, piece)
-		width, limit, hasWord = 0, rest, false
-	}
+	w := wrapper{s: s, limit: first, rest: rest}
 	for i := 0; i < len(s); {
 		if s[i] == ' ' {
-			if width+1 > limit {
-				emit(i)
-				for i < len(s) && s[i] == ' ' {
-					i++
-				}
-				start = i
-				continue
-			}
-			width++
-			i++
-			continue
-		}
-		// A word: measure it up to the next space.
-		j, ww := i, 0
-		for j < len(s) && s[j] != ' ' {
-			n, cw := nextSegment(s[j:])
-			j += n
-			ww += cw
-		}
-		if width+ww <= limit {
-			width += ww
-			hasWord = true
-			i = j
-			continue
-		}
-		if hasWord {
-			emit(i)
-			start = i
-			if ww <= limit {
-				width, hasWord, i = ww, true, j
-				continue
-			}
-		}
-		// Too wide for any line: break it hard, filling the current piece.
-		for i < j {
-			n, cw := nextSegment(s[i:])
-			if width+cw > limit && width > 0 {
-				emit(i)
-				start = i
-			}
-			width += cw
-			hasWord = true
-			i += n
+			i = w.space(i)
+		} else {
+			i = w.word(i)
 		}
 	}
-	if start < len(s) || len(out) == 0 {
-		out = append(out, s[start:])
+	if w.start < len(s) || len(w.out) == 0 {
+		w.out = append(w.out, s[w.start:])
 	}
-	return out
+	return w.out
+}
+
+// wrapper is wrap's state as it walks a line. Each step takes what begins
+// at i (a space or a word) and returns where the next begins.
+type wrapper struct {
+	s       string
+	out     []string
+	start   int  // where the current piece begins
+	width   int  // its width so far
+	limit   int  // the width it may take
+	rest    int  // the width of every piece after the first
+	hasWord bool // the piece holds more than leading spaces
+}
+
+// breakAt ends the current piece at end (its trailing spaces dropped) and
+// starts the next there.
+func (w *wrapper) breakAt(end int) {
+	piece := w.s[w.start:end]
+	if w.hasWord {
+		piece = strings.TrimRight(piece, " ")
+	}
+	w.out = append(w.out, piece)
+	w.start, w.width, w.limit, w.hasWord = end, 0, w.rest, false
+}
+
+// space takes the space at i. On a full piece it breaks there, and the
+// spaces at the break are dropped.
+func (w *wrapper) space(i int) int {
+	if w.width+1 <= w.limit {
+		w.width++
+		return i + 1
+	}
+	w.breakAt(i)
+	for i < len(w.s) && w.s[i] == ' ' {
+		i++
+	}
+	w.start = i
+	return i
+}
+
+// word takes the word at i: onto the current piece if it fits, else onto
+// the next, and broken up if it is wider than a whole line.
+func (w *wrapper) word(i int) int {
+	end, width := i, 0
+	for end < len(w.s) && w.s[end] != ' ' {
+		n, cw := nextSegment(w.s[end:])
+		end += n
+		width += cw
+	}
+	if w.width+width <= w.limit {
+		w.width += width
+		w.hasWord = true
+		return end
+	}
+	if w.hasWord {
+		w.breakAt(i)
+		if width <= w.limit {
+			w.width, w.hasWord = width, true
+			return end
+		}
+	}
+	w.breakWord(i, end)
+	return end
+}
+
+// breakWord places the word s[i:end], too wide for any line, filling the
+// current piece and breaking between grapheme clusters.
+func (w *wrapper) breakWord(i, end int) {
+	for i < end {
+		n, cw := nextSegment(w.s[i:])
+		if w.width+cw > w.limit && w.width > 0 {
+			w.breakAt(i)
+		}
+		w.width += cw
+		w.hasWord = true
+		i += n
+	}
 }
 
 // fitWidth returns the longest prefix of sanitized text s that is at most w

@@ -59,8 +59,9 @@ func (p textPrinter) ToolNotFound(name string, suggestions []string) {
 	p.print(p.Renderer.ToolNotFound(name, suggestions))
 }
 
-// Schemas prints indented JSON as the wireframes do, ready to paste: an
-// object for one tool, an array otherwise.
+// Schemas prints indented JSON (arrays of scalars on one line, as
+// tools.IndentSchema does), ready to paste: an object for one tool, an array
+// otherwise.
 func (p textPrinter) Schemas(_ tools.Format, schemas []json.RawMessage, one bool) {
 	var v any = schemas
 	if schemas == nil {

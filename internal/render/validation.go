@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -14,50 +15,27 @@ func rule(res tools.Result) tools.Rule {
 	return tools.Rule(r)
 }
 
-// ValidationError draws the "Validation Error" panel (seed 002 section 5) for
-// a result of kind validation: Tool and Error, then what fits the error:
-// the required parameters ("• name (type) - description") for a missing one;
-// Received (with its JSON type) and Expected for a wrong type; Received and
-// Valid options for a value outside an enum; Received and Constraints for a
-// value out of range or of the wrong length. res.Metadata["parameter"] is the
+// ValidationError draws the "Validation Error" panel for a result of kind
+// validation: Tool and Error, then what fits the error: the required
+// parameters ("• name (type) - description") for a missing one; Received
+// (with its JSON type) and Expected for a wrong type; Received and Valid
+// options for a value outside an enum; Received and Constraints for a value
+// out of range or of the wrong length. res.Metadata["parameter"] is the
 // parameter's path (edits[1].old_string) and res.Metadata["received"] the
 // value as given; the parameter's declaration is looked up in d.
 func (r *Renderer) ValidationError(d tools.Descriptor, res tools.Result) string {
 	p := r.newPanel()
 	p.title("Validation Error")
 	p.section()
-	name := d.Name
-	if name == "" {
-		name = "(unknown)"
-	}
-	p.field(0, "Tool: ", name, &r.st.title)
-	msg := res.Error
-	if msg == "" {
-		msg = "(no message)"
-	}
-	p.field(0, "Error: ", msg, &r.st.failure)
+	p.field(0, "Tool: ", cmp.Or(d.Name, "(unknown)"), &r.st.title)
+	p.field(0, "Error: ", cmp.Or(res.Error, "(no message)"), &r.st.failure)
 
 	path, _ := res.Metadata["parameter"].(string)
 	received, hasReceived := res.Metadata["received"]
 	param, parent := lookupParam(d.Parameters, path)
-
-	failed := rule(res)
-	switch failed {
+	switch failed := rule(res); failed {
 	case tools.RuleMissing:
-		required := requiredOf(d.Parameters, parent)
-		if len(required) == 0 {
-			break
-		}
-		p.blank()
-		p.text("Required parameters:", &r.st.label, 0)
-		for _, q := range required {
-			label := "• " + q.Name + " (" + typeName(q) + ")"
-			if q.Description == "" {
-				p.text(label, nil, 2)
-				continue
-			}
-			p.flow(2, label+" - ", &r.st.name, q.Description, nil, 4)
-		}
+		r.requiredParams(p, requiredOf(d.Parameters, parent))
 	case tools.RuleType:
 		p.blank()
 		p.field(0, "Received: ", r.receivedText(received, true), nil)
@@ -71,20 +49,7 @@ func (r *Renderer) ValidationError(d tools.Descriptor, res tools.Result) string 
 			p.field(0, "Valid options: ", enumList(param.Enum), nil)
 		}
 	case tools.RuleMinimum, tools.RuleMaximum, tools.RuleMinLength, tools.RuleMaxLength:
-		p.blank()
-		text := r.receivedText(received, false)
-		isLength := failed == tools.RuleMinLength || failed == tools.RuleMaxLength
-		if s, ok := received.(string); ok && isLength {
-			text += " (" + plural(utf8.RuneCountInString(s), "character") + ")"
-		} else if a, ok := received.([]any); ok {
-			text += " (" + plural(len(a), "item") + ")"
-		}
-		p.field(0, "Received: ", text, nil)
-		if param != nil {
-			if c := constraints(*param, false); c != "" {
-				p.field(0, "Constraints: ", c, nil)
-			}
-		}
+		r.outOfBounds(p, param, failed, received)
 	default:
 		if hasReceived && received != nil {
 			p.blank()
@@ -92,6 +57,44 @@ func (r *Renderer) ValidationError(d tools.Descriptor, res tools.Result) string 
 		}
 	}
 	return p.String()
+}
+
+// requiredParams lists the required parameters, one "• name (type) -
+// description" each, after a blank line; nothing when there are none.
+func (r *Renderer) requiredParams(p *panel, required []tools.Parameter) {
+	if len(required) == 0 {
+		return
+	}
+	p.blank()
+	p.text("Required parameters:", &r.st.label, 0)
+	for _, q := range required {
+		label := "• " + q.Name + " (" + typeName(q) + ")"
+		if q.Description == "" {
+			p.text(label, nil, 2)
+			continue
+		}
+		p.flow(2, label+" - ", &r.st.name, q.Description, nil, 4)
+	}
+}
+
+// outOfBounds shows a value out of range or of the wrong length: Received
+// with its length (characters for a string that failed a length check,
+// items for an array), then the parameter's Constraints.
+func (r *Renderer) outOfBounds(p *panel, param *tools.Parameter, failed tools.Rule, received any) {
+	p.blank()
+	text := r.receivedText(received, false)
+	isLength := failed == tools.RuleMinLength || failed == tools.RuleMaxLength
+	if s, ok := received.(string); ok && isLength {
+		text += " (" + plural(utf8.RuneCountInString(s), "character") + ")"
+	} else if a, ok := received.([]any); ok {
+		text += " (" + plural(len(a), "item") + ")"
+	}
+	p.field(0, "Received: ", text, nil)
+	if param != nil {
+		if c := constraints(*param, false); c != "" {
+			p.field(0, "Constraints: ", c, nil)
+		}
+	}
 }
 
 // receivedText writes an offending value as JSON (strings quoted), cut to

@@ -5,7 +5,7 @@ import "slices"
 // Category groups tools for listing, filtering and export.
 type Category string
 
-// The categories of seed 000 (FR-2.1.6).
+// The categories a tool can belong to.
 const (
 	CategoryFile      Category = "file"
 	CategoryExecution Category = "execution"
@@ -16,7 +16,8 @@ const (
 	CategoryOther     Category = "other"
 )
 
-// Categories lists every category in display order (the order of the wireframes).
+// Categories lists every category in display order: the file tools first,
+// the catch-all "other" last.
 func Categories() []Category {
 	return []Category{CategoryFile, CategoryExecution, CategoryWeb, CategoryTask, CategoryNotebook, CategoryMCP, CategoryOther}
 }

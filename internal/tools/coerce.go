@@ -302,9 +302,9 @@ func jsonEqual(a, b any) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// pyList writes values as the Python reference prints a list, the form the
-// seed's messages use: ['json', 'yaml', 'toml']. Strings are in single
-// quotes; everything else is written as JSON (1, 1.5, true, null).
+// pyList writes values as a Python list literal, the form validation
+// messages use: ['json', 'yaml', 'toml']. Strings are in single quotes;
+// everything else is written as JSON (1, 1.5, true, null).
 func pyList(values []any) string {
 	var b strings.Builder
 	b.WriteByte('[')

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Defaults of an ExecutionContext (seed 003, "Create default execution context").
+// Defaults of an ExecutionContext made by NewExecutionContext.
 const (
 	DefaultTimeout       = 120 * time.Second
 	DefaultMaxOutputSize = 100000
@@ -18,8 +18,9 @@ type Asker interface {
 	Ask(ctx context.Context, question string) (string, error)
 }
 
-// ExecutionContext is what a tool call runs in (FR-2.1.7). It is a value:
-// each call gets its own copy.
+// ExecutionContext is what a tool call runs in: working directory, session
+// and agent, dry run, timeout, output cap and metadata. It is a value: each
+// call gets its own copy.
 type ExecutionContext struct {
 	WorkingDir    string         `json:"working_dir"`
 	SessionID     string         `json:"session_id,omitempty"`

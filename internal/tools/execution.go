@@ -2,7 +2,8 @@ package tools
 
 import "time"
 
-// Execution records one call (seed 001 ToolExecution).
+// Execution records one call: the tool, its arguments and context, its
+// result and when it ran.
 type Execution struct {
 	Seq         int64            `json:"seq"` // 1 for the first call of this executor, never reused
 	ToolName    string           `json:"tool"`
@@ -14,7 +15,7 @@ type Execution struct {
 	DurationMS  float64          `json:"duration_ms"`
 }
 
-// Metrics are the running totals of one tool (FR-2.1.4).
+// Metrics are the running totals of one tool since the executor started.
 type Metrics struct {
 	Calls    int64         `json:"calls"`
 	Failures int64         `json:"failures"`

@@ -18,7 +18,7 @@ const DefaultHistoryCapacity = 1000
 type ExecutorOption func(*Executor)
 
 // WithLogger sets the logger; the default discards. Every event carries
-// "component":"tools", which the shell prints as [tools] (seed 002 §10).
+// "component":"tools", which the shell prints as [tools].
 func WithLogger(l zerolog.Logger) ExecutorOption {
 	return func(e *Executor) { e.log = l.With().Str("component", "tools").Logger() }
 }
@@ -38,7 +38,7 @@ func WithClock(now func() time.Time) ExecutorOption {
 	return func(e *Executor) { e.now = now }
 }
 
-// Executor runs tools by name (FR-2.1.4): lookup, validation, dry run,
+// Executor runs tools by name: lookup, validation, dry run,
 // timeout, cancellation, panic recovery, output cap, history, metrics, logs.
 // It is safe for concurrent use.
 //
@@ -281,7 +281,7 @@ func deadlineResult(err error, timeout time.Duration) Result {
 	return Result{Status: StatusTimedOut, Error: "Tool timed out after " + formatSeconds(timeout), ErrorKind: KindTimeout}
 }
 
-// formatSeconds writes a timeout as the seed does: 120s, 1.5s.
+// formatSeconds writes a timeout in seconds for a person: 120s, 1.5s.
 func formatSeconds(d time.Duration) string {
 	if d%time.Second == 0 {
 		return fmt.Sprintf("%ds", int64(d/time.Second))

@@ -7,9 +7,9 @@ import (
 	"io"
 )
 
-// IndentSchema pretty-prints JSON as the wireframes of seed 002 show schemas:
-// objects one key per line, keys in their original order, and arrays of
-// scalars on one line (["file_path"], ["json", "yaml"]). json.Indent would
+// IndentSchema pretty-prints JSON for a person reading a schema: objects
+// one key per line, keys in their original order, and arrays of scalars on
+// one line (["file_path"], ["json", "yaml"]). json.Indent would
 // break such arrays over several lines.
 func IndentSchema(src []byte, indent string) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(src))

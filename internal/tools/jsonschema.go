@@ -25,10 +25,10 @@ const (
 	dialectGemini
 )
 
-// JSONSchema returns the parameter's JSON Schema, compact, with keys in the
-// seed's order: type, description, default, enum, minimum, maximum,
-// minLength, maxLength (minItems, maxItems for arrays), items, properties,
-// required. An empty description or type is left out.
+// JSONSchema returns the parameter's JSON Schema, compact, with keys in a
+// fixed order, so that an export is the same byte for byte every time:
+// type, description, default, enum, minimum, maximum, minLength, maxLength
+// (minItems, maxItems for arrays), items, properties, required. An empty description or type is left out.
 func (p Parameter) JSONSchema() json.RawMessage {
 	var b bytes.Buffer
 	writeParamSchema(&b, &p, dialectJSONSchema)
@@ -38,7 +38,7 @@ func (p Parameter) JSONSchema() json.RawMessage {
 // ParametersSchema returns the object schema of a parameter list:
 // {"type":"object","properties":{...},"required":[...]}, properties in
 // declaration order. "properties" and "required" are always present, even
-// empty, as the Python reference writes them and as every provider accepts.
+// empty, as every provider accepts.
 func ParametersSchema(params []Parameter) json.RawMessage {
 	var b bytes.Buffer
 	writeObjectSchema(&b, params, dialectJSONSchema, true)

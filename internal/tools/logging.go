@@ -73,7 +73,7 @@ func outputSize(r Result) int {
 	return len(r.Display())
 }
 
-// formatParams writes args as the seed's log line does:
+// formatParams writes args for the log line of a call:
 // {"file_path": "/home/user/test.py", "limit": 100}, keys sorted, long
 // values shortened.
 func formatParams(args Args) string {

@@ -10,9 +10,10 @@ const (
 	TypeObject  = "object"
 )
 
-// Parameter describes one argument of a tool (seed 000 ToolParameter, seed 001
-// with its constraints). Items and Properties let array and object parameters
-// describe their contents; both are validated recursively.
+// Parameter describes one argument of a tool: its name, type, description,
+// whether it is required, its default and its constraints. Items and
+// Properties let array and object parameters describe their contents; both
+// are validated recursively.
 type Parameter struct {
 	Name        string   `json:"name"`
 	Type        string   `json:"type"`

@@ -9,8 +9,7 @@ import (
 
 // TestRaceEverythingAtOnce runs registration, deregistration, execution,
 // listing, lazy builds and schema export from sixteen goroutines at once;
-// under -race it proves the registry and executor share no unguarded state
-// (issue 2 item 12).
+// under -race it proves the registry and executor share no unguarded state.
 func TestRaceEverythingAtOnce(t *testing.T) {
 	r := NewRegistry()
 	mustRegister(t, r, echo())

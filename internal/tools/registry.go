@@ -71,7 +71,7 @@ func WithDeps(f DepsFunc) RegistryOption { return func(r *Registry) { r.deps = f
 // pin it.
 func WithID(id string) RegistryOption { return func(r *Registry) { r.id = id } }
 
-// Registry holds tools by name (FR-2.1.2). It is safe for concurrent use.
+// Registry holds tools by name. It is safe for concurrent use.
 //
 // Reads vastly outnumber writes (every tool call is a Get; tools are
 // registered once at start-up), so the tools live in an immutable snapshot

@@ -34,7 +34,7 @@ func TestRegistryRegisterMany(t *testing.T) {
 	if got := r.Count(); got != 3 {
 		t.Errorf("Count() = %d, want 3", got)
 	}
-	// The seed lists ["Read", "Write", "Bash"] and says "sorted alphabetically".
+	// Registered as Read, Write, Bash; listed sorted alphabetically.
 	if got, want := r.ListNames(), []string{"Bash", "Read", "Write"}; !slices.Equal(got, want) {
 		t.Errorf("ListNames() = %v, want %v", got, want)
 	}

@@ -2,7 +2,7 @@ package tools
 
 import "fmt"
 
-// Status is the final state of one execution (seed 001, state diagram).
+// Status is the final state of one execution.
 type Status string
 
 // The states an execution can end in.

@@ -63,14 +63,14 @@ func newTool(name string, cat Category, params ...Parameter) *rtTool {
 	return &rtTool{name: name, cat: cat, params: params}
 }
 
-// echo is the seed's EchoTool: it returns its required "message".
+// echo is the Echo tool: it returns its required "message".
 func echo() *rtTool {
 	return &rtTool{name: "Echo", desc: "Echo the message back", params: []Parameter{
 		{Name: "message", Type: TypeString, Description: "Message to echo", Required: true},
 	}}
 }
 
-// fileTools are the seed's Read, Write and Bash.
+// fileTools are Read, Write and Bash, each with its required parameters.
 func fileTools() []Tool {
 	return []Tool{
 		newTool("Read", CategoryFile, Parameter{Name: "file_path", Type: TypeString, Description: "Absolute path to the file", Required: true}),

@@ -49,7 +49,7 @@ func ParseFormat(s string) (Format, error) {
 
 // ExportSchema returns one tool's definition in the given format, compact,
 // properties in declaration order. Pretty printing is the caller's job
-// (IndentSchema prints as the wireframes do).
+// (IndentSchema prints them for a person).
 func ExportSchema(d Descriptor, f Format) (json.RawMessage, error) {
 	var b bytes.Buffer
 	b.Grow(256)

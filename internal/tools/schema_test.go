@@ -23,12 +23,13 @@ func (t descTool) Execute(context.Context, ExecutionContext, Args) Result {
 	return OK(t.d.Name)
 }
 
-// wireframeRead is the Read tool as wireframe 002 shows it: no defaults.
-func wireframeRead() Descriptor {
+// exampleRead is a Read tool without defaults, and exampleBash a tool with
+// defaults, an integer range and a boolean: the tools of the pretty examples.
+func exampleRead() Descriptor {
 	return Descriptor{Name: "Read", Description: "Read contents of a file from the filesystem", Category: CategoryFile, Parameters: readLikeParams()}
 }
 
-func wireframeBash() Descriptor {
+func exampleBash() Descriptor {
 	return Descriptor{Name: "Bash", Description: "Execute a bash command", Category: CategoryExecution, Parameters: []Parameter{
 		{Name: "command", Type: TypeString, Description: "The command to execute", Required: true},
 		{Name: "timeout", Type: TypeInteger, Description: "Timeout in milliseconds", Default: 120000, Minimum: Float(1000), Maximum: Float(600000)},
@@ -90,17 +91,18 @@ func TestParametersSchemaEmpty(t *testing.T) {
 	}
 }
 
-// The exports match wireframe 002 sections 1 and 2 character for character.
-func TestExportMatchesWireframes(t *testing.T) {
+// The exports match the pretty examples character for character, compact
+// and indented.
+func TestExportMatchesPrettyExamples(t *testing.T) {
 	cases := []struct {
 		name string
 		d    Descriptor
 		f    Format
 		want string
 	}{
-		{"OpenAI simple tool schema", wireframeRead(), FormatOpenAI, wireframeOpenAIRead},
-		{"OpenAI tool with enum parameter", wireframeBash(), FormatOpenAI, wireframeOpenAIBash},
-		{"Anthropic simple tool schema", wireframeRead(), FormatAnthropic, wireframeAnthropicRead},
+		{"OpenAI simple tool schema", exampleRead(), FormatOpenAI, prettyOpenAIRead},
+		{"OpenAI tool with enum parameter", exampleBash(), FormatOpenAI, prettyOpenAIBash},
+		{"Anthropic simple tool schema", exampleRead(), FormatAnthropic, prettyAnthropicRead},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -122,7 +124,9 @@ func TestExportMatchesWireframes(t *testing.T) {
 	}
 }
 
-func seedRead(params ...Parameter) Descriptor {
+// readFixture is a Read tool with params, or with file_path, offset and
+// limit when none are given.
+func readFixture(params ...Parameter) Descriptor {
 	if params == nil {
 		params = []Parameter{
 			{Name: "file_path", Type: TypeString, Description: "Absolute path to the file", Required: true},
@@ -135,15 +139,15 @@ func seedRead(params ...Parameter) Descriptor {
 
 // Scenario: Generate OpenAI schema for simple tool
 // Scenario: Generate Anthropic schema for simple tool
-func TestExportSeedScenarios(t *testing.T) {
-	openai, _ := ExportSchema(seedRead(), FormatOpenAI)
+func TestExportSimpleTool(t *testing.T) {
+	openai, _ := ExportSchema(readFixture(), FormatOpenAI)
 	want := `{"type":"function","function":{"name":"Read","description":"Read contents of a file","parameters":{"type":"object","properties":{` +
 		`"file_path":{"type":"string","description":"Absolute path to the file"},"offset":{"type":"integer","description":"Line number to start from"},` +
 		`"limit":{"type":"integer","description":"Maximum lines to read"}},"required":["file_path"]}}}`
 	if string(openai) != want {
 		t.Errorf("openai:\n%s\n%s", openai, want)
 	}
-	anth, _ := ExportSchema(seedRead(Parameter{Name: "file_path", Type: TypeString, Description: "Absolute path to the file", Required: true}), FormatAnthropic)
+	anth, _ := ExportSchema(readFixture(Parameter{Name: "file_path", Type: TypeString, Description: "Absolute path to the file", Required: true}), FormatAnthropic)
 	want = `{"name":"Read","description":"Read contents of a file","input_schema":{"type":"object","properties":{"file_path":{"type":"string","description":"Absolute path to the file"}},"required":["file_path"]}}`
 	if string(anth) != want {
 		t.Errorf("anthropic:\n%s\n%s", anth, want)
@@ -153,7 +157,7 @@ func TestExportSeedScenarios(t *testing.T) {
 // Scenario: Generate OpenAI schema with enum parameter
 // Scenario: Generate OpenAI schema with numeric constraints
 func TestExportPropertyFragments(t *testing.T) {
-	d := seedRead(
+	d := readFixture(
 		Parameter{Name: "format", Type: TypeString, Enum: []any{"json", "yaml"}},
 		Parameter{Name: "timeout", Type: TypeInteger, Minimum: Float(1), Maximum: Float(600)},
 	)
@@ -224,7 +228,7 @@ func TestParseFormat(t *testing.T) {
 	if err == nil || err.Error() != "Unknown schema format: xml (known: openai, anthropic, langchain, gemini, mcp)" {
 		t.Errorf("got %v", err)
 	}
-	if _, err := ExportSchema(wireframeRead(), "xml"); err == nil || !strings.Contains(err.Error(), "known: openai") {
+	if _, err := ExportSchema(exampleRead(), "xml"); err == nil || !strings.Contains(err.Error(), "known: openai") {
 		t.Errorf("export: %v", err)
 	}
 }
@@ -232,7 +236,7 @@ func TestParseFormat(t *testing.T) {
 // representative descriptors: every type, nesting, enums, constraints, none.
 func representativeTools() []Descriptor {
 	return []Descriptor{
-		wireframeRead(), wireframeBash(),
+		exampleRead(), exampleBash(),
 		{Name: "Empty", Description: "No parameters"},
 		{Name: "MultiEdit", Description: "Edits", Parameters: editParams()},
 		{Name: "Kitchen", Description: "Every \"type\" <here>", Parameters: []Parameter{
@@ -330,10 +334,10 @@ func exportRegistry(t testing.TB, n int) (*Registry, *Executor) {
 	t.Helper()
 	reg := NewRegistry()
 	for i := range n {
-		d := wireframeRead()
+		d := exampleRead()
 		d.Name = fmt.Sprintf("Tool%02d", i)
 		if i%2 == 1 {
-			d = wireframeBash()
+			d = exampleBash()
 			d.Name = fmt.Sprintf("Tool%02d", i)
 		}
 		if err := reg.Register(descTool{d}); err != nil {
@@ -348,7 +352,7 @@ func exportRegistry(t testing.TB, n int) (*Registry, *Executor) {
 // Scenario: Get schemas by category
 func TestExecutorSchemas(t *testing.T) {
 	reg := NewRegistry()
-	for _, d := range []Descriptor{wireframeRead(), {Name: "Write", Description: "Write a file", Category: CategoryFile}, wireframeBash()} {
+	for _, d := range []Descriptor{exampleRead(), {Name: "Write", Description: "Write a file", Category: CategoryFile}, exampleBash()} {
 		if err := reg.Register(descTool{d}); err != nil {
 			t.Fatal(err)
 		}

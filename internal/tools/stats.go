@@ -2,7 +2,7 @@ package tools
 
 import "fmt"
 
-// Stats summarise the registry for the debug panel (seed 002 section 6).
+// Stats summarise the registry for the shell's "Tool Registry State" panel.
 type Stats struct {
 	ID         string           // an identity for this registry instance: 0x7f8b4c0d1e90
 	Total      int              // number of tools

@@ -18,8 +18,9 @@ type Tool interface {
 	Execute(ctx context.Context, ec ExecutionContext, args Args) Result
 }
 
-// LoopBreaker is implemented by tools after which an agent loop stops
-// (seed 004: task_completion, ask_question, converse).
+// LoopBreaker is implemented by tools after which an agent loop stops, such
+// as task_completion, ask_question and converse: the model has finished, or
+// waits for the person.
 type LoopBreaker interface {
 	IsLoopBreaking() bool
 }

@@ -53,8 +53,8 @@ func (e *ValidationError) Error() string { return e.Message }
 //   - an argument the tool does not declare is refused, naming the declared ones;
 //   - null for a parameter means "not given": the default applies, and a
 //     required parameter is missing (models send null for optional fields);
-//   - checks run in the order of the seed's flowchart: presence, type, enum,
-//     range, length; the first failure is reported, with its path
+//   - checks run in the order presence, type, enum, range, length, so that
+//     the first failure reported is the most basic one, with its path
 //     (edits[1].old_string) in place of the name, except that undeclared
 //     names in the same object are reported first (a misspelt "filepath" says
 //     more than "Missing required parameter: file_path");
@@ -176,6 +176,8 @@ func copyDeclared(checked []Parameter, m map[string]any, size int) map[string]an
 // representation are returned as the interface they came in, without
 // boxing them again.
 func checkValue(p *Parameter, here path, v any) (any, bool, *ValidationError) {
+	// The scalar cases stay inline, calling out only for rules the parameter
+	// has (numbers always check theirs at once): a flat call is the hot path.
 	at := &here
 	switch p.Type {
 	case TypeString:
@@ -197,10 +199,7 @@ func checkValue(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 		if !ok {
 			return nil, false, typeError(p, at, v)
 		}
-		if p.Enum != nil && !enumHasNumber(p.Enum, float64(n)) {
-			return nil, false, enumError(p, at, v)
-		}
-		if err := checkRange(p, at, float64(n), v); err != nil {
+		if err := checkNumberRules(p, at, float64(n), v); err != nil {
 			return nil, false, err
 		}
 		if _, ok := v.(int); ok {
@@ -212,10 +211,7 @@ func checkValue(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 		if !ok {
 			return nil, false, typeError(p, at, v)
 		}
-		if p.Enum != nil && !enumHasNumber(p.Enum, f) {
-			return nil, false, enumError(p, at, v)
-		}
-		if err := checkRange(p, at, f, v); err != nil {
+		if err := checkNumberRules(p, at, f, v); err != nil {
 			return nil, false, err
 		}
 		if _, ok := v.(float64); ok {
@@ -223,38 +219,63 @@ func checkValue(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 		}
 		return f, true, nil
 	case TypeBoolean:
-		b, ok := v.(bool)
-		if !ok {
+		if _, ok := v.(bool); !ok {
 			return nil, false, typeError(p, at, v)
 		}
-		if p.Enum != nil && !enumHasValue(p.Enum, b) {
+		if p.Enum != nil && !enumHasValue(p.Enum, v) {
 			return nil, false, enumError(p, at, v)
 		}
 		return v, false, nil
 	case TypeArray:
 		return checkArray(p, here, v)
 	case TypeObject:
-		m, ok := asMap(v)
-		if !ok {
-			return nil, false, typeError(p, at, v)
-		}
-		if p.Enum != nil && !enumHasValue(p.Enum, m) {
-			return nil, false, enumError(p, at, v)
-		}
-		_, same := v.(map[string]any)
-		if len(p.Properties) == 0 {
-			return m, !same, nil // free-form object: any keys, any values
-		}
-		parent := here // escapes: the properties' paths point to it
-		out, changed, err := checkObject(p.Properties, &parent, m)
-		return out, changed || !same, err
+		return checkNestedObject(p, here, v)
 	default:
 		// Registration refuses unknown types (CheckTool); a tool built
-		// without it gets its value unchecked, as the Python reference does.
+		// without it gets its value unchecked rather than refused.
 		return v, false, nil
 	}
 }
 
+// checkNumberRules checks a number's enum, minimum and maximum; f is the
+// number as a float64, v as it came.
+func checkNumberRules(p *Parameter, at *path, f float64, v any) *ValidationError {
+	switch {
+	case p.Enum != nil && !enumHasNumber(p.Enum, f):
+		return enumError(p, at, v)
+	case p.Minimum != nil && f < *p.Minimum:
+		return &ValidationError{Path: at.String(), Rule: RuleMinimum, Received: v,
+			Message: "Value for " + at.String() + " is below minimum: " + formatFloat(*p.Minimum)}
+	case p.Maximum != nil && f > *p.Maximum:
+		return &ValidationError{Path: at.String(), Rule: RuleMaximum, Received: v,
+			Message: "Value for " + at.String() + " exceeds maximum: " + formatFloat(*p.Maximum)}
+	}
+	return nil
+}
+
+// checkNestedObject checks an object value's enum and, when p declares
+// properties, the properties themselves; a free-form object takes any keys
+// and values. It returns the object as a map[string]any.
+func checkNestedObject(p *Parameter, here path, v any) (any, bool, *ValidationError) {
+	at := &here
+	m, ok := asMap(v)
+	if !ok {
+		return nil, false, typeError(p, at, v)
+	}
+	if p.Enum != nil && !enumHasValue(p.Enum, m) {
+		return nil, false, enumError(p, at, v)
+	}
+	_, same := v.(map[string]any)
+	if len(p.Properties) == 0 {
+		return m, !same, nil
+	}
+	parent := here // escapes: the properties' paths point to it
+	out, changed, err := checkObject(p.Properties, &parent, m)
+	return out, changed || !same, err
+}
+
+// checkArray checks an array value's enum and length and, when p declares
+// items, every element; it returns the array as a []any.
 func checkArray(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 	at := &here
 	items, ok := asSlice(v)
@@ -296,18 +317,6 @@ func checkArray(p *Parameter, here path, v any) (any, bool, *ValidationError) {
 		return items, !same, nil
 	}
 	return out, true, nil
-}
-
-func checkRange(p *Parameter, at *path, f float64, v any) *ValidationError {
-	if p.Minimum != nil && f < *p.Minimum {
-		return &ValidationError{Path: at.String(), Rule: RuleMinimum, Received: v,
-			Message: "Value for " + at.String() + " is below minimum: " + formatFloat(*p.Minimum)}
-	}
-	if p.Maximum != nil && f > *p.Maximum {
-		return &ValidationError{Path: at.String(), Rule: RuleMaximum, Received: v,
-			Message: "Value for " + at.String() + " exceeds maximum: " + formatFloat(*p.Maximum)}
-	}
-	return nil
 }
 
 func checkLength(p *Parameter, at *path, n int, v any) *ValidationError {

@@ -20,7 +20,7 @@ func vArgs(t testing.TB, s string) Args {
 	return a
 }
 
-func TestValidateSeedScenarios(t *testing.T) {
+func TestValidateScenarios(t *testing.T) {
 	str := func(name string) []Parameter { return []Parameter{{Name: name, Type: TypeString}} }
 	typed := func(name, typ string) []Parameter { return []Parameter{{Name: name, Type: typ}} }
 	cases := []struct {
@@ -88,7 +88,7 @@ func TestValidateSeedScenarios(t *testing.T) {
 	}
 }
 
-// Arguments decoded from JSON keep integers apart from fractions (issue 2 item 3).
+// Arguments decoded from JSON keep integers apart from fractions.
 func TestValidateJSONNumbers(t *testing.T) {
 	params := []Parameter{
 		{Name: "count", Type: TypeInteger},

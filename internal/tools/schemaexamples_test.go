@@ -1,8 +1,10 @@
 package tools
 
-// The schemas of seed 002 (wireframes), sections 1 and 2, copied verbatim.
+// The exports of exampleRead and exampleBash as IndentSchema prints them for
+// a person (forge schema): what a provider receives, compacted, and what the
+// shell shows.
 
-const wireframeOpenAIRead = `{
+const prettyOpenAIRead = `{
   "type": "function",
   "function": {
     "name": "Read",
@@ -31,7 +33,7 @@ const wireframeOpenAIRead = `{
   }
 }`
 
-const wireframeOpenAIBash = `{
+const prettyOpenAIBash = `{
   "type": "function",
   "function": {
     "name": "Bash",
@@ -61,7 +63,7 @@ const wireframeOpenAIBash = `{
   }
 }`
 
-const wireframeAnthropicRead = `{
+const prettyAnthropicRead = `{
   "name": "Read",
   "description": "Read contents of a file from the filesystem",
   "input_schema": {
