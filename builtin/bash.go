@@ -16,7 +16,8 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// Bash's limits (seed 002 section 1, issue 4 item 6).
+// Bash's limits, in milliseconds: the timeout argument's default and
+// bounds, as the tool's schema declares them.
 const (
 	bashDefaultTimeoutMS = 120000
 	bashMinTimeoutMS     = 1000

@@ -127,9 +127,34 @@ func (t *webSearchTool) Execute(ctx context.Context, ec tools.ExecutionContext, 
 	if err != nil {
 		return tools.Fail("Invalid blocked_domains: " + err.Error())
 	}
+	results, fail := t.search(ctx, query)
+	if fail != nil {
+		return *fail
+	}
+	var kept []searchResult
+	for _, r := range results {
+		if r.URL == "" || !domainAllowed(r.URL, allowed, blocked) {
+			continue
+		}
+		kept = append(kept, r)
+		if len(kept) == t.maxResults {
+			break
+		}
+	}
+	text := formatResults(query, kept)
+	if limit := outputLimit(ec); len(text) > limit {
+		text = truncateUTF8(text, limit) + "\n[Results cut at the output cap.]"
+	}
+	return tools.OK(text, "query", query, "count", len(kept), "total", len(results))
+}
+
+// search asks the endpoint for query and returns its results, or the
+// failure to report.
+func (t *webSearchTool) search(ctx context.Context, query string) ([]searchResult, *tools.Result) {
+	fail := func(r tools.Result) ([]searchResult, *tools.Result) { return nil, &r }
 	u, err := url.Parse(t.endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return tools.Fail(fmt.Sprintf("The search endpoint %q is not an http(s) URL. Set tools.WebSearch.endpoint to a SearXNG-compatible JSON API, e.g. http://localhost:8888/search.", t.endpoint))
+		return fail(tools.Fail(fmt.Sprintf("The search endpoint %q is not an http(s) URL. Set tools.WebSearch.endpoint to a SearXNG-compatible JSON API, e.g. http://localhost:8888/search.", t.endpoint)))
 	}
 	q := u.Query()
 	q.Set("q", query)
@@ -139,45 +164,40 @@ func (t *webSearchTool) Execute(ctx context.Context, ec tools.ExecutionContext, 
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return tools.Fail(fmt.Sprintf("Invalid search endpoint: %v", err))
+		return fail(tools.Fail(fmt.Sprintf("Invalid search endpoint: %v", err)))
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", webUserAgent)
 	resp, err := t.client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return markStopped(tools.Fail("The search was cancelled or timed out: "+ctx.Err().Error()), ctx.Err())
+			return fail(markStopped(tools.Fail("The search was cancelled or timed out: "+ctx.Err().Error()), ctx.Err()))
 		}
 		if _, ok := netguard.Blocked(err); ok {
-			return tools.Fail(fmt.Sprintf("Refusing to follow the search endpoint %s: %v. Only the configured endpoint itself may be a private address.",
-				u.Redacted(), unwrapURLError(err)))
+			return fail(tools.Fail(fmt.Sprintf("Refusing to follow the search endpoint %s: %v. Only the configured endpoint itself may be a private address.",
+				u.Redacted(), unwrapURLError(err))))
 		}
-		return tools.Fail(fmt.Sprintf("The search endpoint %s did not answer: %v", u.Redacted(), unwrapURLError(err)))
+		return fail(tools.Fail(fmt.Sprintf("The search endpoint %s did not answer: %v", u.Redacted(), unwrapURLError(err))))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, webSearchMaxBody))
 	if err != nil {
-		return tools.Fail(fmt.Sprintf("Reading the search results failed: %v", err))
+		return fail(tools.Fail(fmt.Sprintf("Reading the search results failed: %v", err)))
 	}
 	if resp.StatusCode != http.StatusOK {
-		return tools.Fail(fmt.Sprintf("The search endpoint answered HTTP %s (is format=json enabled in its settings?)", resp.Status), "status_code", resp.StatusCode)
+		return fail(tools.Fail(fmt.Sprintf("The search endpoint answered HTTP %s (is format=json enabled in its settings?)", resp.Status), "status_code", resp.StatusCode))
 	}
 	var answer struct {
 		Results []searchResult `json:"results"`
 	}
 	if err := json.Unmarshal(body, &answer); err != nil {
-		return tools.Fail(fmt.Sprintf("The search endpoint did not return SearXNG JSON ({\"results\": [...]}): %v", err))
+		return fail(tools.Fail(fmt.Sprintf("The search endpoint did not return SearXNG JSON ({\"results\": [...]}): %v", err)))
 	}
-	var kept []searchResult
-	for _, r := range answer.Results {
-		if r.URL == "" || !domainAllowed(r.URL, allowed, blocked) {
-			continue
-		}
-		kept = append(kept, r)
-		if len(kept) == t.maxResults {
-			break
-		}
-	}
+	return answer.Results, nil
+}
+
+// formatResults lists the kept results for the model.
+func formatResults(query string, kept []searchResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Search results for %q (%d):\n", query, len(kept))
 	if len(kept) == 0 {
@@ -189,11 +209,7 @@ func (t *webSearchTool) Execute(ctx context.Context, ec tools.ExecutionContext, 
 			fmt.Fprintf(&b, "   %s\n", c)
 		}
 	}
-	text := b.String()
-	if limit := outputLimit(ec); len(text) > limit {
-		text = truncateUTF8(text, limit) + "\n[Results cut at the output cap.]"
-	}
-	return tools.OK(text, "query", query, "count", len(kept), "total", len(answer.Results))
+	return b.String()
 }
 
 // unwrapURLError drops the *url.Error wrapper, whose method and URL the
