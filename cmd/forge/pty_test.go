@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/forgehq/forge/internal/llm/llmtest"
 	"golang.org/x/term"
 )
 
@@ -41,7 +44,7 @@ type terminal struct {
 // startForge runs the forge binary (the test binary under the name testscript
 // gives it on $PATH) on a new 40x100 pseudo-terminal, in its own session
 // with that terminal as its controlling terminal.
-func startForge(t *testing.T) (*terminal, *term.State) {
+func startForge(t *testing.T, env ...string) (*terminal, *term.State) {
 	t.Helper()
 	bin, err := exec.LookPath("forge")
 	if err != nil {
@@ -67,6 +70,7 @@ func startForge(t *testing.T) (*terminal, *term.State) {
 	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "NO_COLOR=1", "TERM=xterm",
 		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := cmd.Start(); err != nil {
@@ -249,4 +253,44 @@ func TestInteractiveSIGTERMRestoresTerminal(t *testing.T) {
 		t.Errorf("exit status %d, want %d", code, 128+int(syscall.SIGTERM))
 	}
 	tm.assertRestored(before)
+}
+
+// The agent on a terminal: a prompt streams its answer, an edit is put to
+// the person with its diff and applied on y, and Ctrl-C cancels a running
+// call and returns to the prompt with the conversation intact.
+func TestInteractiveAgent(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{
+		{Text: "Reading.", ToolCalls: []llmtest.ToolCall{{Name: "Edit",
+			Arguments: json.RawMessage(`{"file_path": "hello.txt", "old_string": "World", "new_string": "forge"}`)}}},
+		{Text: "Changed **World** to forge."},
+		{ToolCalls: []llmtest.ToolCall{{Name: "Bash", Arguments: json.RawMessage(`{"command": "sleep 30"}`)}}},
+		{Text: "Still here."},
+	}})
+	tm, before := startForge(t, "FORGE_PROVIDER=openai", "FORGE_BASE_URL="+srv.OpenAIURL(), "FORGE_APPROVAL=ask")
+	tm.expect(`prompt to openai \(gpt-5-mini\)\.(.|\n)*forge> *$`)
+	tm.send("greet the world\r")
+	tm.expect(`(?s)Allow Edit\?.*-Hello, World!.*\+Hello, forge!.*\[y\] yes, once.*\? *$`)
+	tm.send("y\r")
+	tm.expect(`(?s)Changed (\*\*)?World(\*\*)? to forge\..*forge> *$`)
+	b, err := os.ReadFile(filepath.Join(tm.cmd.Dir, "hello.txt"))
+	if err != nil || string(b) != "Hello, forge!\n" {
+		t.Errorf("hello.txt = %q, %v", b, err)
+	}
+	tm.send("wait a while\r")
+	tm.expect(`(?s)Allow Bash\?.*sleep 30.*\? *$`)
+	tm.send("y\r")
+	// Whether ^C comes while the call runs or just before, it is cancelled.
+	time.Sleep(300 * time.Millisecond)
+	tm.send("\x03")
+	tm.expect(`(?s)⊘ Bash\(sleep 30\): cancelled.*forge> *$`)
+	tm.send("are you there?\r")
+	tm.expect(`(?s)Still here\..*forge> *$`)
+	tm.send("\x04")
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit status %d; output:\n%s", code, tm.screen())
+	}
+	tm.assertRestored(before)
+	if f := srv.Failures(); len(f) > 0 {
+		t.Errorf("the fake provider failed: %v", f)
+	}
 }

@@ -91,6 +91,18 @@ func (a *App) modelConfigured() bool {
 	return a.cfg.Provider != "" || a.getenv("OPENAI_API_KEY") != "" || a.getenv("ANTHROPIC_API_KEY") != ""
 }
 
+// defaultModel is a provider's model when none is given; Ollama's is the
+// first it serves, found on the first prompt.
+func defaultModel(provider string) string {
+	switch provider {
+	case "openai":
+		return defaultOpenAIModel
+	case "anthropic":
+		return defaultAnthropicModel
+	}
+	return "its first model"
+}
+
 func orDefault(s, def string) string {
 	if strings.TrimSpace(s) == "" {
 		return def

@@ -47,15 +47,14 @@ func (a *App) modelLine(ctx context.Context) string {
 		}
 	}
 	if a.model.Model == nil {
-		name := a.cfg.Model
-		if name == "" {
-			name = "its default model"
-		}
 		provider := a.cfg.Provider
 		if provider == "" {
-			provider = "the provider of your API key"
+			provider = "openai"
+			if a.getenv("OPENAI_API_KEY") == "" {
+				provider = "anthropic"
+			}
 		}
-		return "Any other line is a prompt to " + provider + " (" + name + ")."
+		return "Any other line is a prompt to " + provider + " (" + orDefault(a.cfg.Model, defaultModel(provider)) + ")."
 	}
 	return "Any other line is a prompt to " + a.model.Provider + " (" + a.model.Name + ")."
 }

@@ -40,7 +40,7 @@ func ApprovalQuestion(a Approval, color bool) string {
 		b.WriteString("  " + l + "\n")
 	}
 	if a.Reason != "" {
-		b.WriteString(r.paint(r.st.hint, sanitizeText(firstLine(a.Reason))) + "\n")
+		b.WriteString(r.paint(r.st.hint, oneLineText(a.Reason)) + "\n")
 	}
 	b.WriteString("[y] yes, once  ")
 	if len(a.Always) > 0 {

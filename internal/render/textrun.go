@@ -85,10 +85,16 @@ func (v *textRun) result(c *agent.Call, r *agent.CallResult) {
 		if !v.p.Terminal {
 			v.line(v.progress, "✓ "+v.headline(c))
 		}
+	case r.Status == agent.StatusCancelled:
+		if v.p.Terminal {
+			// The terminal echoed ^C where the cursor was: write over it.
+			_, _ = io.WriteString(v.progress, "\r")
+		}
+		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": cancelled"))
 	case r.Status == agent.StatusDenied || r.Result.Status == "":
-		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": "+firstLine(r.Error)))
+		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": "+oneLineText(r.Error)))
 	case !v.p.Terminal:
-		v.line(v.progress, "✗ "+v.headline(c)+": "+firstLine(r.Error))
+		v.line(v.progress, "✗ "+v.headline(c)+": "+oneLineText(r.Error))
 	default:
 		call := Call{Tool: c.Name, Args: c.Args, Result: r.Result}
 		if t, ok := v.lookup(c.Name); ok {
@@ -246,4 +252,10 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// oneLineText is the first line of an outside message, sanitised, whole.
+func oneLineText(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return sanitizeText(first)
 }
