@@ -1,6 +1,8 @@
 package logging
 
 import (
+	"github.com/forgehq/forge/internal/termsafe"
+
 	"fmt"
 	"io"
 	"strings"
@@ -44,15 +46,20 @@ func newConsole(out io.Writer, color bool) zerolog.ConsoleWriter {
 		},
 		FormatPartValueByName: func(v any, name string) string {
 			if name == ComponentField {
-				return paint(plainComponent(v), ansiCyan, noColor)
+				return paint(termsafe.String(plainComponent(v)), ansiCyan, noColor)
 			}
-			return fmt.Sprint(v)
+			return termsafe.String(fmt.Sprint(v))
 		},
+		// Messages and values carry what tools, servers and models said:
+		// they go through forge's terminal sanitiser like everything else.
 		FormatMessage: func(v any) string {
 			if v == nil {
 				return ""
 			}
-			return fmt.Sprint(v)
+			return termsafe.String(fmt.Sprint(v))
+		},
+		FormatFieldValue: func(v any) string {
+			return termsafe.String(fmt.Sprint(v))
 		},
 		FormatFieldName: func(v any) string {
 			return paint(fmt.Sprint(v)+"=", ansiCyan, noColor)
@@ -61,7 +68,7 @@ func newConsole(out io.Writer, color bool) zerolog.ConsoleWriter {
 			return paint(fmt.Sprint(v)+"=", ansiRed, noColor)
 		},
 		FormatErrFieldValue: func(v any) string {
-			return paint(fmt.Sprintf("%s", v), ansiRed, noColor)
+			return paint(termsafe.String(fmt.Sprintf("%s", v)), ansiRed, noColor)
 		},
 		FormatPrepare: indentMessage,
 	}

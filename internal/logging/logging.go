@@ -106,16 +106,16 @@ func (h clockHook) Run(e *zerolog.Event, _ zerolog.Level, _ string) {
 }
 
 // Open opens the log destination: "" is standard error (which Close leaves open);
-// any other path is opened for appending, created with mode 0644 and its parent
-// directories with 0755.
+// any other path is opened for appending, created with mode 0600 (logs may hold
+// what tools read and ran) and its parent directories with 0700.
 func Open(path string) (io.WriteCloser, error) {
 	if path == "" {
 		return nopCloser{os.Stderr}, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("log file: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("log file: %w", err)
 	}

@@ -92,10 +92,12 @@ func (p textPrinter) Settings(s []Setting) {
 	for _, st := range s {
 		fmt.Fprintf(&b, "%s = %v\n", st.Key, st.Value)
 	}
-	p.print(b.String())
+	p.print(sanitizeText(b.String()))
 }
 
-func (p textPrinter) SettingChanged(s Setting) { p.print(fmt.Sprintf("%s = %v", s.Key, s.Value)) }
+func (p textPrinter) SettingChanged(s Setting) {
+	p.print(sanitizeText(fmt.Sprintf("%s = %v", s.Key, s.Value)))
+}
 func (p textPrinter) Registry(st tools.Stats)  { p.print(p.Renderer.Registry(st)) }
 func (p textPrinter) MCPServers(servers []MCPServer) {
 	p.print(MCPText(servers))

@@ -42,9 +42,11 @@ type Terminal struct {
 func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int {
 	fd := int(t.In.Fd())
 	saved, _ := term.GetState(fd)
+	hist := historyFile(t)
+	defer keepPrivate(hist)
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:            d.Prompt(),
-		HistoryFile:       historyFile(t),
+		HistoryFile:       hist,
 		HistorySearchFold: true,
 		// Lines are saved by the loop, so that answers to a tool's question
 		// stay out of the history (HistoryDisable/Enable race with
@@ -155,18 +157,35 @@ func watchEndSignals(stops <-chan os.Signal, rl *readline.Instance, cancel func(
 	}
 }
 
-// historyFile is t's history file once its directory exists, else "".
+// historyFile is t's history file, created private (0600: the lines typed
+// may hold secrets) when it does not exist yet, or "" when it cannot be.
+// readline itself would create it readable by everyone.
 func historyFile(t Terminal) string {
 	if t.HistoryFile == "" {
 		return ""
 	}
-	if err := os.MkdirAll(filepath.Dir(t.HistoryFile), 0o700); err != nil {
+	err := os.MkdirAll(filepath.Dir(t.HistoryFile), 0o700)
+	if err == nil {
+		var f *os.File
+		if f, err = os.OpenFile(t.HistoryFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
+			err = f.Close()
+		}
+	}
+	if err != nil {
 		if t.Warn != nil {
 			t.Warn("history disabled: " + err.Error())
 		}
 		return ""
 	}
 	return t.HistoryFile
+}
+
+// keepPrivate sets path back to 0600 after readline may have rewritten it
+// (it compacts a long history into a new file of mode 0666).
+func keepPrivate(path string) {
+	if path != "" {
+		_ = os.Chmod(path, 0o600)
+	}
 }
 
 // completer adapts a Completer to readline: it returns the suffixes that

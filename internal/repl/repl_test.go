@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -124,5 +126,25 @@ func TestCompleterAdapter(t *testing.T) {
 	}
 	if n != 4 || !slices.Equal(gs, []string{"ls ", "lbox "}) {
 		t.Errorf("Do = %q, %d", gs, n)
+	}
+}
+
+// The history file holds what the person typed: it is created private.
+func TestHistoryFileIsPrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "forge", "history")
+	if got := historyFile(Terminal{HistoryFile: path}); got != path {
+		t.Fatalf("historyFile = %q", got)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("history file mode %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+	dir, _ := os.Stat(filepath.Dir(path))
+	if dir.Mode().Perm() != 0o700 {
+		t.Errorf("directory mode %v, want 0700", dir.Mode().Perm())
+	}
+	var warned string
+	if got := historyFile(Terminal{HistoryFile: "/proc/forge/history", Warn: func(m string) { warned = m }}); got != "" || warned == "" {
+		t.Errorf("an impossible history file: %q, warning %q", got, warned)
 	}
 }
