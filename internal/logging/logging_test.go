@@ -311,7 +311,6 @@ func TestOpen(t *testing.T) {
 	}
 }
 
-
 func BenchmarkInfoLine(b *testing.B) {
 	var buf bytes.Buffer
 	l, err := NewWithClock(&buf, "info", false, clock)

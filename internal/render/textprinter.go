@@ -98,7 +98,7 @@ func (p textPrinter) Settings(s []Setting) {
 func (p textPrinter) SettingChanged(s Setting) {
 	p.print(sanitizeText(fmt.Sprintf("%s = %v", s.Key, s.Value)))
 }
-func (p textPrinter) Registry(st tools.Stats)  { p.print(p.Renderer.Registry(st)) }
+func (p textPrinter) Registry(st tools.Stats) { p.print(p.Renderer.Registry(st)) }
 func (p textPrinter) MCPServers(servers []MCPServer) {
 	p.print(MCPText(servers))
 }
