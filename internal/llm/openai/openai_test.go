@@ -215,7 +215,7 @@ func TestConversationRoundTrip(t *testing.T) {
 	if dump(got) != dump(wantSchema) || !bytes.Contains(r.Body, []byte(`10000000000000001`)) {
 		t.Errorf("parameters %s", r.Tools[0].InputSchema)
 	}
-	if string(r.Tools[1].InputSchema) != `{"properties":{},"type":"object"}` {
+	if string(r.Tools[1].InputSchema) != `{"type":"object","properties":{}}` {
 		t.Errorf("empty schema sent as %s", r.Tools[1].InputSchema)
 	}
 	if bytes.Contains(r.Body, []byte(`"strict"`)) || bytes.Contains(r.Body, []byte(`"tool_choice"`)) {

@@ -3,9 +3,11 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -39,39 +41,48 @@ func (m *Model) params(req llm.Request) (openai.ChatCompletionNewParams, error) 
 		}
 	}
 	for _, spec := range req.Tools {
-		schema, err := parameters(spec.InputSchema)
+		def, err := functionDefinition(spec)
 		if err != nil {
 			return openai.ChatCompletionNewParams{}, m.requestError(fmt.Sprintf("tool %q: input schema: %v", spec.Name, err))
-		}
-		def := shared.FunctionDefinitionParam{Name: spec.Name, Parameters: schema}
-		if spec.Description != "" {
-			def.Description = openai.String(spec.Description)
 		}
 		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(def))
 	}
 	return p, nil
 }
 
-func (m *Model) requestError(msg string) *llm.Error {
-	return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindRequest, Message: msg}
+// functionDefinition is a tool as the SDK sends it, written as JSON once:
+// the schema goes out byte for byte as forge wrote it, and a request does
+// not decode and re-encode every tool's schema (most of its size).
+func functionDefinition(spec llm.ToolSpec) (shared.FunctionDefinitionParam, error) {
+	schema := bytes.TrimSpace(spec.InputSchema)
+	if len(schema) == 0 {
+		schema = []byte(`{"type":"object","properties":{}}`)
+	} else if schema[0] != '{' || !json.Valid(schema) {
+		return shared.FunctionDefinitionParam{}, errors.New("not a JSON object")
+	}
+	name, err := json.Marshal(spec.Name)
+	if err != nil {
+		return shared.FunctionDefinitionParam{}, err
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"name":`)
+	b.Write(name)
+	if spec.Description != "" {
+		desc, err := json.Marshal(spec.Description)
+		if err != nil {
+			return shared.FunctionDefinitionParam{}, err
+		}
+		b.WriteString(`,"description":`)
+		b.Write(desc)
+	}
+	b.WriteString(`,"parameters":`)
+	b.Write(schema)
+	b.WriteByte('}')
+	return param.Override[shared.FunctionDefinitionParam](json.RawMessage(b.Bytes())), nil
 }
 
-// parameters is a tool's JSON Schema as the SDK takes it. Each top-level
-// value stays the raw JSON it was, so that numbers and key order inside
-// reach the server exactly as forge wrote them.
-func parameters(schema json.RawMessage) (shared.FunctionParameters, error) {
-	if len(bytes.TrimSpace(schema)) == 0 {
-		return shared.FunctionParameters{"type": "object", "properties": map[string]any{}}, nil
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(schema, &raw); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %w", err)
-	}
-	p := make(shared.FunctionParameters, len(raw))
-	for k, v := range raw {
-		p[k] = v
-	}
-	return p, nil
+func (m *Model) requestError(msg string) *llm.Error {
+	return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindRequest, Message: msg}
 }
 
 // messages is the conversation in Chat Completions messages.
