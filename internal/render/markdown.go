@@ -2,6 +2,7 @@ package render
 
 import (
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -81,34 +82,32 @@ func NewMarkdown(opts MarkdownOptions) *Markdown {
 	} else {
 		lr.SetColorProfile(termenv.Ascii)
 	}
-	styles := [attrCount]lipgloss.Style{
-		lr.NewStyle().Bold(true),                                      // strong
-		lr.NewStyle().Italic(true),                                    // emph
-		lr.NewStyle().Strikethrough(true),                             // strike
-		lr.NewStyle().Foreground(lipgloss.Color("6")),                 // code
-		lr.NewStyle().Underline(true).Foreground(lipgloss.Color("4")), // link
-		lr.NewStyle().Faint(true),                                     // URL
-		lr.NewStyle().Bold(true).Foreground(lipgloss.Color("5")),      // h1
-		lr.NewStyle().Bold(true).Foreground(lipgloss.Color("4")),      // h2
-		lr.NewStyle().Bold(true).Foreground(lipgloss.Color("6")),      // h3+
-		lr.NewStyle().Foreground(lipgloss.Color("240")),               // dim
-		lr.NewStyle().Foreground(lipgloss.Color("245")),               // code block
-		lr.NewStyle().Foreground(lipgloss.Color("2")),                 // checked
-	}
 	p := goldmark.New(goldmark.WithExtensions(
 		extension.Table, extension.Strikethrough, extension.TaskList,
 	)).Parser()
 	m := &Markdown{width: clampMarkdownWidth(opts.Width), color: opts.Color, parser: p}
-	for i, st := range styles {
+	type color = lipgloss.Color
+	for a, st := range map[mdAttr]lipgloss.Style{
+		attrStrong:    lr.NewStyle().Bold(true),
+		attrEmph:      lr.NewStyle().Italic(true),
+		attrStrike:    lr.NewStyle().Strikethrough(true),
+		attrCode:      lr.NewStyle().Foreground(color("6")),
+		attrLink:      lr.NewStyle().Underline(true).Foreground(color("4")),
+		attrURL:       lr.NewStyle().Faint(true),
+		attrH1:        lr.NewStyle().Bold(true).Foreground(color("5")),
+		attrH2:        lr.NewStyle().Bold(true).Foreground(color("4")),
+		attrH3:        lr.NewStyle().Bold(true).Foreground(color("6")),
+		attrDim:       lr.NewStyle().Foreground(color("240")),
+		attrCodeBlock: lr.NewStyle().Foreground(color("245")),
+		attrChecked:   lr.NewStyle().Foreground(color("2")),
+	} {
 		// Rendering a sentinel splits a style into the sequence that opens
 		// it and the one that closes it, so text is styled by appending
 		// strings instead of by a lipgloss call per piece.
 		s := st.Render("x")
-		if at := strings.IndexByte(s, 'x'); at >= 0 {
-			m.open[i] = s[:at]
-			if m.open[i] != "" {
-				m.reset = s[at+1:]
-			}
+		if at := strings.IndexByte(s, 'x'); at > 0 {
+			m.open[bits.TrailingZeros16(uint16(a))] = s[:at]
+			m.reset = s[at+1:]
 		}
 	}
 	m.quote = string(m.appendStyled(nil, "│", attrDim)) + " "
@@ -160,40 +159,6 @@ type listCarry struct {
 	next   int
 }
 
-// renderBlock renders one block of Markdown source (one or more top-level
-// nodes) as lines, each ending with a newline. carry is updated for the next
-// block.
-func (m *Markdown) renderBlock(src []byte, carry *listCarry) []byte {
-	doc := m.parser.Parse(text.NewReader(src))
-	r := &mdRenderer{m: m, src: src}
-	first := true
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		if r.lines > 0 {
-			r.separate()
-		}
-		l, ordered := n.(*ast.List)
-		if !ordered || !l.IsOrdered() {
-			r.block(n)
-			first = false
-			continue
-		}
-		start := l.Start
-		if first && carry.ok && carry.marker == l.Marker {
-			start = carry.next
-		}
-		r.list(l, start)
-		first = false
-		if n.NextSibling() == nil {
-			*carry = listCarry{ok: true, marker: l.Marker, next: start + l.ChildCount()}
-			return r.out
-		}
-	}
-	if !first {
-		*carry = listCarry{}
-	}
-	return r.out
-}
-
 // mdRenderer renders the nodes of one block into out, line by line.
 type mdRenderer struct {
 	m   *Markdown
@@ -222,6 +187,42 @@ type mdPrefix struct {
 	first, rest string
 	width       int
 	pending     bool // first has not been drawn yet
+}
+
+// reset prepares r to render src, keeping its buffers.
+func (r *mdRenderer) reset(src []byte) {
+	*r = mdRenderer{
+		m: r.m, src: src, out: r.out[:0], prefixes: r.prefixes[:0], text: r.text,
+	}
+}
+
+// document renders one block of Markdown source (one or more top-level
+// nodes) as lines, each ending with a newline, and updates carry for the
+// next block. The result is valid until the next call: r's buffers are
+// reused from block to block.
+func (r *mdRenderer) document(src []byte, carry *listCarry) []byte {
+	r.reset(src)
+	doc := r.m.parser.Parse(text.NewReader(src))
+	next := *carry // a block of blank lines changes nothing
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if r.lines > 0 {
+			r.separate()
+		}
+		next = listCarry{}
+		l, ok := n.(*ast.List)
+		if !ok || !l.IsOrdered() {
+			r.block(n)
+			continue
+		}
+		start := l.Start
+		if n == doc.FirstChild() && carry.ok && carry.marker == l.Marker {
+			start = carry.next
+		}
+		r.list(l, start)
+		next = listCarry{ok: true, marker: l.Marker, next: start + l.ChildCount()}
+	}
+	*carry = next
+	return r.out
 }
 
 // width is the room left for text inside the open containers.

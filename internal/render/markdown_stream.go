@@ -17,7 +17,8 @@ import (
 //
 // A MarkdownStream is not safe for concurrent use.
 type MarkdownStream struct {
-	m *Markdown
+	r   mdRenderer // renders each block, its buffers reused
+	out []byte     // what a call returns, reused
 
 	block []byte // the complete lines of the current block
 	tail  []byte // the line still being written
@@ -33,13 +34,13 @@ type MarkdownStream struct {
 }
 
 // Stream returns a stream that renders with m.
-func (m *Markdown) Stream() *MarkdownStream { return &MarkdownStream{m: m} }
+func (m *Markdown) Stream() *MarkdownStream { return &MarkdownStream{r: mdRenderer{m: m}} }
 
 // Write takes the next piece of the answer, cut anywhere (even inside a
 // UTF-8 character), and returns the rendering of every block it completed,
 // or "" while the block is still open.
 func (s *MarkdownStream) Write(delta string) string {
-	var out []byte
+	out := s.out[:0]
 	for delta != "" {
 		i := strings.IndexByte(delta, '\n')
 		if i < 0 {
@@ -56,20 +57,21 @@ func (s *MarkdownStream) Write(delta string) string {
 	if s.mayEnd && s.hasContent && len(s.tail) > 0 && !isBlankByte(s.tail[0]) {
 		out = s.end(out)
 	}
+	s.out = out
 	return string(out)
 }
 
 // Flush renders what is left, an unterminated last line and an unclosed
 // fence included, and resets the stream for a new answer.
 func (s *MarkdownStream) Flush() string {
-	var out []byte
+	out := s.out[:0]
 	if len(s.tail) > 0 {
 		out = s.addLine(out, s.tail)
 	}
 	if s.hasContent {
 		out = s.end(out)
 	}
-	*s = MarkdownStream{m: s.m, block: s.block[:0], tail: s.tail[:0]}
+	*s = MarkdownStream{r: s.r, out: out, block: s.block[:0], tail: s.tail[:0]}
 	return string(out)
 }
 
@@ -104,7 +106,7 @@ func (s *MarkdownStream) addLine(out, line []byte) []byte {
 
 // end draws the block and starts the next.
 func (s *MarkdownStream) end(out []byte) []byte {
-	if r := s.m.renderBlock(s.block, &s.carry); len(r) > 0 {
+	if r := s.r.document(s.block, &s.carry); len(r) > 0 {
 		if s.wrote {
 			out = append(out, '\n')
 		}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -263,6 +264,25 @@ func TestMarkdownWidth(t *testing.T) {
 					t.Errorf("width %d colour %v: line of %d cells: %q", w, color, got, l)
 				}
 			}
+		}
+	}
+}
+
+// TestMarkdownConcurrent proves one Markdown can render several answers at
+// once (run with -race): every rendering equals the sequential one.
+func TestMarkdownConcurrent(t *testing.T) {
+	m := NewMarkdown(MarkdownOptions{Width: 60, Color: true})
+	doc := answerDoc(t)
+	want := m.Render(doc)
+	got := make([]string, 4)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() { got[i] = m.Render(doc) })
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != want {
+			t.Errorf("rendering %d differs from the sequential one", i)
 		}
 	}
 }
