@@ -17,7 +17,7 @@ import (
 // ends, so that a pipe receives the answer and nothing else. Each call gets
 // a compact line; a failed call expands to its panel.
 func (p textPrinter) Run(_ RunInfo, opts RunOptions) RunView {
-	v := &textRun{p: p, opts: opts, progress: p.Out}
+	v := &runView{p: p, opts: opts, progress: p.Out}
 	if opts.ProgressToErr {
 		v.progress = p.Err
 	}
@@ -28,8 +28,8 @@ func (p textPrinter) Run(_ RunInfo, opts RunOptions) RunView {
 	return v
 }
 
-// textRun is the text view of one run.
-type textRun struct {
+// runView is the text view of one run.
+type runView struct {
 	p        textPrinter
 	opts     RunOptions
 	progress io.Writer
@@ -46,7 +46,7 @@ type markdownStream interface {
 	Flush() string
 }
 
-func (v *textRun) Event(e agent.Event) {
+func (v *runView) Event(e agent.Event) {
 	if e.Type == agent.EventThinking {
 		v.spin.start("Thinking")
 		return
@@ -78,7 +78,7 @@ func (v *textRun) Event(e agent.Event) {
 }
 
 // result shows a call's outcome: a short line, or the panel of a failure.
-func (v *textRun) result(c *agent.Call, r *agent.CallResult) {
+func (v *runView) result(c *agent.Call, r *agent.CallResult) {
 	r0 := v.p.Renderer
 	switch {
 	case r.Status == agent.StatusSuccess:
@@ -108,7 +108,7 @@ func (v *textRun) result(c *agent.Call, r *agent.CallResult) {
 
 // done ends the run: the final answer when it was not streamed, and why
 // the run stopped when it did not finish.
-func (v *textRun) done(d *agent.Done) {
+func (v *runView) done(d *agent.Done) {
 	if v.md == nil && d.Text != "" {
 		v.write(v.p.Out, sanitizeText(d.Text))
 		v.endLine(v.p.Out)
@@ -126,10 +126,10 @@ func (v *textRun) done(d *agent.Done) {
 	}
 }
 
-func (v *textRun) Close() { v.spin.stop() }
+func (v *runView) Close() { v.spin.stop() }
 
 // headline names a call in one line: the tool and what it acts on.
-func (v *textRun) headline(c *agent.Call) string {
+func (v *runView) headline(c *agent.Call) string {
 	subject := ""
 	if t, ok := v.lookup(c.Name); ok {
 		for _, p := range t.Parameters() {
@@ -146,7 +146,7 @@ func (v *textRun) headline(c *agent.Call) string {
 	return sanitizeText(c.Name + "(" + subject + ")")
 }
 
-func (v *textRun) lookup(name string) (tools.Tool, bool) {
+func (v *runView) lookup(name string) (tools.Tool, bool) {
 	if v.opts.Lookup == nil {
 		return nil, false
 	}
@@ -154,7 +154,7 @@ func (v *textRun) lookup(name string) (tools.Tool, bool) {
 }
 
 // write writes streamed text, remembering whether it ended a line.
-func (v *textRun) write(w io.Writer, s string) {
+func (v *runView) write(w io.Writer, s string) {
 	if s == "" {
 		return
 	}
@@ -165,7 +165,7 @@ func (v *textRun) write(w io.Writer, s string) {
 }
 
 // endLine ends a line of streamed text left open.
-func (v *textRun) endLine(w io.Writer) {
+func (v *runView) endLine(w io.Writer) {
 	if w == v.p.Out && v.midLine {
 		_, _ = io.WriteString(w, "\n")
 		v.midLine = false
@@ -173,25 +173,16 @@ func (v *textRun) endLine(w io.Writer) {
 }
 
 // line writes one line of progress, on a line of its own.
-func (v *textRun) line(w io.Writer, s string) {
+func (v *runView) line(w io.Writer, s string) {
 	v.endLine(v.p.Out)
 	fmt.Fprintln(w, s)
 }
 
-// plainMarkdown passes text through, sanitised: until Markdown is rendered,
-// and for terminals without styles.
-type plainMarkdown struct{}
-
-func (plainMarkdown) Write(delta string) string { return sanitizeStream(delta) }
-func (plainMarkdown) Flush() string             { return "" }
-
-// sanitizeStream sanitises a piece of streamed text, keeping its newlines.
-func sanitizeStream(s string) string {
-	return strings.Join(sanitizeLines(s), "\n")
+// newMarkdownStream is the Markdown renderer of a terminal, at the width
+// and with the colours of its panels.
+func newMarkdownStream(r *Renderer) markdownStream {
+	return NewMarkdown(MarkdownOptions{Width: r.width, Color: r.color}).Stream()
 }
-
-// newMarkdownStream is the Markdown renderer of a terminal.
-func newMarkdownStream(*Renderer) markdownStream { return plainMarkdown{} }
 
 // spinner shows that the model is thinking, on a terminal, until the
 // first thing to show arrives.
