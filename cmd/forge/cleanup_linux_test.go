@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/forgehq/forge/internal/llm/llmtest"
 )
 
 // escapees is a Bash command whose processes try every way out of the
@@ -237,5 +240,31 @@ func TestInteractiveSIGTERMEndsToolProcesses(t *testing.T) {
 		t.Errorf("exit status %d, want %d", code, 128+int(syscall.SIGTERM))
 	}
 	tm.assertRestored(before)
+	waitAllGone(t, pids)
+}
+
+// TestAskEndsToolProcessesOnSignal: forge ask, whose model had Bash start
+// processes that escape their group, ends them all when it gets SIGTERM.
+func TestAskEndsToolProcessesOnSignal(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{{Name: "Bash", Arguments: json.RawMessage(`{"command": "sh escape.sh"}`)}}},
+		{Text: "never reached"},
+	}})
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "escape.sh"), []byte(escapees+"sleep 300\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := forgeCommand(t, dir, "ask", "--approval", "yolo", "run the script")
+	cmd.Env = append(cmd.Env, "FORGE_PROVIDER=openai", "FORGE_BASE_URL="+srv.OpenAIURL())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := waitPidFiles(t, dir, escapeePids)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd); code != 143 {
+		t.Errorf("forge ask exited with %d, want 143\n%s", code, readOutput(dir))
+	}
 	waitAllGone(t, pids)
 }

@@ -53,6 +53,9 @@ exits 0 when every command succeeded, 1 otherwise. Type /help in the shell.`,
 	config.AddFlags(root.PersistentFlags())
 	_ = root.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
 	_ = root.RegisterFlagCompletionFunc("log-level", fixedCompletion("debug", "info", "warn", "error", "off"))
+	_ = root.RegisterFlagCompletionFunc("provider", fixedCompletion(config.Providers()...))
+	_ = root.RegisterFlagCompletionFunc("approval", fixedCompletion(config.ApprovalModes()...))
+	_ = root.RegisterFlagCompletionFunc("tool-format", fixedCompletion(config.ToolFormats()...))
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	for _, c := range commands.Table() {
 		if c.InCLI() {
