@@ -116,15 +116,7 @@ func NewMarkdown(opts MarkdownOptions) *Markdown {
 
 // clampMarkdownWidth chooses the wrapping width for a terminal of w cells.
 func clampMarkdownWidth(w int) int {
-	switch {
-	case w <= 0:
-		return DefaultMarkdownWidth
-	case w < minMarkdownWidth:
-		return minMarkdownWidth
-	case w > MaxWidth:
-		return MaxWidth
-	}
-	return w
+	return clampCells(w, DefaultMarkdownWidth, minMarkdownWidth, MaxWidth)
 }
 
 // Render renders a whole Markdown text. It renders it block by block, exactly

@@ -110,16 +110,14 @@ func New(opts Options) *Renderer {
 }
 
 // clampWidth chooses the panel width for a terminal of w cells.
-func clampWidth(w int) int {
-	switch {
-	case w <= 0:
-		return DefaultWidth
-	case w < MinWidth:
-		return MinWidth
-	case w > MaxWidth:
-		return MaxWidth
+func clampWidth(w int) int { return clampCells(w, DefaultWidth, MinWidth, MaxWidth) }
+
+// clampCells is w within [lo, hi], or def when w is unknown (0 or less).
+func clampCells(w, def, lo, hi int) int {
+	if w <= 0 {
+		return def
 	}
-	return w
+	return min(max(w, lo), hi)
 }
 
 // Width returns the total width of the panels, border included.

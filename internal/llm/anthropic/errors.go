@@ -1,11 +1,8 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -25,8 +22,6 @@ func (m *Model) streamError(ctx context.Context, err error, res *http.Response) 
 	}
 	var (
 		apiErr    *anthropic.Error
-		syntaxErr *json.SyntaxError
-		typeErr   *json.UnmarshalTypeError
 	)
 	switch {
 	case errors.As(err, &apiErr) && apiErr.StatusCode >= 400:
@@ -42,33 +37,13 @@ func (m *Model) streamError(ctx context.Context, err error, res *http.Response) 
 			Message: llm.Redact(msg, m.cfg.APIKey), KeyVar: m.cfg.KeyVar}
 	case res != nil && res.StatusCode >= 400:
 		return m.statusError(res.StatusCode, res)
-	case errors.As(err, &syntaxErr), errors.As(err, &typeErr):
-		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindMalformed, URL: m.url,
-			Message: "an event is not the API's JSON: " + llm.Redact(err.Error(), m.cfg.APIKey)}
-	case res != nil:
-		// The answer had begun: the connection broke mid-stream.
-		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindInterrupted, URL: m.url,
-			Message: wire.TransportError(m.cfg.Provider, m.url, err, m.cfg.APIKey).Message}
 	}
-	return wire.TransportError(m.cfg.Provider, m.url, err, m.cfg.APIKey)
+	return wire.StreamFailure(m.cfg.Provider, m.url, err, res, m.cfg.APIKey)
 }
 
 // statusError is the Error for an HTTP error answer.
 func (m *Model) statusError(status int, res *http.Response) *llm.Error {
-	var (
-		body   []byte
-		header http.Header
-	)
-	if res != nil {
-		header = res.Header
-		if res.Body != nil {
-			body, _ = io.ReadAll(io.LimitReader(res.Body, 64<<10))
-			res.Body = io.NopCloser(bytes.NewReader(body))
-		}
-	}
-	e := wire.StatusError(m.cfg.Provider, status, header, body, m.cfg.APIKey)
-	e.KeyVar = m.cfg.KeyVar
-	return e
+	return wire.ResponseError(m.cfg.Provider, status, res, m.cfg.APIKey, m.cfg.KeyVar)
 }
 
 // typeStatus is the HTTP status Anthropic gives an error type: an error

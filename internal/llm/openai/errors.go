@@ -1,11 +1,8 @@
 package openai
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 
 	"github.com/openai/openai-go/v3"
@@ -27,8 +24,6 @@ func (m *Model) streamError(ctx context.Context, err error, res *http.Response) 
 	var (
 		apiErr    *openai.Error
 		eventErr  *ssestream.StreamError
-		syntaxErr *json.SyntaxError
-		typeErr   *json.UnmarshalTypeError
 	)
 	switch {
 	case errors.As(err, &apiErr):
@@ -41,33 +36,13 @@ func (m *Model) streamError(ctx context.Context, err error, res *http.Response) 
 		msg, typ := wire.ServerMessage(eventErr.Event.Data)
 		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindStatus, Status: eventStatus(typ),
 			Type: typ, Message: llm.Redact(msg, m.cfg.APIKey)}
-	case errors.As(err, &syntaxErr), errors.As(err, &typeErr):
-		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindMalformed, URL: m.url,
-			Message: "an event is not the API's JSON: " + llm.Redact(err.Error(), m.cfg.APIKey)}
-	case res != nil:
-		// The answer had begun: the connection broke mid-stream.
-		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindInterrupted, URL: m.url,
-			Message: wire.TransportError(m.cfg.Provider, m.url, err, m.cfg.APIKey).Message}
 	}
-	return wire.TransportError(m.cfg.Provider, m.url, err, m.cfg.APIKey)
+	return wire.StreamFailure(m.cfg.Provider, m.url, err, res, m.cfg.APIKey)
 }
 
 // statusError is the Error for an HTTP error answer.
 func (m *Model) statusError(status int, res *http.Response) *llm.Error {
-	var (
-		body   []byte
-		header http.Header
-	)
-	if res != nil {
-		header = res.Header
-		if res.Body != nil {
-			body, _ = io.ReadAll(io.LimitReader(res.Body, 64<<10))
-			res.Body = io.NopCloser(bytes.NewReader(body))
-		}
-	}
-	e := wire.StatusError(m.cfg.Provider, status, header, body, m.cfg.APIKey)
-	e.KeyVar = m.cfg.KeyVar
-	return e
+	return wire.ResponseError(m.cfg.Provider, status, res, m.cfg.APIKey, m.cfg.KeyVar)
 }
 
 // eventStatus is the status an error event's type stands for: a stream

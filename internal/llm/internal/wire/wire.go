@@ -238,3 +238,43 @@ func CapRetryAfter(max time.Duration) func(*http.Request, Next) (*http.Response,
 		return res, err
 	}
 }
+
+// ResponseError is the Error for an HTTP error answer res (which may be
+// nil) of status: the server's own message, read from the body and left
+// readable on res for whoever reads it next.
+func ResponseError(provider string, status int, res *http.Response, apiKey, keyVar string) *llm.Error {
+	var (
+		body   []byte
+		header http.Header
+	)
+	if res != nil {
+		header = res.Header
+		if res.Body != nil {
+			body, _ = io.ReadAll(io.LimitReader(res.Body, 64<<10))
+			res.Body = io.NopCloser(bytes.NewReader(body))
+		}
+	}
+	e := StatusError(provider, status, header, body, apiKey)
+	e.KeyVar = keyVar
+	return e
+}
+
+// StreamFailure is the Error for a stream that failed other than by an
+// error answer: an event that is not JSON, a connection that broke after
+// the answer began (res not nil), or one that never got an answer.
+func StreamFailure(provider, url string, err error, res *http.Response, apiKey string) *llm.Error {
+	var (
+		syntaxErr *json.SyntaxError
+		typeErr   *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &syntaxErr), errors.As(err, &typeErr):
+		return &llm.Error{Provider: provider, Kind: llm.KindMalformed, URL: url,
+			Message: "an event is not the API's JSON: " + llm.Redact(err.Error(), apiKey)}
+	case res != nil:
+		// The answer had begun: the connection broke mid-stream.
+		return &llm.Error{Provider: provider, Kind: llm.KindInterrupted, URL: url,
+			Message: TransportError(provider, url, err, apiKey).Message}
+	}
+	return TransportError(provider, url, err, apiKey)
+}
