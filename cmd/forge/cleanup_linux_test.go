@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -267,4 +268,50 @@ func TestAskEndsToolProcessesOnSignal(t *testing.T) {
 		t.Errorf("forge ask exited with %d, want 143\n%s", code, readOutput(dir))
 	}
 	waitAllGone(t, pids)
+}
+
+// TestMCPServeEndsToolProcesses: forge mcp serve, whose client had Bash
+// start processes that escape their group, ends them all when it gets
+// SIGTERM and when its client hangs up (closes forge's standard input).
+func TestMCPServeEndsToolProcesses(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		stop func(cmd *exec.Cmd, stdin io.Closer) error
+		code int
+	}{
+		{"SIGTERM", func(cmd *exec.Cmd, _ io.Closer) error { return cmd.Process.Signal(syscall.SIGTERM) }, 143},
+		{"client hangs up", func(_ *exec.Cmd, stdin io.Closer) error { return stdin.Close() }, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "escape.sh"), []byte(escapees+"sleep 300\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := forgeCommand(t, dir, "mcp", "serve", "--tools", "Bash")
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for _, msg := range []string{
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`,
+				`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+				`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Bash","arguments":{"command":"sh escape.sh"}}}`,
+			} {
+				if _, err := io.WriteString(stdin, msg+"\n"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pids := waitPidFiles(t, dir, escapeePids)
+			if err := c.stop(cmd, stdin); err != nil {
+				t.Fatal(err)
+			}
+			if code := waitExit(t, cmd); code != c.code {
+				t.Errorf("forge mcp serve exited with %d, want %d\n%s", code, c.code, readOutput(dir))
+			}
+			waitAllGone(t, pids)
+		})
+	}
 }
