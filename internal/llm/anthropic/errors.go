@@ -20,9 +20,7 @@ func (m *Model) streamError(ctx context.Context, err error, res *http.Response) 
 	if ctx.Err() != nil {
 		return llm.ContextError(m.cfg.Provider, ctx)
 	}
-	var (
-		apiErr    *anthropic.Error
-	)
+	var apiErr *anthropic.Error
 	switch {
 	case errors.As(err, &apiErr) && apiErr.StatusCode >= 400:
 		return m.statusError(apiErr.StatusCode, apiErr.Response)
