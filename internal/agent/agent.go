@@ -54,6 +54,10 @@ type Config struct {
 	ToolFormat    Format
 	// MaxTokens bounds each answer; 0 is the provider's default.
 	MaxTokens int
+	// Budget bounds what one prompt may spend.
+	Budget Budget
+	// Price is the model's; nil when unknown (costs are then not counted).
+	Price *llm.Price
 }
 
 // Agent runs prompts. It is safe to run one prompt at a time per
@@ -102,6 +106,7 @@ type run struct {
 // tool call of it has its result.
 func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit func(Event)) Done {
 	r := &run{a: a, conv: conv, emit: emit, specs: a.toolSpecs(), loops: loopDetector{off: !a.cfg.LoopDetection}}
+	r.done.Priced = a.cfg.Price != nil
 	conv.append(llm.Message{Role: llm.RoleUser, Text: prompt})
 	r.loop(ctx)
 	if notes := conv.Repair(); len(notes) > 0 {
@@ -131,6 +136,10 @@ func (r *run) loop(ctx context.Context) {
 		if msg.Text != "" {
 			r.done.Text = visibleText(msg.Text, r.a.cfg.ToolFormat)
 			r.emit(Event{Type: EventText, Text: r.done.Text})
+		}
+		if why := r.spent(); why != "" && len(msg.ToolCalls) > 0 {
+			r.stopForBudget(why, msg.ToolCalls)
+			return
 		}
 		if len(msg.ToolCalls) > 0 {
 			if stop := r.runCalls(ctx, msg.ToolCalls); stop {
@@ -162,8 +171,7 @@ func (r *run) request(ctx context.Context) (llm.Message, error) {
 	if err != nil {
 		return llm.Message{}, err
 	}
-	r.done.Usage = r.done.Usage.Add(resp.Usage)
-	r.emit(Event{Type: EventUsage, Usage: resp.Usage})
+	r.addUsage(resp.Usage)
 	msg := resp.Message
 	msg.Role = llm.RoleAssistant
 	if r.a.cfg.ToolFormat == FormatXML {
@@ -246,6 +254,11 @@ func (d Done) Summary() string {
 		return fmt.Sprintf("stopped after %d model requests (--max-turns)", d.Turns)
 	case ReasonLoop:
 		return "stopped: the model kept repeating the same calls"
+	case ReasonBudget:
+		if d.Err != nil {
+			return "stopped: " + d.Err.Error()
+		}
+		return "stopped: the prompt's budget is spent"
 	case ReasonCancelled:
 		return "cancelled"
 	case ReasonError:

@@ -145,6 +145,7 @@ func Table() []Command {
 		mcpCommand(),
 		pluginsCommand(),
 		permissionsCommand(),
+		usageCommand(),
 		versionCommand(),
 		exitCommand(),
 	}

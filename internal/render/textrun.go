@@ -124,6 +124,23 @@ func (v *runView) done(d *agent.Done) {
 	default:
 		v.line(v.p.Err, "forge: "+d.Summary())
 	}
+	if v.p.Terminal {
+		v.footer(d)
+	}
+}
+
+// footer is one faint line after a prompt on a terminal: what it took.
+func (v *runView) footer(d *agent.Done) {
+	line := UsageLine(d.Usage, d.Cost, d.Priced)
+	if line == "" {
+		return
+	}
+	turns := "1 request"
+	if d.Turns != 1 {
+		turns = fmt.Sprintf("%d requests", d.Turns)
+	}
+	r0 := v.p.Renderer
+	v.line(v.progress, r0.paint(r0.st.label, turns+" · "+line))
 }
 
 func (v *runView) Close() { v.spin.stop() }
