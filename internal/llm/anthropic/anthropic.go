@@ -72,6 +72,9 @@ func New(cfg Config) (*Model, error) {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = DefaultBaseURL
 	}
+	// The SDK adds /v1/messages itself; a URL copied from OpenAI-style
+	// settings often ends in /v1 already, which would ask for /v1/v1/messages.
+	cfg.BaseURL = strings.TrimSuffix(strings.TrimSuffix(cfg.BaseURL, "/"), "/v1")
 	if cfg.KeyVar == "" {
 		cfg.KeyVar = "ANTHROPIC_API_KEY"
 	}
