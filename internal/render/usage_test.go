@@ -1,7 +1,9 @@
 package render
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/forgehq/forge/internal/llm"
 )
@@ -22,5 +24,16 @@ func TestUsageLine(t *testing.T) {
 		if got := UsageLine(tc.u, tc.cost, tc.priced); got != tc.want {
 			t.Errorf("UsageLine(%+v, %v, %v) = %q, want %q", tc.u, tc.cost, tc.priced, got, tc.want)
 		}
+	}
+}
+
+func TestShortDetail(t *testing.T) {
+	long := strings.Repeat("é", 1500) // 3000 bytes
+	got := shortDetail(long)
+	if !utf8.ValidString(got) || !strings.HasSuffix(got, "… (1000 more bytes)") || len(got) > maxDetail+30 {
+		t.Errorf("shortDetail: %d bytes, ends %q", len(got), got[len(got)-30:])
+	}
+	if shortDetail("echo hi") != "echo hi" {
+		t.Error("a short detail changed")
 	}
 }
