@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"fmt"
-
 	"github.com/forgehq/forge/internal/llm"
 )
 
@@ -20,61 +18,18 @@ func (c *Conversation) Clear() { c.Messages = nil }
 // append adds messages.
 func (c *Conversation) append(ms ...llm.Message) { c.Messages = append(c.Messages, ms...) }
 
-// cancelledResult is what a call that never got its result is answered
-// with, so that the conversation stays valid for the provider.
-const cancelledResult = "Cancelled: the run was interrupted before this call finished."
+// cancelledResult is what a call the run never reached is answered with;
+// it is the repair's text, so a cut looks the same live and on resume.
+const cancelledResult = llm.CancelledResult
 
-// Repair makes the conversation valid for a provider, which refuses a
-// request whose tool calls are not each answered exactly once, right
-// after the message that made them: a missing result becomes a cancelled
-// one, a result with no call or a second result for a call is dropped. It
-// returns what it changed, for a warning; nothing when all was well.
+// Repair makes the conversation valid for a provider (see llm.Repair: a
+// missing result becomes a cancelled one, a result with no call or a
+// second result for a call is dropped). It returns what it changed, for a
+// warning; nothing when all was well.
 func (c *Conversation) Repair() []string {
-	var (
-		out     []llm.Message
-		notes   []string
-		pending []llm.ToolCall // calls of the last assistant message not answered yet
-		seen    map[string]bool
-	)
-	closeRound := func() {
-		for _, call := range pending {
-			if !seen[call.ID] {
-				out = append(out, toolMessage(call, cancelledResult, true))
-				notes = append(notes, fmt.Sprintf("call %s (%s) had no result: answered as cancelled", call.ID, call.Name))
-			}
-		}
-		pending, seen = nil, nil
-	}
-	for _, m := range c.Messages {
-		if m.Role != llm.RoleTool {
-			closeRound()
-			out = append(out, m)
-			if m.Role == llm.RoleAssistant && len(m.ToolCalls) > 0 {
-				pending, seen = m.ToolCalls, map[string]bool{}
-			}
-			continue
-		}
-		if m.Result == nil || !answers(pending, m.Result.CallID) || seen[m.Result.CallID] {
-			notes = append(notes, "dropped a tool result that answers no call")
-			continue
-		}
-		seen[m.Result.CallID] = true
-		out = append(out, m)
-	}
-	closeRound()
-	if len(notes) > 0 {
-		c.Messages = out
-	}
+	msgs, notes := llm.Repair(c.Messages)
+	c.Messages = msgs
 	return notes
-}
-
-func answers(calls []llm.ToolCall, id string) bool {
-	for _, c := range calls {
-		if c.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // toolMessage is the message answering call.
