@@ -58,6 +58,10 @@ type Config struct {
 	Budget Budget
 	// Price is the model's; nil when unknown (costs are then not counted).
 	Price *llm.Price
+	// ContextWindow is the model's window in tokens: the conversation is
+	// compacted before a request would fill most of it. 0 (unknown)
+	// compacts only when the provider says the request was too long.
+	ContextWindow int
 }
 
 // Agent runs prompts. It is safe to run one prompt at a time per
@@ -98,6 +102,10 @@ type run struct {
 	// parseErrs are the text-format call blocks of the last answer that
 	// could not be read.
 	parseErrs []string
+	// fixed is the estimate of the system prompt and tool specs.
+	fixed int64
+	// logReported says the session log's failure was reported.
+	logReported bool
 }
 
 // Run sends prompt, continuing conv, and works until the model is done or a
@@ -127,12 +135,29 @@ func (r *run) loop(ctx context.Context) {
 		if notes := r.conv.Repair(); len(notes) > 0 {
 			r.notice("conversation repaired before sending: " + strings.Join(notes, "; "))
 		}
+		if r.fitWindow(ctx) {
+			return
+		}
 		msg, err := r.request(ctx)
+		if err != nil && llm.IsContextOverflow(err) && ctx.Err() == nil {
+			// The window is smaller than forge knew, or unknown: compact to
+			// fit what was just refused, then try once more.
+			r.done.Turns--
+			if r.refitAfterOverflow(ctx) {
+				return
+			}
+			msg, err = r.request(ctx)
+			if err != nil && llm.IsContextOverflow(err) {
+				r.stopForContext(r.estimate(), r.estimate())
+				return
+			}
+		}
 		if err != nil {
 			r.fail(ctx, err)
 			return
 		}
 		r.conv.append(msg)
+		r.reportLogError()
 		if msg.Text != "" {
 			r.done.Text = visibleText(msg.Text, r.a.cfg.ToolFormat)
 			r.emit(Event{Type: EventText, Text: r.done.Text})
@@ -172,6 +197,7 @@ func (r *run) request(ctx context.Context) (llm.Message, error) {
 		return llm.Message{}, err
 	}
 	r.addUsage(resp.Usage)
+	r.counted(resp.Usage)
 	msg := resp.Message
 	msg.Role = llm.RoleAssistant
 	if r.a.cfg.ToolFormat == FormatXML {
@@ -187,6 +213,15 @@ func (r *run) fail(ctx context.Context, err error) {
 		return
 	}
 	r.done.Reason, r.done.Err = ReasonError, err
+}
+
+// reportLogError tells the person, once, that the session log failed:
+// the conversation goes on, but a resume would miss what followed.
+func (r *run) reportLogError() {
+	if err := r.conv.logErr; err != nil && !r.logReported {
+		r.logReported = true
+		r.notice("the session log could not be written: " + err.Error())
+	}
 }
 
 // notice emits a notice event.
@@ -254,6 +289,11 @@ func (d Done) Summary() string {
 		return fmt.Sprintf("stopped after %d model requests (--max-turns)", d.Turns)
 	case ReasonLoop:
 		return "stopped: the model kept repeating the same calls"
+	case ReasonContext:
+		if d.Err != nil {
+			return "stopped: " + d.Err.Error()
+		}
+		return "stopped: the conversation does not fit the model's window"
 	case ReasonBudget:
 		if d.Err != nil {
 			return "stopped: " + d.Err.Error()

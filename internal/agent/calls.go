@@ -55,7 +55,7 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall) bool {
 			p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")
 		}
 		r.report(p)
-		r.conv.append(toolMessage(p.llm, p.res.Output, p.res.Status != StatusSuccess))
+		r.conv.append(toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess))
 	}
 	if !stop && ctx.Err() != nil {
 		r.done.Reason, stop = ReasonCancelled, true

@@ -10,13 +10,52 @@ import (
 // interrupt never leaves a round half-recorded.
 type Conversation struct {
 	Messages []llm.Message
+	// Log, when set, records each message as it is appended and each
+	// compaction: the session log, which a resumed session is read from.
+	Log Recorder
+	// logErr is the log's first failure, reported once by the run.
+	logErr error
+	// window is what the last request held as the provider counted it.
+	window windowCount
 }
 
-// Clear forgets the conversation.
-func (c *Conversation) Clear() { c.Messages = nil }
+// Recorder keeps a conversation as it happens.
+type Recorder interface {
+	Append(m llm.Message) error
+	// Compaction records that the conversation became replacement (a
+	// summary and the recent turns); what came before stays on record.
+	Compaction(replacement []llm.Message, note string) error
+}
 
-// append adds messages.
-func (c *Conversation) append(ms ...llm.Message) { c.Messages = append(c.Messages, ms...) }
+// Clear forgets the conversation. The log, if any, stays: the caller
+// starts a new one for a new conversation.
+func (c *Conversation) Clear() {
+	c.Messages, c.window = nil, windowCount{}
+}
+
+// append adds messages, recording each.
+func (c *Conversation) append(ms ...llm.Message) {
+	c.Messages = append(c.Messages, ms...)
+	if c.Log == nil {
+		return
+	}
+	for _, m := range ms {
+		if err := c.Log.Append(m); err != nil && c.logErr == nil {
+			c.logErr = err
+		}
+	}
+}
+
+// replace makes msgs the conversation after a compaction, recording it.
+func (c *Conversation) replace(msgs []llm.Message, note string) {
+	c.Messages, c.window = msgs, windowCount{}
+	if c.Log == nil {
+		return
+	}
+	if err := c.Log.Compaction(msgs, note); err != nil && c.logErr == nil {
+		c.logErr = err
+	}
+}
 
 // cancelledResult is what a call the run never reached is answered with;
 // it is the repair's text, so a cut looks the same live and on resume.

@@ -29,6 +29,8 @@ const (
 	// EventNotice is something the person should know that is not an
 	// error of the run (a conversation repaired, a loop detected).
 	EventNotice EventType = "notice"
+	// EventCompaction says the conversation was compacted (Text says how).
+	EventCompaction EventType = "compaction"
 	// EventDone ends the run.
 	EventDone EventType = "done"
 )
@@ -99,6 +101,7 @@ const (
 	ReasonCancelled Reason = "cancelled" // the caller cancelled (Ctrl-C)
 	ReasonError     Reason = "error"     // the provider failed
 	ReasonBudget    Reason = "budget"    // the prompt's budget (cost or tokens) is spent
+	ReasonContext   Reason = "context"   // the conversation does not fit the window, even compacted
 )
 
 // Done summarises a run.

@@ -47,11 +47,23 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	ag := agent.New(agent.Config{Model: a.model.Model, ModelName: a.model.Name, Executor: a.env.Executor,
 		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system,
 		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
-		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price})
+		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
+		ContextWindow: a.contextWindow()})
 	info := render.RunInfo{Version: version.Version, Provider: a.model.Provider, Model: a.model.Name,
 		WorkingDir: opts.Exec.WorkingDir, Tools: ag.ToolNames(), Approval: string(a.env.Policy.Mode()),
 		ToolFormat: string(format), SessionID: opts.Exec.SessionID, Priced: price != nil}
 	return ag, info, nil
+}
+
+// contextWindow is the model's window: the configured one, else the one
+// forge knows; 0 when unknown, and then only a provider's "too long"
+// makes the agent compact.
+func (a *App) contextWindow() int {
+	if a.cfg.ContextWindow > 0 {
+		return a.cfg.ContextWindow
+	}
+	info, _ := llm.LookupModel(a.model.Name)
+	return info.ContextWindow
 }
 
 // modelPrice is the chosen model's price; nil when forge does not know it.

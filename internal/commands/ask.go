@@ -30,7 +30,7 @@ Exit status:
   0    the model finished
   1    the provider failed, or no model is configured
   2    usage error
-  4    a limit stopped the run (--max-turns, --max-cost, --max-tokens, a loop)
+  4    a limit stopped the run (--max-turns, --max-cost, --max-tokens, a loop, a full context window)
   130  interrupted (Ctrl-C)`,
 		Example: `/ask what does internal/app do?`,
 		CLIExample: `forge ask "why does go test ./internal/tools fail?"
@@ -121,7 +121,7 @@ func doneStatus(d agent.Done) int {
 	switch d.Reason {
 	case agent.ReasonStop:
 		return ExitOK
-	case agent.ReasonMaxTurns, agent.ReasonLoop, agent.ReasonBudget:
+	case agent.ReasonMaxTurns, agent.ReasonLoop, agent.ReasonBudget, agent.ReasonContext:
 		return ExitLimit
 	case agent.ReasonCancelled:
 		return ExitCancelled

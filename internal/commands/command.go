@@ -135,6 +135,7 @@ func Table() []Command {
 		helpCommand(),
 		askCommand(),
 		clearCommand(),
+		compactCommand(),
 		toolsCommand(),
 		runCommand(),
 		schemaCommand(),

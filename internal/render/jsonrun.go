@@ -103,6 +103,8 @@ func (v jsonRun) Event(e agent.Event) {
 		v.write(textEvent{Type: "text", Text: e.Text})
 	case agent.EventNotice:
 		v.write(textEvent{Type: "notice", Text: e.Text})
+	case agent.EventCompaction:
+		v.write(textEvent{Type: "compaction", Text: e.Text})
 	case agent.EventToolCall, agent.EventApproval:
 		v.write(newCallEvent(string(e.Type), e.Call))
 	case agent.EventToolResult:

@@ -75,6 +75,8 @@ func (v *runView) Event(e agent.Event) {
 		}
 	case agent.EventToolResult:
 		v.result(e.Call, e.Result)
+	case agent.EventCompaction:
+		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: conversation "+oneLineText(e.Text)))
 	case agent.EventNotice:
 		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: "+oneLineText(e.Text)))
 	case agent.EventDone:
