@@ -169,12 +169,18 @@ func (s *Store) Remove(id string) error {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove session %q: %w", id, ErrNoSession)
 	}
-	err := errors.Join(
+	errs := []error{
 		os.Remove(path),
 		ignoreMissing(os.Remove(sidecarPath(s.dir, id))),
 		os.RemoveAll(outputDir(s.dir, id)),
-	)
-	if err != nil {
+	}
+	// A summary's temporary file is left behind when forge is killed
+	// between writing and renaming it. The ID has no glob characters.
+	tmps, _ := filepath.Glob(filepath.Join(s.dir, "."+id+".json.*.tmp"))
+	for _, tmp := range tmps {
+		errs = append(errs, ignoreMissing(os.Remove(tmp)))
+	}
+	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("remove session %s: %w", id, err)
 	}
 	return nil

@@ -113,8 +113,10 @@ func TestRemove(t *testing.T) {
 	must(t, l.Append(result("a", strings.Repeat("x", bigOutput+1))))
 	must(t, l.Close())
 	create(t, s, "sess_2", "/src").Close()
+	tmp := filepath.Join(dir, ".sess_1.json.123.tmp") // as a kill while writing the summary leaves it
+	must(t, os.WriteFile(tmp, nil, 0o600))
 	must(t, s.Remove("sess_1"))
-	for _, p := range []string{logPath(dir, "sess_1"), sidecarPath(dir, "sess_1"), outputDir(dir, "sess_1")} {
+	for _, p := range []string{logPath(dir, "sess_1"), sidecarPath(dir, "sess_1"), outputDir(dir, "sess_1"), tmp} {
 		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s is left: %v", filepath.Base(p), err)
 		}
