@@ -20,14 +20,22 @@ const CancelledResult = "Cancelled: the run was interrupted before this call fin
 // session store must not depend on the agent.
 func Repair(msgs []Message) ([]Message, []string) {
 	var (
-		out     []Message
+		out     []Message // a copy, made at the first change
+		changed bool
 		notes   []string
 		pending []ToolCall // calls of the last assistant message not answered yet
 		seen    map[string]bool
 	)
-	closeRound := func() {
+	// change starts the copy with the messages before i, which stand.
+	change := func(i int) {
+		if !changed {
+			out, changed = append(make([]Message, 0, len(msgs)+len(pending)), msgs[:i]...), true
+		}
+	}
+	closeRound := func(i int) {
 		for _, call := range pending {
 			if !seen[call.ID] {
+				change(i)
 				out = append(out, Message{Role: RoleTool, Result: &ToolResult{
 					CallID: call.ID, Name: call.Name, Content: CancelledResult, IsError: true}})
 				notes = append(notes, fmt.Sprintf("call %s (%s) had no result: answered as cancelled", call.ID, call.Name))
@@ -35,24 +43,25 @@ func Repair(msgs []Message) ([]Message, []string) {
 		}
 		pending, seen = nil, nil
 	}
-	for _, m := range msgs {
+	for i, m := range msgs {
 		if m.Role != RoleTool {
-			closeRound()
-			out = append(out, m)
+			closeRound(i)
 			if m.Role == RoleAssistant && len(m.ToolCalls) > 0 {
 				pending, seen = m.ToolCalls, map[string]bool{}
 			}
-			continue
-		}
-		if m.Result == nil || !answers(pending, m.Result.CallID) || seen[m.Result.CallID] {
+		} else if m.Result == nil || !answers(pending, m.Result.CallID) || seen[m.Result.CallID] {
+			change(i)
 			notes = append(notes, "dropped a tool result that answers no call")
 			continue
+		} else {
+			seen[m.Result.CallID] = true
 		}
-		seen[m.Result.CallID] = true
-		out = append(out, m)
+		if changed {
+			out = append(out, m)
+		}
 	}
-	closeRound()
-	if len(notes) == 0 {
+	closeRound(len(msgs))
+	if !changed {
 		return msgs, nil
 	}
 	return out, notes
