@@ -30,17 +30,28 @@ var pinnedTime = time.Date(2024, 1, 15, 10, 23, 45, 0, time.UTC)
 // registry is 0x7f8b4c0d1e90, the session sess_7f8b4c0d1e90), so that
 // panels can be compared with golden files.
 func pinnedForge() {
-	opts := app.Options{Clock: func() time.Time { return pinnedTime }, Random: repeatReader{0x7f, 0x8b, 0x4c, 0x0d, 0x1e, 0x90},
+	opts := app.Options{Clock: func() time.Time { return pinnedTime }, Random: &pinnedRandom{fixed: 2, bytes: []byte{0x7f, 0x8b, 0x4c, 0x0d, 0x1e, 0x90}},
 		OwnProcess: true}
 	os.Exit(app.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, opts))
 }
 
-// repeatReader reads its bytes over and over.
-type repeatReader []byte
+// pinnedRandom reads its bytes over and over, so that the registry and
+// session ids of every run are the same; after its first fixed reads, the
+// last byte counts up, so that a run that needs another id (a session id
+// a previous run took) gets a new one, the same in every run.
+type pinnedRandom struct {
+	bytes []byte
+	fixed int
+	reads int
+}
 
-func (r repeatReader) Read(p []byte) (int, error) {
+func (r *pinnedRandom) Read(p []byte) (int, error) {
+	r.reads++
 	for i := range p {
-		p[i] = r[i%len(r)]
+		p[i] = r.bytes[i%len(r.bytes)]
+	}
+	if n := r.reads - r.fixed; n > 0 && len(p) > 0 {
+		p[len(p)-1] += byte(n)
 	}
 	return len(p), nil
 }

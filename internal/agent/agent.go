@@ -115,7 +115,7 @@ type run struct {
 func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit func(Event)) Done {
 	r := &run{a: a, conv: conv, emit: emit, specs: a.toolSpecs(), loops: loopDetector{off: !a.cfg.LoopDetection}}
 	r.done.Priced = a.cfg.Price != nil
-	conv.append(llm.Message{Role: llm.RoleUser, Text: prompt})
+	conv.appendPrompt(prompt)
 	r.loop(ctx)
 	if notes := conv.Repair(); len(notes) > 0 {
 		r.notice("conversation repaired: " + strings.Join(notes, "; "))

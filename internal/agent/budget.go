@@ -40,6 +40,7 @@ func (r *run) addUsage(u llm.Usage) {
 		cost = p.Cost(u)
 		r.done.Cost += cost
 	}
+	r.conv.recordUsage(u, cost)
 	r.emit(Event{Type: EventUsage, Usage: u, Cost: cost})
 }
 

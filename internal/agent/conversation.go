@@ -21,16 +21,15 @@ type Conversation struct {
 
 // Recorder keeps a conversation as it happens.
 type Recorder interface {
+	// Prompt records the person's prompt, a user message.
+	Prompt(text string) error
+	// Append records any other message.
 	Append(m llm.Message) error
+	// Usage records what one request used and cost.
+	Usage(u llm.Usage, costUSD float64) error
 	// Compaction records that the conversation became replacement (a
 	// summary and the recent turns); what came before stays on record.
 	Compaction(replacement []llm.Message, note string) error
-}
-
-// Clear forgets the conversation. The log, if any, stays: the caller
-// starts a new one for a new conversation.
-func (c *Conversation) Clear() {
-	c.Messages, c.window = nil, windowCount{}
 }
 
 // append adds messages, recording each.
@@ -40,9 +39,29 @@ func (c *Conversation) append(ms ...llm.Message) {
 		return
 	}
 	for _, m := range ms {
-		if err := c.Log.Append(m); err != nil && c.logErr == nil {
-			c.logErr = err
-		}
+		c.noteLogErr(c.Log.Append(m))
+	}
+}
+
+// appendPrompt adds the person's prompt, recording it as one.
+func (c *Conversation) appendPrompt(text string) {
+	c.Messages = append(c.Messages, llm.Message{Role: llm.RoleUser, Text: text})
+	if c.Log != nil {
+		c.noteLogErr(c.Log.Prompt(text))
+	}
+}
+
+// recordUsage records one request's usage.
+func (c *Conversation) recordUsage(u llm.Usage, cost float64) {
+	if c.Log != nil {
+		c.noteLogErr(c.Log.Usage(u, cost))
+	}
+}
+
+// noteLogErr keeps the log's first failure.
+func (c *Conversation) noteLogErr(err error) {
+	if err != nil && c.logErr == nil {
+		c.logErr = err
 	}
 }
 
@@ -52,9 +71,7 @@ func (c *Conversation) replace(msgs []llm.Message, note string) {
 	if c.Log == nil {
 		return
 	}
-	if err := c.Log.Compaction(msgs, note); err != nil && c.logErr == nil {
-		c.logErr = err
-	}
+	c.noteLogErr(c.Log.Compaction(msgs, note))
 }
 
 // cancelledResult is what a call the run never reached is answered with;

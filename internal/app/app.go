@@ -65,8 +65,10 @@ type App struct {
 	env      *commands.Env
 	log      zerolog.Logger
 	logClose io.Closer
-	ready    bool
-	model    modelChoice // chosen on the first prompt
+	// resumed says the conversation was loaded from a kept session.
+	resumed bool
+	ready   bool
+	model   modelChoice // chosen on the first prompt
 }
 
 func newApp(in io.Reader, out, errOut io.Writer, opts Options) *App {
@@ -116,6 +118,9 @@ func (a *App) newID(prefix string) string {
 
 // close releases what setup opened.
 func (a *App) close() {
+	if a.env != nil {
+		a.env.CloseSession()
+	}
 	if a.env != nil && a.env.Registry != nil {
 		_ = a.env.Registry.Close()
 	}

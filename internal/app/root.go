@@ -51,6 +51,7 @@ exits 0 when every command succeeded, 1 otherwise. Type /help in the shell.`,
 	}
 	root.Flags().StringVarP(&line, "command", "c", "", "run one shell line (e.g. '/tools') and exit with its status")
 	config.AddFlags(root.PersistentFlags())
+	addSessionFlags(root.PersistentFlags())
 	_ = root.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
 	_ = root.RegisterFlagCompletionFunc("log-level", fixedCompletion("debug", "info", "warn", "error", "off"))
 	_ = root.RegisterFlagCompletionFunc("provider", fixedCompletion(config.Providers()...))

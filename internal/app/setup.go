@@ -62,6 +62,10 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		a.loadExtensions(ctx)
 	}
 	a.ready = true
+	if !lenient {
+		a.openSessions()
+		return a.resumeIfAsked(cmd)
+	}
 	return nil
 }
 

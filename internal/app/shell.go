@@ -20,6 +20,9 @@ func (a *App) runShell(ctx context.Context) int {
 			Warn: func(msg string) { a.log.Warn().Str("component", "repl").Msg(msg) }}
 		if !a.env.JSON() {
 			t.Banner = "forge " + version.Version + ". Type /help for the commands, Tab to complete, Ctrl-D to leave.\n" + a.modelLine(ctx)
+			if a.resumed {
+				t.Banner += "\n" + a.resumedLine()
+			}
 		}
 		return repl.Interactive(ctx, t, sh, sh)
 	}

@@ -109,6 +109,8 @@ func RunPrompt(ctx context.Context, env *Env, prompt string, toErr bool) int {
 	if err != nil {
 		return env.Fail(ExitFailed, "model", err.Error())
 	}
+	env.record(agentInfo{provider: info.Provider, model: info.Model})
+	info.SessionID = env.Exec.SessionID
 	view := env.Printer().Run(info, render.RunOptions{ProgressToErr: toErr, Lookup: env.Registry.Get})
 	defer view.Close()
 	d := a.Run(ctx, &env.Conversation, prompt, view.Event)
@@ -139,8 +141,8 @@ func clearCommand() Command {
 			if len(inv.Args) > 0 {
 				return env.Usage(clearCommand(), inv, "/clear takes no arguments")
 			}
-			env.Conversation.Clear()
-			env.Printer().Value("New conversation.", map[string]any{"cleared": "conversation"})
+			env.NewConversation()
+			env.Printer().Value("New conversation.", map[string]any{"cleared": "conversation", "session_id": env.Exec.SessionID})
 			return ExitOK
 		},
 	}

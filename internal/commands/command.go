@@ -146,6 +146,7 @@ func Table() []Command {
 		mcpCommand(),
 		pluginsCommand(),
 		permissionsCommand(),
+		sessionsCommand(),
 		usageCommand(),
 		versionCommand(),
 		exitCommand(),

@@ -67,6 +67,8 @@ type Env struct {
 	Conversation agent.Conversation
 	// Spending is what this session's prompts have used.
 	Spending Spending
+	// Sessions keep conversations; nil keeps none.
+	Sessions *Sessions
 	// Policy decides the agent's calls, remembering the person's "always"
 	// answers for the session; nil without an agent.
 	Policy *permission.Policy

@@ -56,6 +56,7 @@ var badKeys = []badKey{
 	{key: "width", wrongType: "wide", outOfRange: "3", env: "3", flag: "3"},
 	{key: "max_output_size", wrongType: "[1]", outOfRange: "-5", env: "big"},
 	{key: "history_file", wrongType: "{a: 1}", outOfRange: `"h\0"`, env: "~/h", unsetHome: true},
+	{key: "sessions_dir", wrongType: "{a: 1}", outOfRange: `"s\0"`, env: "~/s", unsetHome: true},
 	{key: "history_capacity", wrongType: "lots", outOfRange: "-1", env: "-1"},
 	{key: "allowed_roots", wrongType: "{a: 1}", outOfRange: `["/a\0b"]`, env: "~/r", unsetHome: true},
 	{key: "plugin_dirs", wrongType: "[[a]]", outOfRange: `["p\0"]`, env: "~/p", unsetHome: true},

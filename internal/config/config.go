@@ -36,6 +36,7 @@ type Config struct {
 	Width           int                       // width, --width; 0 = detect (the terminal's width, else 71), otherwise at least 40
 	MaxOutputSize   int                       // max_output_size; default 100000 bytes
 	HistoryFile     string                    // history_file; default $XDG_STATE_HOME/forge/history; "" = no history file
+	SessionsDir     string                    // sessions_dir: where conversations are kept; "" = not kept
 	HistoryCapacity int                       // history_capacity; executions kept by the executor; default 1000; 0 = none
 	AllowedRoots    []string                  // allowed_roots; extra directories writers may write in
 	PluginDirs      []string                  // plugin_dirs (+ each --plugins-dir); default [$XDG_CONFIG_HOME/forge/plugins]

@@ -107,6 +107,10 @@ var shellSettings = []setting{
 		apply: func(c *Config, v any, r resolver) error {
 			return setPath(&c.HistoryFile, v, r)
 		}},
+	{key: "sessions_dir", get: func(c Config) string { return c.SessionsDir },
+		apply: func(c *Config, v any, r resolver) error {
+			return setPath(&c.SessionsDir, v, r)
+		}},
 	{key: "history_capacity", get: func(c Config) string { return fmt.Sprint(c.HistoryCapacity) },
 		apply: func(c *Config, v any, _ resolver) error {
 			return setInt(&c.HistoryCapacity, v, 0, "must be 0 (keep none) or more")
@@ -243,6 +247,7 @@ func defaults(env func(string) (string, bool), cwd string) map[string]any {
 		"width":            0,
 		"max_output_size":  100000,
 		"history_file":     DefaultHistoryFile(env),
+		"sessions_dir":     DefaultSessionsDir(env),
 		"history_capacity": 1000,
 		"allowed_roots":    []string{},
 		"plugin_dirs":      plugins,

@@ -24,6 +24,7 @@ func TestDefaults(t *testing.T) {
 		LogLevel:        "warn",
 		MaxOutputSize:   100000,
 		HistoryFile:     filepath.Join(f.home, ".local", "state", "forge", "history"),
+		SessionsDir:     filepath.Join(f.home, ".local", "share", "forge", "sessions"),
 		HistoryCapacity: 1000,
 		AllowedRoots:    []string{},
 		PluginDirs:      []string{filepath.Join(f.home, ".config", "forge", "plugins")},

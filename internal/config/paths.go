@@ -20,6 +20,12 @@ func DefaultHistoryFile(env func(string) (string, bool)) string {
 	return xdgPath(env, "XDG_STATE_HOME", filepath.Join(".local", "state"), "forge", "history")
 }
 
+// DefaultSessionsDir is $XDG_DATA_HOME/forge/sessions, or
+// ~/.local/share/forge/sessions; "" when neither is known.
+func DefaultSessionsDir(env func(string) (string, bool)) string {
+	return xdgPath(env, "XDG_DATA_HOME", filepath.Join(".local", "share"), "forge", "sessions")
+}
+
 // DefaultPluginDir is $XDG_CONFIG_HOME/forge/plugins, or ~/.config/forge/plugins;
 // "" when neither is known.
 func DefaultPluginDir(env func(string) (string, bool)) string {
