@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/permission"
@@ -62,6 +63,12 @@ type Config struct {
 	// compacted before a request would fill most of it. 0 (unknown)
 	// compacts only when the provider says the request was too long.
 	ContextWindow int
+
+	// readOnly offers and allows read-only tools only (a subagent).
+	readOnly bool
+	// depth is 0 for the person's agent, 1 for a subagent, which starts
+	// no subagent of its own.
+	depth int
 }
 
 // Agent runs prompts. It is safe to run one prompt at a time per
@@ -106,6 +113,8 @@ type run struct {
 	fixed int64
 	// logReported says the session log's failure was reported.
 	logReported bool
+	// mu guards done while subagents run beside each other.
+	mu sync.Mutex
 }
 
 // Run sends prompt, continuing conv, and works until the model is done or a
@@ -113,7 +122,7 @@ type run struct {
 // whose summary Run also returns. Whatever happens, conv is left valid: each
 // tool call of it has its result.
 func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit func(Event)) Done {
-	r := &run{a: a, conv: conv, emit: emit, specs: a.toolSpecs(), loops: loopDetector{off: !a.cfg.LoopDetection}}
+	r := &run{a: a, conv: conv, emit: serialized(emit), specs: a.toolSpecs(), loops: loopDetector{off: !a.cfg.LoopDetection}}
 	r.done.Priced = a.cfg.Price != nil
 	conv.appendPrompt(prompt)
 	r.loop(ctx)
@@ -227,14 +236,26 @@ func (r *run) reportLogError() {
 // notice emits a notice event.
 func (r *run) notice(text string) { r.emit(Event{Type: EventNotice, Text: text}) }
 
+// serialized is emit made safe to call from subagents running side by
+// side: a printer writes one event at a time.
+func serialized(emit func(Event)) func(Event) {
+	var mu sync.Mutex
+	return func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		emit(e)
+	}
+}
+
 // toolSpecs are the tools offered to the model: all of the registry's, or
-// only the read-only ones in plan mode.
+// only the read-only ones in plan mode and to a subagent, which is not
+// offered Task either.
 func (a *Agent) toolSpecs() []llm.ToolSpec {
 	reg := a.cfg.Executor.Registry()
-	plan := a.cfg.Policy != nil && a.cfg.Policy.Mode() == permission.ModePlan
+	readOnly := a.cfg.readOnly || (a.cfg.Policy != nil && a.cfg.Policy.Mode() == permission.ModePlan)
 	var specs []llm.ToolSpec
 	for _, t := range reg.ListAll() {
-		if plan && !tools.IsReadOnly(t) {
+		if (readOnly && !tools.IsReadOnly(t)) || (a.cfg.depth > 0 && t.Name() == TaskToolName) {
 			continue
 		}
 		d := tools.Describe(t)

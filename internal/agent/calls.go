@@ -142,6 +142,15 @@ func (r *run) admit(ctx context.Context, p *pending) bool {
 	if p.tool == nil || p.call.Args == nil || !r.valid(p) {
 		return false // the executor answers with the error, for the model to correct
 	}
+	if r.a.cfg.readOnly && !p.call.ReadOnly {
+		p.res = refusedFor(StatusDenied, "Denied: a subagent may only use read-only tools. Report what should change instead; "+
+			"the agent that started you decides.", "denied: a subagent may only read")
+		return false
+	}
+	if r.a.cfg.depth > 0 && p.call.Name == TaskToolName {
+		p.res = refusedFor(StatusDenied, "Denied: a subagent cannot start subagents; do the work yourself.", "denied: subagents start none")
+		return false
+	}
 	if p.call.Name == askQuestion && r.a.cfg.Exec.Asker == nil {
 		r.endWithQuestion(p)
 		return true
@@ -223,6 +232,10 @@ func editsFiles(t tools.Tool) bool {
 
 // execute runs p through the executor and sets its result.
 func (r *run) execute(ctx context.Context, p *pending) {
+	if p.call.Name == TaskToolName && r.a.cfg.depth == 0 && p.call.Args != nil {
+		r.runSubagent(ctx, p)
+		return
+	}
 	var res tools.Result
 	if p.call.Args != nil {
 		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, r.a.cfg.Exec, p.call.Args)

@@ -30,6 +30,8 @@ type Recorder interface {
 	// Compaction records that the conversation became replacement (a
 	// summary and the recent turns); what came before stays on record.
 	Compaction(replacement []llm.Message, note string) error
+	// Record keeps another event for the record (a subagent's messages).
+	Record(kind string, data any) error
 }
 
 // append adds messages, recording each.

@@ -52,6 +52,9 @@ type Event struct {
 	Cost float64
 	// Done is the summary of a done event.
 	Done *Done
+	// ParentID is set on the events of a subagent: the id of the Task
+	// call it works for.
+	ParentID string
 }
 
 // Call is one tool call as the person sees it.

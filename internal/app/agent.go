@@ -81,6 +81,13 @@ func (a *App) modelPrice() (*llm.Price, error) {
 	return nil, nil
 }
 
+// spawnAgent is the agent that runs a Task call from outside an agent run
+// (forge run Task, an MCP client): the model of the prompts, no one to ask.
+func (a *App) spawnAgent(ctx context.Context) (*agent.Agent, error) {
+	ag, _, err := a.newAgent(ctx, commands.AgentOptions{Exec: a.env.Exec})
+	return ag, err
+}
+
 // systemPrompt is the user's --system-prompt file, or forge's own.
 func (a *App) systemPrompt(wd string) (string, error) {
 	if a.cfg.SystemPrompt != "" {

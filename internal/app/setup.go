@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"github.com/forgehq/forge/internal/agent"
 	"os"
 
 	"github.com/rs/zerolog"
@@ -46,6 +47,9 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		reg = tools.NewRegistry(tools.WithDeps(a.deps), tools.WithID(a.newID("0x")))
 		if err := builtin.Register(reg); err != nil {
 			return fmt.Errorf("register built-in tools: %w", err)
+		}
+		if err := reg.Register(agent.NewTaskTool(a.spawnAgent)); err != nil {
+			return fmt.Errorf("register the Task tool: %w", err)
 		}
 	}
 	exec := tools.NewExecutor(reg, tools.WithLogger(a.executorLogger(cmd)),

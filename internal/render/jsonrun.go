@@ -44,8 +44,9 @@ type initEvent struct {
 }
 
 type textEvent struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ParentID string `json:"parent_id,omitempty"`
 }
 
 type callEvent struct {
@@ -55,15 +56,17 @@ type callEvent struct {
 	Arguments any    `json:"arguments"`
 	// RawArguments is what the model sent when it was not a JSON object.
 	RawArguments string `json:"raw_arguments,omitempty"`
+	ParentID     string `json:"parent_id,omitempty"`
 }
 
 type resultEvent struct {
-	Type   string `json:"type"`
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Status string `json:"status"`
-	Output string `json:"output"`
-	Error  string `json:"error"`
+	Type     string `json:"type"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Status   string `json:"status"`
+	Output   string `json:"output"`
+	Error    string `json:"error"`
+	ParentID string `json:"parent_id,omitempty"`
 }
 
 type usageJSON struct {
@@ -77,7 +80,8 @@ type usageEvent struct {
 	Type  string    `json:"type"`
 	Usage usageJSON `json:"usage"`
 	// CostUSD is null when the model's price is unknown.
-	CostUSD *float64 `json:"cost_usd"`
+	CostUSD  *float64 `json:"cost_usd"`
+	ParentID string   `json:"parent_id,omitempty"`
 }
 
 type doneEvent struct {
@@ -100,18 +104,20 @@ func newUsage(u llm.Usage) usageJSON {
 func (v jsonRun) Event(e agent.Event) {
 	switch e.Type {
 	case agent.EventText:
-		v.write(textEvent{Type: "text", Text: e.Text})
+		v.write(textEvent{Type: "text", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventNotice:
-		v.write(textEvent{Type: "notice", Text: e.Text})
+		v.write(textEvent{Type: "notice", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventCompaction:
-		v.write(textEvent{Type: "compaction", Text: e.Text})
+		v.write(textEvent{Type: "compaction", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventToolCall, agent.EventApproval:
-		v.write(newCallEvent(string(e.Type), e.Call))
+		ev := newCallEvent(string(e.Type), e.Call)
+		ev.ParentID = e.ParentID
+		v.write(ev)
 	case agent.EventToolResult:
 		v.write(resultEvent{Type: "tool_result", ID: e.Call.ID, Name: e.Call.Name, Status: string(e.Result.Status),
-			Output: e.Result.Output, Error: e.Result.Error})
+			Output: e.Result.Output, Error: e.Result.Error, ParentID: e.ParentID})
 	case agent.EventUsage:
-		ev := usageEvent{Type: "usage", Usage: newUsage(e.Usage)}
+		ev := usageEvent{Type: "usage", Usage: newUsage(e.Usage), ParentID: e.ParentID}
 		if v.priced {
 			ev.CostUSD = roundedCost(e.Cost)
 		}

@@ -41,6 +41,8 @@ type runView struct {
 	// whether the final answer was already shown (it was not when a
 	// loop-breaking tool such as task_completion gave it).
 	shownText string
+	// nested says the line being written is a subagent's.
+	nested bool
 }
 
 // markdownStream turns streamed Markdown into terminal text, block by
@@ -58,6 +60,10 @@ func (v *runView) Event(e agent.Event) {
 	v.spin.stop()
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if e.ParentID != "" {
+		v.subagentEvent(e)
+		return
+	}
 	switch e.Type {
 	case agent.EventTextDelta:
 		if v.md != nil {
@@ -202,7 +208,27 @@ func (v *runView) endLine(w io.Writer) {
 }
 
 // line writes one line of progress, on a line of its own.
+// subagentEvent shows a subagent's calls, indented under its Task call;
+// its text is its report, which the Task call's result carries.
+func (v *runView) subagentEvent(e agent.Event) {
+	v.nested = true
+	defer func() { v.nested = false }()
+	switch e.Type {
+	case agent.EventToolCall:
+		if v.p.Terminal {
+			v.line(v.progress, "● "+v.headline(e.Call))
+		}
+	case agent.EventToolResult:
+		v.result(e.Call, e.Result)
+	case agent.EventNotice, agent.EventCompaction:
+		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: "+oneLineText(e.Text)))
+	}
+}
+
 func (v *runView) line(w io.Writer, s string) {
+	if v.nested {
+		s = "  ↳ " + s
+	}
 	v.endLine(v.p.Out)
 	fmt.Fprintln(w, s)
 }
