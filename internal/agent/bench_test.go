@@ -56,3 +56,38 @@ func BenchmarkLoopStep(b *testing.B) {
 		}
 	}
 }
+
+// summaryModel writes its summary at once, so that BenchmarkCompact
+// measures compaction's own work.
+type summaryModel struct{}
+
+func (summaryModel) Stream(context.Context, llm.Request, func(llm.Delta)) (llm.Response, error) {
+	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Text: "SUMMARY: the work so far."},
+		Usage: llm.Usage{InputTokens: 100_000, OutputTokens: 500}}, nil
+}
+
+// BenchmarkCompact compacts a conversation of 200 tool rounds (about
+// 160,000 tokens, 640 KB) for a 200,000-token window: choosing the kept
+// turns, writing the transcript in pieces, replacing the conversation.
+func BenchmarkCompact(b *testing.B) {
+	var msgs []llm.Message
+	output := string(make([]byte, 3000))
+	for i := range 200 {
+		msgs = append(msgs,
+			llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c", Name: "Read", Arguments: json.RawMessage(`{"file_path":"a.go"}`)}}},
+			llm.Message{Role: llm.RoleTool, Result: &llm.ToolResult{CallID: "c", Name: "Read", Content: output}})
+		if i%20 == 0 {
+			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Text: "next step"})
+		}
+	}
+	msgs = append([]llm.Message{{Role: llm.RoleUser, Text: "begin"}}, msgs...)
+	a := New(Config{Model: summaryModel{}, Executor: tools.NewExecutor(tools.NewRegistry()), ContextWindow: 200_000})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		conv := Conversation{Messages: append([]llm.Message(nil), msgs...)}
+		if _, err := a.Compact(context.Background(), &conv, func(Event) {}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

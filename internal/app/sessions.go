@@ -54,5 +54,5 @@ func (a *App) resumeIfAsked(cmd *cobra.Command) error {
 // resumedLine tells the person which conversation the shell goes on from.
 func (a *App) resumedLine() string {
 	sp := a.env.Spending
-	return fmt.Sprintf("Continuing session %s: %d prompts, %d messages.", a.env.Exec.SessionID, sp.Prompts, len(a.env.Conversation.Messages))
+	return fmt.Sprintf("Continuing session %s: %d prompt(s), %d messages.", a.env.Exec.SessionID, sp.Prompts, len(a.env.Conversation.Messages))
 }

@@ -172,8 +172,20 @@ func sessionsText(list []session.Summary) string {
 		if r := []rune(prompt); len(r) > sessionLine {
 			prompt = string(r[:sessionLine-1]) + "…"
 		}
-		fmt.Fprintf(&b, "%s  %s  %d prompts  %s\n    %s\n    %q\n", s.ID, s.LastActivity.UTC().Format("2006-01-02 15:04 UTC"),
-			s.Turns, render.UsageLine(s.Usage, s.CostUSD, s.CostUSD > 0), s.CWD, prompt)
+		used := render.UsageLine(s.Usage, s.CostUSD, s.CostUSD > 0)
+		if used == "" {
+			used = "no model answered"
+		}
+		fmt.Fprintf(&b, "%s  %s  %s  %s\n    %s\n    %q\n", s.ID, s.LastActivity.UTC().Format("2006-01-02 15:04 UTC"),
+			plural(s.Turns, "prompt"), used, s.CWD, prompt)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// plural is n and the noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

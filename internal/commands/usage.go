@@ -51,7 +51,7 @@ func spendingText(s Spending) string {
 	if s.Prompts == 0 {
 		return "No prompts yet in this session."
 	}
-	text := fmt.Sprintf("This session: %d prompts, %d model requests\n  %s", s.Prompts, s.Requests,
+	text := fmt.Sprintf("This session: %s, %s\n  %s", plural(s.Prompts, "prompt"), plural(s.Requests, "model request"),
 		render.UsageLine(s.Usage, s.Cost, s.Priced))
 	if s.Last != nil {
 		text += "\nLast prompt: " + render.UsageLine(s.Last.Usage, s.Last.Cost, s.Last.Priced)
