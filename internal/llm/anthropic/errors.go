@@ -21,7 +21,7 @@ func (m *Model) streamError(ctx context.Context, err error, res *http.Response) 
 		return llm.ContextError(m.cfg.Provider, ctx)
 	}
 	var (
-		apiErr    *anthropic.Error
+		apiErr *anthropic.Error
 	)
 	switch {
 	case errors.As(err, &apiErr) && apiErr.StatusCode >= 400:

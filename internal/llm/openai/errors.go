@@ -22,8 +22,8 @@ func (m *Model) streamError(ctx context.Context, err error, res *http.Response) 
 		return llm.ContextError(m.cfg.Provider, ctx)
 	}
 	var (
-		apiErr    *openai.Error
-		eventErr  *ssestream.StreamError
+		apiErr   *openai.Error
+		eventErr *ssestream.StreamError
 	)
 	switch {
 	case errors.As(err, &apiErr):
