@@ -30,6 +30,9 @@ const cancelledResult = "Cancelled: the run was interrupted before this call fin
 // one, a result with no call or a second result for a call is dropped. It
 // returns what it changed, for a warning; nothing when all was well.
 func (c *Conversation) Repair() []string {
+	if c.valid() {
+		return nil
+	}
 	var (
 		out     []llm.Message
 		notes   []string
@@ -66,6 +69,38 @@ func (c *Conversation) Repair() []string {
 		c.Messages = out
 	}
 	return notes
+}
+
+// valid reports that Repair has nothing to do: each tool call is answered
+// once, right after the message that made it, and no result answers
+// nothing. It allocates nothing: the loop checks before every request, and
+// copying the whole conversation each time made a long session's requests
+// cost more and more. (It may say false for a conversation Repair leaves
+// as it is, one whose calls share an ID; Repair then decides.)
+func (c *Conversation) valid() bool {
+	var pending []llm.ToolCall // calls of the last assistant message
+	round := 0                 // where their results begin
+	for i, m := range c.Messages {
+		if m.Role != llm.RoleTool {
+			if i-round < len(pending) {
+				return false // a call without a result
+			}
+			pending, round = nil, i+1
+			if m.Role == llm.RoleAssistant {
+				pending = m.ToolCalls
+			}
+			continue
+		}
+		if m.Result == nil || !answers(pending, m.Result.CallID) {
+			return false
+		}
+		for _, prev := range c.Messages[round:i] {
+			if prev.Result.CallID == m.Result.CallID {
+				return false // a second result for a call
+			}
+		}
+	}
+	return len(c.Messages)-round >= len(pending)
 }
 
 func answers(calls []llm.ToolCall, id string) bool {

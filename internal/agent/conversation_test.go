@@ -54,6 +54,47 @@ func TestRepair(t *testing.T) {
 	}
 }
 
+// TestValidMeansNothingToRepair: on many conversations made of a few
+// calls, results and texts, valid says true only where Repair changes
+// nothing, and a repaired conversation with distinct call IDs is valid.
+func TestValidMeansNothingToRepair(t *testing.T) {
+	parts := []llm.Message{
+		{Role: llm.RoleUser, Text: "go"},
+		{Role: llm.RoleAssistant, Text: "done"},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{call("a", "Read")}},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{call("a", "Read"), call("b", "Read")}},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{call("c", "Read"), call("c", "Glob")}},
+		result("a"), result("b"), result("c"),
+		{Role: llm.RoleTool},
+	}
+	// Every conversation of up to 5 parts: 9^5 of them.
+	var walk func(msgs []llm.Message)
+	walk = func(msgs []llm.Message) {
+		c := &Conversation{Messages: append([]llm.Message(nil), msgs...)}
+		valid := c.valid()
+		notes := c.Repair()
+		if valid && (len(notes) > 0 || !reflect.DeepEqual(c.Messages, msgs)) {
+			t.Fatalf("valid, but repaired (%q):\n%+v", notes, msgs)
+		}
+		distinct := true
+		for _, m := range c.Messages {
+			if len(m.ToolCalls) == 2 && m.ToolCalls[0].ID == m.ToolCalls[1].ID {
+				distinct = false
+			}
+		}
+		if distinct && !c.valid() {
+			t.Fatalf("repaired, but not valid:\n%+v\nfrom\n%+v", c.Messages, msgs)
+		}
+		if len(msgs) == 5 {
+			return
+		}
+		for _, p := range parts {
+			walk(append(msgs, p))
+		}
+	}
+	walk(nil)
+}
+
 func TestLoopDetector(t *testing.T) {
 	a := Call{Name: "Read", Args: map[string]any{"file_path": "x", "limit": 1}}
 	aReordered := Call{Name: "Read", Args: map[string]any{"limit": 1, "file_path": "x"}}
