@@ -19,8 +19,10 @@ run: build
 # Every test, race detector on. This is what CI runs. The 32-bit vet of the
 # core keeps it compiling where int has 32 bits (a test constant once did
 # not), since int's size is where validation's bounds live; the rest of the
-# tree would double the cold build for no such risk.
+# tree would double the cold build for no such risk. Unformatted files fail it.
 test:
+	@unformatted=$$(gofmt -l cmd internal); if [ -n "$$unformatted" ]; then \
+		echo "gofmt needed (make fmt):"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	GOARCH=386 $(GO) vet ./internal/tools/...
 	$(GO) test -race -count=1 ./...

@@ -54,6 +54,14 @@ type Config struct {
 	ToolFormat    Format
 	// MaxTokens bounds each answer; 0 is the provider's default.
 	MaxTokens int
+	// Budget bounds what one prompt may spend.
+	Budget Budget
+	// Price is the model's; nil when unknown (costs are then not counted).
+	Price *llm.Price
+	// ContextWindow is the model's window in tokens: the conversation is
+	// compacted before a request would fill most of it. 0 (unknown)
+	// compacts only when the provider says the request was too long.
+	ContextWindow int
 }
 
 // Agent runs prompts. It is safe to run one prompt at a time per
@@ -94,6 +102,10 @@ type run struct {
 	// parseErrs are the text-format call blocks of the last answer that
 	// could not be read.
 	parseErrs []string
+	// fixed is the estimate of the system prompt and tool specs.
+	fixed int64
+	// logReported says the session log's failure was reported.
+	logReported bool
 }
 
 // Run sends prompt, continuing conv, and works until the model is done or a
@@ -102,6 +114,7 @@ type run struct {
 // tool call of it has its result.
 func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit func(Event)) Done {
 	r := &run{a: a, conv: conv, emit: emit, specs: a.toolSpecs(), loops: loopDetector{off: !a.cfg.LoopDetection}}
+	r.done.Priced = a.cfg.Price != nil
 	conv.append(llm.Message{Role: llm.RoleUser, Text: prompt})
 	r.loop(ctx)
 	if notes := conv.Repair(); len(notes) > 0 {
@@ -122,15 +135,36 @@ func (r *run) loop(ctx context.Context) {
 		if notes := r.conv.Repair(); len(notes) > 0 {
 			r.notice("conversation repaired before sending: " + strings.Join(notes, "; "))
 		}
+		if r.fitWindow(ctx) {
+			return
+		}
 		msg, err := r.request(ctx)
+		if err != nil && llm.IsContextOverflow(err) && ctx.Err() == nil {
+			// The window is smaller than forge knew, or unknown: compact to
+			// fit what was just refused, then try once more.
+			r.done.Turns--
+			if r.refitAfterOverflow(ctx) {
+				return
+			}
+			msg, err = r.request(ctx)
+			if err != nil && llm.IsContextOverflow(err) {
+				r.stopForContext(r.estimate(), r.estimate())
+				return
+			}
+		}
 		if err != nil {
 			r.fail(ctx, err)
 			return
 		}
 		r.conv.append(msg)
+		r.reportLogError()
 		if msg.Text != "" {
 			r.done.Text = visibleText(msg.Text, r.a.cfg.ToolFormat)
 			r.emit(Event{Type: EventText, Text: r.done.Text})
+		}
+		if why := r.spent(); why != "" && len(msg.ToolCalls) > 0 {
+			r.stopForBudget(why, msg.ToolCalls)
+			return
 		}
 		if len(msg.ToolCalls) > 0 {
 			if stop := r.runCalls(ctx, msg.ToolCalls); stop {
@@ -162,8 +196,8 @@ func (r *run) request(ctx context.Context) (llm.Message, error) {
 	if err != nil {
 		return llm.Message{}, err
 	}
-	r.done.Usage = r.done.Usage.Add(resp.Usage)
-	r.emit(Event{Type: EventUsage, Usage: resp.Usage})
+	r.addUsage(resp.Usage)
+	r.counted(resp.Usage)
 	msg := resp.Message
 	msg.Role = llm.RoleAssistant
 	if r.a.cfg.ToolFormat == FormatXML {
@@ -179,6 +213,15 @@ func (r *run) fail(ctx context.Context, err error) {
 		return
 	}
 	r.done.Reason, r.done.Err = ReasonError, err
+}
+
+// reportLogError tells the person, once, that the session log failed:
+// the conversation goes on, but a resume would miss what followed.
+func (r *run) reportLogError() {
+	if err := r.conv.logErr; err != nil && !r.logReported {
+		r.logReported = true
+		r.notice("the session log could not be written: " + err.Error())
+	}
 }
 
 // notice emits a notice event.
@@ -246,6 +289,16 @@ func (d Done) Summary() string {
 		return fmt.Sprintf("stopped after %d model requests (--max-turns)", d.Turns)
 	case ReasonLoop:
 		return "stopped: the model kept repeating the same calls"
+	case ReasonContext:
+		if d.Err != nil {
+			return "stopped: " + d.Err.Error()
+		}
+		return "stopped: the conversation does not fit the model's window"
+	case ReasonBudget:
+		if d.Err != nil {
+			return "stopped: " + d.Err.Error()
+		}
+		return "stopped: the prompt's budget is spent"
 	case ReasonCancelled:
 		return "cancelled"
 	case ReasonError:

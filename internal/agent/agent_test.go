@@ -388,3 +388,49 @@ func TestXMLFormat(t *testing.T) {
 		})
 	}
 }
+
+// approverFunc is an Approver from a function.
+type approverFunc func(context.Context, Approval) (Answer, error)
+
+func (f approverFunc) Approve(ctx context.Context, a Approval) (Answer, error) { return f(ctx, a) }
+
+// Ctrl-C at an approval question cancels the turn, as it does while a
+// tool runs: no further request, every call answered.
+func TestInterruptedApprovalCancelsTheTurn(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{
+			scriptCall("Write", `{"file_path": "a.txt", "content": "a"}`),
+			scriptCall("Write", `{"file_path": "b.txt", "content": "b"}`),
+		}},
+		{Text: "never asked for"},
+	}})
+	h.cfg.Approver = approverFunc(func(context.Context, Approval) (Answer, error) { return Reject, context.Canceled })
+	d := h.run(context.Background(), "write")
+	if d.Reason != ReasonCancelled || len(h.srv.Requests()) != 1 {
+		t.Fatalf("done %+v after %d requests", d, len(h.srv.Requests()))
+	}
+	for _, r := range h.results() {
+		if r.Status != StatusCancelled {
+			t.Errorf("result %+v, want cancelled", r)
+		}
+	}
+	if n := h.countEvents(EventApproval); n != 1 {
+		t.Errorf("%d approvals asked, want 1", n)
+	}
+	h.assertValid()
+}
+
+// A call to a tool that does not exist is told which tools there are, or
+// the likely one, so the model can correct itself.
+func TestUnknownToolIsToldTheTools(t *testing.T) {
+	h := newHarness(t, llmtest.Anthropic, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{scriptCall("FrobnicateFiles", `{}`), scriptCall("Reed", `{}`)}},
+		{Text: "ok"},
+	}})
+	h.run(context.Background(), "go")
+	res := resultsOf(h.lastRequest())
+	if len(res) != 2 || !strings.Contains(res[0], "The tools you can call are: Bash, BashOutput, Edit,") ||
+		!strings.Contains(res[1], "Did you mean Read?") {
+		t.Errorf("results %q", res)
+	}
+}

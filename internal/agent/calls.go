@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -51,10 +52,10 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall) bool {
 	}
 	for _, p := range ps {
 		if p.res == nil { // not reached: the run stopped before it
-			p.res = refused(StatusCancelled, cancelledResult)
+			p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")
 		}
 		r.report(p)
-		r.conv.append(toolMessage(p.llm, p.res.Output, p.res.Status != StatusSuccess))
+		r.conv.append(toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess))
 	}
 	if !stop && ctx.Err() != nil {
 		r.done.Reason, stop = ReasonCancelled, true
@@ -130,11 +131,11 @@ func (r *run) report(p *pending) {
 func (r *run) admit(ctx context.Context, p *pending) bool {
 	switch v, msg := r.loops.check(p.call); v {
 	case loopStop:
-		p.res = refused(StatusFailed, msg)
+		p.res = refusedFor(StatusFailed, msg, "not run: the model kept repeating this call")
 		r.done.Reason = ReasonLoop
 		return true
 	case loopWarn:
-		p.res = refused(StatusFailed, msg+loopAdvice)
+		p.res = refusedFor(StatusFailed, msg+loopAdvice, "not run: a repeated call; the model was told to change course")
 		r.notice("the model repeats itself: " + msg)
 		return false
 	}
@@ -145,8 +146,7 @@ func (r *run) admit(ctx context.Context, p *pending) bool {
 		r.endWithQuestion(p)
 		return true
 	}
-	r.approve(ctx, p)
-	return false
+	return r.approve(ctx, p)
 }
 
 // valid says p's arguments satisfy its tool's parameters: an invalid call
@@ -157,45 +157,58 @@ func (r *run) valid(p *pending) bool {
 }
 
 // approve applies the policy to p, asking the person when it says so; a
-// refusal sets p.res.
-func (r *run) approve(ctx context.Context, p *pending) {
+// refusal sets p.res. It reports whether the run must stop: the person
+// interrupted the question (Ctrl-C), which cancels the turn as it would
+// while a tool runs.
+func (r *run) approve(ctx context.Context, p *pending) bool {
 	pol := r.a.cfg.Policy
 	if pol == nil {
-		return
+		return false
 	}
 	pc := permission.Call{Tool: p.call.Name, Args: p.call.Args, ReadOnly: p.call.ReadOnly, EditsFiles: editsFiles(p.tool)}
 	v := pol.Decide(pc)
 	switch v.Decision {
 	case permission.Allow:
-		return
+		return false
 	case permission.Deny:
 		p.res = refused(StatusDenied, "Denied: "+v.Reason)
-		return
+		return false
 	}
 	if r.a.cfg.Approver == nil {
-		p.res = refused(StatusDenied, unapproved(v.Reason))
-		return
+		p.res = refusedFor(StatusDenied, unapproved(v.Reason), "needs approval, and there is no terminal to ask: "+v.Reason)
+		return false
 	}
 	r.emit(Event{Type: EventApproval, Call: &p.call})
 	ans, err := r.a.cfg.Approver.Approve(ctx, Approval{Call: p.call, Reason: v.Reason, Always: v.Always})
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
-		p.res = refused(StatusCancelled, cancelledResult)
+		p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")
+		r.done.Reason = ReasonCancelled
+		return true
 	case err != nil:
-		p.res = refused(StatusDenied, "Denied: the approval could not be asked: "+err.Error())
+		p.res = refusedFor(StatusDenied, "Denied: the approval could not be asked: "+err.Error(), "denied: no answer ("+err.Error()+")")
 	case ans == Reject:
-		p.res = refused(StatusDenied, "Denied: the person refused this call. Do not retry it unchanged; ask or do something else.")
+		p.res = refusedFor(StatusDenied, "Denied: the person refused this call. Do not retry it unchanged; ask or do something else.", "denied by you")
 	case ans == AllowAlways:
 		pol.Remember(pc)
 	}
+	return false
 }
 
 // unapproved is the result of a call that needed approval with nobody to
-// give it: why, and how the person can allow such calls.
+// give it: why, and how the person can allow such calls (once: the
+// policy's reason often says it already).
 func unapproved(reason string) string {
-	return "Denied: this call needs approval and nobody can give it here (no terminal): " + reason +
-		". To allow such calls, add a rule to permissions.allow in the configuration, or run forge with --approval yolo" +
-		" (everything) or --approval auto-edit (file edits in the working directory)."
+	msg := "Denied: this call needs approval and nobody can give it here (no terminal): " + reason + "."
+	switch {
+	case strings.Contains(reason, "--approval"):
+	case strings.Contains(reason, "allow rule"):
+		msg += " Rules go in permissions.allow in the configuration; --approval yolo allows everything."
+	default:
+		msg += " To allow such calls, add a rule to permissions.allow in the configuration, or run forge with" +
+			" --approval yolo (everything) or --approval auto-edit (file edits in the working directory)."
+	}
+	return msg
 }
 
 // editsFiles says t changes files (auto-edit mode allows those inside the
@@ -218,7 +231,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 		res = r.a.cfg.Executor.ExecuteJSON(ctx, p.call.Name, r.a.cfg.Exec, p.call.Raw)
 	}
 	p.ran = true
-	p.res = outcome(p.call.Name, res, r.a.cfg.Executor.Registry())
+	p.res = outcome(p.call.Name, res, r.offered())
 }
 
 // breaksLoop ends the run after a loop-breaking tool that succeeded: its
@@ -245,13 +258,18 @@ func (r *run) endWithQuestion(p *pending) {
 	r.done.Reason, r.done.Text = ReasonStop, q
 }
 
-// refused is the result of a call that did not run.
-func refused(s Status, msg string) *CallResult {
-	return &CallResult{Status: s, Output: msg, Error: msg}
+// refused is the result of a call that did not run, its message for the
+// model and the person alike.
+func refused(s Status, msg string) *CallResult { return refusedFor(s, msg, msg) }
+
+// refusedFor is refused with a message for the model (what to do next)
+// and a shorter one for the person.
+func refusedFor(s Status, model, person string) *CallResult {
+	return &CallResult{Status: s, Output: model, Error: person}
 }
 
 // outcome turns an executor result into a call result for the model.
-func outcome(name string, res tools.Result, reg *tools.Registry) *CallResult {
+func outcome(name string, res tools.Result, offered []string) *CallResult {
 	out := &CallResult{Result: res, Output: res.Display()}
 	switch res.Status {
 	case tools.StatusSuccess, tools.StatusDryRun:
@@ -267,8 +285,10 @@ func outcome(name string, res tools.Result, reg *tools.Registry) *CallResult {
 		out.Error = res.Error
 	}
 	if res.ErrorKind == tools.KindUnknownTool {
-		if s := tools.Suggest(name, reg.ListNames(), 3); len(s) > 0 {
+		if s := tools.Suggest(name, offered, 3); len(s) > 0 {
 			out.Output += ". Did you mean " + joinOr(s) + "?"
+		} else {
+			out.Output += ". The tools you can call are: " + strings.Join(offered, ", ") + "."
 		}
 	}
 	return out
@@ -293,4 +313,13 @@ func joinOr(xs []string) string {
 		}
 	}
 	return out
+}
+
+// offered are the names of the tools the model was offered.
+func (r *run) offered() []string {
+	names := make([]string, len(r.specs))
+	for i, s := range r.specs {
+		names[i] = s.Name
+	}
+	return names
 }

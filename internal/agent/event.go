@@ -29,6 +29,8 @@ const (
 	// EventNotice is something the person should know that is not an
 	// error of the run (a conversation repaired, a loop detected).
 	EventNotice EventType = "notice"
+	// EventCompaction says the conversation was compacted (Text says how).
+	EventCompaction EventType = "compaction"
 	// EventDone ends the run.
 	EventDone EventType = "done"
 )
@@ -45,6 +47,9 @@ type Event struct {
 	Result *CallResult
 	// Usage is a usage event's request usage.
 	Usage llm.Usage
+	// Cost is a usage event's cost in US dollars, 0 when the model's price
+	// is unknown.
+	Cost float64
 	// Done is the summary of a done event.
 	Done *Done
 }
@@ -95,6 +100,8 @@ const (
 	ReasonLoop      Reason = "loop"      // the model kept repeating the same calls after a warning
 	ReasonCancelled Reason = "cancelled" // the caller cancelled (Ctrl-C)
 	ReasonError     Reason = "error"     // the provider failed
+	ReasonBudget    Reason = "budget"    // the prompt's budget (cost or tokens) is spent
+	ReasonContext   Reason = "context"   // the conversation does not fit the window, even compacted
 )
 
 // Done summarises a run.
@@ -104,9 +111,14 @@ type Done struct {
 	Turns int
 	// Usage sums the run's requests.
 	Usage llm.Usage
+	// Cost is the run's cost in US dollars, when Priced.
+	Cost float64
+	// Priced says the model's price is known, so Cost counts.
+	Priced bool
 	// Text is the final answer: the model's last text, or what a
 	// loop-breaking tool returned.
 	Text string
-	// Err is the provider's error when Reason is ReasonError.
+	// Err is the provider's error when Reason is ReasonError, or what was
+	// spent when it is ReasonBudget.
 	Err error
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/commands"
+	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/render"
 	"github.com/forgehq/forge/internal/version"
@@ -38,14 +39,46 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	if err != nil {
 		return nil, render.RunInfo{}, err
 	}
+	price, err := a.modelPrice()
+	if err != nil {
+		return nil, render.RunInfo{}, err
+	}
 	format := agent.Format(a.cfg.ToolFormat)
 	ag := agent.New(agent.Config{Model: a.model.Model, ModelName: a.model.Name, Executor: a.env.Executor,
 		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system,
-		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format})
+		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
+		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
+		ContextWindow: a.contextWindow()})
 	info := render.RunInfo{Version: version.Version, Provider: a.model.Provider, Model: a.model.Name,
 		WorkingDir: opts.Exec.WorkingDir, Tools: ag.ToolNames(), Approval: string(a.env.Policy.Mode()),
-		ToolFormat: string(format), SessionID: opts.Exec.SessionID}
+		ToolFormat: string(format), SessionID: opts.Exec.SessionID, Priced: price != nil}
 	return ag, info, nil
+}
+
+// contextWindow is the model's window: the configured one, else the one
+// forge knows; 0 when unknown, and then only a provider's "too long"
+// makes the agent compact.
+func (a *App) contextWindow() int {
+	if a.cfg.ContextWindow > 0 {
+		return a.cfg.ContextWindow
+	}
+	info, _ := llm.LookupModel(a.model.Name)
+	return info.ContextWindow
+}
+
+// modelPrice is the chosen model's price; nil when forge does not know it.
+// A cost limit that cannot be counted is refused rather than ignored: the
+// person who set it is counting on it.
+func (a *App) modelPrice() (*llm.Price, error) {
+	info, ok := llm.LookupModel(a.model.Name)
+	if ok && info.Price != nil {
+		return info.Price, nil
+	}
+	if a.cfg.MaxCost > 0 {
+		return nil, fmt.Errorf("max_cost: forge does not know the price of %s, so it cannot count what a prompt costs; "+
+			"use max_tokens (--max-tokens) instead", a.model.Name)
+	}
+	return nil, nil
 }
 
 // systemPrompt is the user's --system-prompt file, or forge's own.

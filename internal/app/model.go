@@ -20,7 +20,7 @@ const (
 // connectHint is the one line that tells a person without a model how to
 // connect one.
 const connectHint = "No model is configured: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama (ollama serve), " +
-	"or point --provider openai --base-url at any OpenAI-compatible server. See forge ask --help."
+	"then start forge again."
 
 // errNoModel is the error of a prompt with no model to answer it.
 var errNoModel = errors.New(connectHint)
@@ -60,6 +60,9 @@ func (a *App) chooseModel(ctx context.Context) (modelChoice, error) {
 	var err error
 	switch c.Provider {
 	case "anthropic":
+		if c.BaseURL == "" && anthropicKey == "" {
+			return c, errors.New("anthropic: ANTHROPIC_API_KEY is not set (or pass --base-url for a proxy that adds it)")
+		}
 		c.Name = orDefault(c.Name, defaultAnthropicModel)
 		c.Model, err = anthropic.New(anthropic.Config{APIKey: anthropicKey, BaseURL: c.BaseURL, Model: c.Name, Logger: a.log})
 	case "ollama":

@@ -81,7 +81,7 @@ func (a *App) setupLogger(lenient bool) error {
 		}
 		w, a.logClose, color = f, f, false
 	}
-	l, err := logging.NewWithClock(w, a.cfg.LogLevel, color, a.opts.Clock)
+	l, err := logging.New(w, a.cfg.LogLevel, color, a.opts.Clock)
 	if err != nil {
 		return usageErr(err)
 	}

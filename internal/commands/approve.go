@@ -78,13 +78,16 @@ func editDiff(env *Env, path string, change func(old string) string) string {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(env.Exec.WorkingDir, path)
 	}
-	old := ""
-	if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() && fi.Size() <= maxPreviewFile {
-		if b, err := os.ReadFile(abs); err == nil {
-			old = string(b)
+	old, from := "", "/dev/null" // a new file, as git shows one
+	if fi, err := os.Stat(abs); err == nil {
+		from = "a/" + path
+		if fi.Mode().IsRegular() && fi.Size() <= maxPreviewFile {
+			if b, err := os.ReadFile(abs); err == nil {
+				old = string(b)
+			}
 		}
 	}
-	diff := udiff.Unified("a/"+path, "b/"+path, old, change(old))
+	diff := udiff.Unified(from, "b/"+path, old, change(old))
 	if diff == "" {
 		return path + ": no change"
 	}

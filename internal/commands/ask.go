@@ -30,7 +30,7 @@ Exit status:
   0    the model finished
   1    the provider failed, or no model is configured
   2    usage error
-  4    a limit stopped the run (--max-turns, a loop)
+  4    a limit stopped the run (--max-turns, --max-cost, --max-tokens, a loop, a full context window)
   130  interrupted (Ctrl-C)`,
 		Example: `/ask what does internal/app do?`,
 		CLIExample: `forge ask "why does go test ./internal/tools fail?"
@@ -112,6 +112,7 @@ func RunPrompt(ctx context.Context, env *Env, prompt string, toErr bool) int {
 	view := env.Printer().Run(info, render.RunOptions{ProgressToErr: toErr, Lookup: env.Registry.Get})
 	defer view.Close()
 	d := a.Run(ctx, &env.Conversation, prompt, view.Event)
+	env.Spending.add(d)
 	return doneStatus(d)
 }
 
@@ -120,7 +121,7 @@ func doneStatus(d agent.Done) int {
 	switch d.Reason {
 	case agent.ReasonStop:
 		return ExitOK
-	case agent.ReasonMaxTurns, agent.ReasonLoop:
+	case agent.ReasonMaxTurns, agent.ReasonLoop, agent.ReasonBudget, agent.ReasonContext:
 		return ExitLimit
 	case agent.ReasonCancelled:
 		return ExitCancelled

@@ -135,6 +135,7 @@ func Table() []Command {
 		helpCommand(),
 		askCommand(),
 		clearCommand(),
+		compactCommand(),
 		toolsCommand(),
 		runCommand(),
 		schemaCommand(),
@@ -145,6 +146,7 @@ func Table() []Command {
 		mcpCommand(),
 		pluginsCommand(),
 		permissionsCommand(),
+		usageCommand(),
 		versionCommand(),
 		exitCommand(),
 	}

@@ -65,6 +65,8 @@ type Env struct {
 	Agent AgentFactory
 	// Conversation is this session's conversation with the agent.
 	Conversation agent.Conversation
+	// Spending is what this session's prompts have used.
+	Spending Spending
 	// Policy decides the agent's calls, remembering the person's "always"
 	// answers for the session; nil without an agent.
 	Policy *permission.Policy

@@ -83,6 +83,32 @@ var agentSettings = []setting{
 			}
 			return err
 		}},
+	{key: "max_cost", flag: "max-cost", get: func(c Config) string { return fmt.Sprint(c.MaxCost) },
+		apply: func(c *Config, v any, _ resolver) error {
+			f, ok := toFloat(v)
+			if !ok {
+				return errors.New("want a number of US dollars")
+			}
+			if f < 0 {
+				return errors.New("must be 0 (no limit) or more")
+			}
+			c.MaxCost = f
+			return nil
+		}},
+	{key: "max_tokens", flag: "max-tokens", get: func(c Config) string { return fmt.Sprint(c.MaxTokens) },
+		apply: func(c *Config, v any, _ resolver) error {
+			return setInt(&c.MaxTokens, v, 0, "must be 0 (no limit) or more")
+		}},
+	{key: "context_window", flag: "context-window", get: func(c Config) string { return fmt.Sprint(c.ContextWindow) },
+		apply: func(c *Config, v any, _ resolver) error {
+			if err := setInt(&c.ContextWindow, v, 0, "must be 0 (the model's own) or at least 1000 tokens"); err != nil {
+				return err
+			}
+			if c.ContextWindow != 0 && c.ContextWindow < 1000 {
+				return errors.New("must be 0 (the model's own) or at least 1000 tokens")
+			}
+			return nil
+		}},
 	{key: "system_prompt", flag: "system-prompt", get: func(c Config) string { return c.SystemPrompt },
 		apply: func(c *Config, v any, r resolver) error {
 			s, err := toString(v)
@@ -114,6 +140,9 @@ func agentDefaults() map[string]any {
 		"loop_detection": true,
 		"tool_format":    toolFormats[0],
 		"system_prompt":  "",
+		"max_cost":       0,
+		"max_tokens":     0,
+		"context_window": 0,
 	}
 }
 

@@ -50,6 +50,9 @@ type Config struct {
 	LoopDetection   bool                      // loop_detection, --loop-detection: stop an agent repeating itself; default true
 	ToolFormat      string                    // tool_format, --tool-format: native (default) or xml, how tool calls reach the model
 	SystemPrompt    string                    // system_prompt, --system-prompt: a file replacing the system prompt; "" = built in; absolute
+	MaxCost         float64                   // max_cost, --max-cost: US dollars one prompt may cost; 0 = no limit
+	MaxTokens       int                       // max_tokens, --max-tokens: tokens one prompt may use; 0 = no limit
+	ContextWindow   int                       // context_window, --context-window: the model's window; 0 = known or assumed
 	Permissions     Permissions               // permissions.allow, permissions.deny (file only)
 	Tools           map[string]map[string]any // tools.<Name>: per-tool sections, names in their written case
 	MCP             MCP                       // mcp.servers.<name>

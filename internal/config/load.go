@@ -210,6 +210,15 @@ func AddFlags(fs *pflag.FlagSet) {
 	add("tool-format", func() {
 		fs.String("tool-format", "", "how tool calls reach the model: "+strings.Join(toolFormats, ", ")+" (default native)")
 	})
+	add("max-cost", func() {
+		fs.Float64("max-cost", 0, "stop a prompt's run when it has cost this many US dollars (default: no limit)")
+	})
+	add("max-tokens", func() {
+		fs.Int("max-tokens", 0, "stop a prompt's run when it has used this many tokens (default: no limit)")
+	})
+	add("context-window", func() {
+		fs.Int("context-window", 0, "the model's context window in tokens (default: known for common models)")
+	})
 	add("system-prompt", func() {
 		fs.String("system-prompt", "", "a file whose text replaces the built-in system prompt")
 	})

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -251,4 +252,28 @@ func replaceSecrets(s string, secrets []string) string {
 		}
 	}
 	return s
+}
+
+// overflowPhrases are how providers say a request did not fit the model's
+// window: OpenAI's code and message, Anthropic's, and the wordings of
+// OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, OpenRouter).
+var overflowPhrases = []string{
+	"context_length_exceeded", "maximum context length", "context length", "context window",
+	"prompt is too long", "too many tokens", "exceeds the context", "input is too long",
+}
+
+// IsContextOverflow reports whether err is a provider's refusal of a
+// request too long for the model's window, which compaction can cure.
+func IsContextOverflow(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) || (e.Status != 400 && e.Status != 413) {
+		return false
+	}
+	text := strings.ToLower(e.Message + " " + e.Type)
+	for _, p := range overflowPhrases {
+		if strings.Contains(text, p) {
+			return true
+		}
+	}
+	return false
 }

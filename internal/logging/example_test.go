@@ -7,13 +7,13 @@ import (
 	"github.com/forgehq/forge/internal/logging"
 )
 
-func ExampleNewWithClock() {
+func ExampleNew() {
 	now := func() time.Time { return time.Date(2024, 1, 15, 10, 23, 45, 123_000_000, time.UTC) }
-	log, err := logging.NewWithClock(os.Stdout, "info", false, now)
+	log, err := logging.New(os.Stdout, "info", false, now)
 	if err != nil {
 		panic(err)
 	}
-	tools := logging.Component(log, "tools")
+	tools := log.With().Str(logging.ComponentField, "tools").Logger()
 	tools.Info().Msg("Executing tool: Read")
 	tools.Debug().Msg("not shown at info")
 	tools.Warn().Int("errno", 2).Msg("Tool Read failed: File not found: /path/to/file")

@@ -69,14 +69,10 @@ func ParseLevel(name string) (zerolog.Level, error) {
 }
 
 // New returns a logger that writes the console format to w at the given level,
-// with ANSI colours only when color is true. It is safe for concurrent use even when w
-// is not: each event is written with one Write call under a lock.
-func New(w io.Writer, level string, color bool) (zerolog.Logger, error) {
-	return NewWithClock(w, level, color, time.Now)
-}
-
-// NewWithClock is New with the clock that stamps each event; tests pass a fixed one.
-func NewWithClock(w io.Writer, level string, color bool, now func() time.Time) (zerolog.Logger, error) {
+// with ANSI colours only when color is true, stamping each event with now (nil
+// means time.Now; tests pass a fixed clock). It is safe for concurrent use even
+// when w is not: each event is written with one Write call under a lock.
+func New(w io.Writer, level string, color bool, now func() time.Time) (zerolog.Logger, error) {
 	lvl, err := ParseLevel(level)
 	if err != nil {
 		return zerolog.Nop(), err
@@ -87,11 +83,6 @@ func NewWithClock(w io.Writer, level string, color bool, now func() time.Time) (
 	return zerolog.New(newConsole(zerolog.SyncWriter(w), color)).
 		Level(lvl).
 		Hook(clockHook{now: now}), nil
-}
-
-// Component returns l with its component set, so its lines read "[name]".
-func Component(l zerolog.Logger, name string) zerolog.Logger {
-	return l.With().Str(ComponentField, name).Logger()
 }
 
 // clockHook stamps each event with the injected clock. It stands in for

@@ -22,9 +22,9 @@ func clock() time.Time { return fixed }
 func newTest(t *testing.T, level string, color bool) (zerolog.Logger, *bytes.Buffer) {
 	t.Helper()
 	var buf bytes.Buffer
-	l, err := NewWithClock(&buf, level, color, clock)
+	l, err := New(&buf, level, color, clock)
 	if err != nil {
-		t.Fatalf("NewWithClock(%q): %v", level, err)
+		t.Fatalf("New(%q): %v", level, err)
 	}
 	return l, &buf
 }
@@ -87,9 +87,9 @@ func TestConsoleFormat(t *testing.T) {
 			want: "2024-01-15 10:23:45.123 WARN  [mcp] reconnecting error=\"broken pipe\" attempt=2 server=\"git hub\"\n",
 		},
 		{
-			name: "Component helper",
+			name: "component from the logger's context",
 			log: func(l zerolog.Logger) {
-				c := Component(l, "repl")
+				c := l.With().Str(ComponentField, "repl").Logger()
 				c.Info().Msg("ready")
 			},
 			want: "2024-01-15 10:23:45.123 INFO  [repl] ready\n",
@@ -158,7 +158,7 @@ func TestLevels(t *testing.T) {
 
 func TestUnknownLevel(t *testing.T) {
 	for _, level := range []string{"", "verbose", "warning", "trace"} {
-		_, err := New(&bytes.Buffer{}, level, false)
+		_, err := New(&bytes.Buffer{}, level, false, nil)
 		if err == nil {
 			t.Fatalf("New(%q) succeeded, want an error", level)
 		}
@@ -220,7 +220,7 @@ func TestPlainParts(t *testing.T) {
 
 func TestNilClockUsesNow(t *testing.T) {
 	var buf bytes.Buffer
-	l, err := NewWithClock(&buf, "info", false, nil)
+	l, err := New(&buf, "info", false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestOpen(t *testing.T) {
 
 func BenchmarkInfoLine(b *testing.B) {
 	var buf bytes.Buffer
-	l, err := NewWithClock(&buf, "info", false, clock)
+	l, err := New(&buf, "info", false, clock)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func BenchmarkInfoLine(b *testing.B) {
 // sanitiser: no escape sequence from outside forge gets to a terminal.
 func TestLogSanitisesOutsideText(t *testing.T) {
 	var buf bytes.Buffer
-	l, err := New(&buf, "debug", false)
+	l, err := New(&buf, "debug", false, clock)
 	if err != nil {
 		t.Fatal(err)
 	}

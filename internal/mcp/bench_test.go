@@ -35,7 +35,7 @@ func BenchmarkServeCall(b *testing.B) {
 	_ = reg.Register(&localTool{name: "Echo", cat: tools.CategoryOther,
 		params: []tools.Parameter{{Name: "text", Type: "string", Required: true}},
 		run:    func(ctx context.Context, args tools.Args) tools.Result { return tools.OK(args.String("text")) }})
-	srv, err := NewMCPServer(tools.NewExecutor(reg, tools.WithHistoryCapacity(0)), ServeOptions{})
+	srv, err := serverOf(tools.NewExecutor(reg, tools.WithHistoryCapacity(0)), ServeOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // MCP server behind the SDK's streamable HTTP handler.
 func TestStreamableHTTPServer(t *testing.T) {
 	ex, _ := serveRegistry(t)
-	srv, err := NewMCPServer(ex, ServeOptions{Tools: []string{"Greet"}})
+	srv, err := serverOf(ex, ServeOptions{Tools: []string{"Greet"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestStreamableHTTPServer(t *testing.T) {
 // never show in statuses or errors.
 func TestHTTPServerHeaders(t *testing.T) {
 	ex, _ := serveRegistry(t)
-	srv, err := NewMCPServer(ex, ServeOptions{Tools: []string{"Greet"}})
+	srv, err := serverOf(ex, ServeOptions{Tools: []string{"Greet"}})
 	if err != nil {
 		t.Fatal(err)
 	}

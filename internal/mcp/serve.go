@@ -49,18 +49,12 @@ type stopTimes struct {
 
 var defaultStopTimes = stopTimes{grace: time.Second, cancelled: 5 * time.Second}
 
-// NewMCPServer returns an MCP server whose tools are the selected tools of
-// ex's registry. tools/list answers with each tool's mcp schema export;
-// tools/call runs through ex (validation, timeout, cancellation, history,
-// logs), and a failed result is a tool error (isError), not a protocol
-// error, so that the model reads it.
-func NewMCPServer(ex *tools.Executor, opts ServeOptions) (*mcp.Server, error) {
-	s, _, err := newServer(ex, opts, context.Background())
-	return s, err
-}
-
-// newServer is NewMCPServer, returning the descriptors served too. Every
-// call is also cancelled when calls is done.
+// newServer returns an MCP server whose tools are the selected tools of
+// ex's registry, and the descriptors it serves. tools/list answers with each
+// tool's mcp schema export; tools/call runs through ex (validation, timeout,
+// cancellation, history, logs), and a failed result is a tool error
+// (isError), not a protocol error, so that the model reads it. Every call is
+// also cancelled when calls is done.
 func newServer(ex *tools.Executor, opts ServeOptions, calls context.Context) (*mcp.Server, []tools.Descriptor, error) {
 	descs, err := selectTools(ex.Registry(), opts)
 	if err != nil {

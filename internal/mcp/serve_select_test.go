@@ -58,7 +58,7 @@ func TestServeUnknownTools(t *testing.T) {
 		"Unknown tools: Slwo (did you mean Slow?), Infoo (did you mean Info?)": {"Greet", "Slwo", "Infoo"},
 	}
 	for want, names := range cases {
-		if _, err := NewMCPServer(ex, ServeOptions{Tools: names}); err == nil || err.Error() != want {
+		if _, err := serverOf(ex, ServeOptions{Tools: names}); err == nil || err.Error() != want {
 			t.Errorf("%v: got %v, want %q", names, err, want)
 		}
 	}

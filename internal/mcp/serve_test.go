@@ -68,7 +68,7 @@ func serveRegistry(t *testing.T) (*tools.Executor, *localTool) {
 // connect serves ex in process and returns a go-sdk client session.
 func connect(t *testing.T, ex *tools.Executor, opts ServeOptions) *mcp.ClientSession {
 	t.Helper()
-	srv, err := NewMCPServer(ex, opts)
+	srv, err := serverOf(ex, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestServeFilterAndDryRun(t *testing.T) {
 	if text := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(text, "[Dry Run]") || res.IsError {
 		t.Errorf("dry run = %q", text)
 	}
-	if _, err := NewMCPServer(ex, ServeOptions{Category: "files"}); err == nil || !strings.HasPrefix(err.Error(), "Unknown category: files") {
+	if _, err := serverOf(ex, ServeOptions{Category: "files"}); err == nil || !strings.HasPrefix(err.Error(), "Unknown category: files") {
 		t.Errorf("unknown category: %v", err)
 	}
 }
@@ -329,4 +329,10 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// serverOf is newServer for a test that needs only the server.
+func serverOf(ex *tools.Executor, opts ServeOptions) (*mcp.Server, error) {
+	s, _, err := newServer(ex, opts, context.Background())
+	return s, err
 }

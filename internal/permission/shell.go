@@ -21,14 +21,6 @@ type shellLine struct {
 	parseErr error
 }
 
-// splitLine splits a shell line into its simple commands: across && || ;
-// | & and newlines, into subshells, blocks, substitutions, loops,
-// conditionals and function bodies, and through bash -c, eval and
-// wrappers such as timeout or sudo.
-func splitLine(src string) shellLine {
-	return (&parsers{}).splitLine(src)
-}
-
 // parsers lends bash parsers: building one costs more than a short line's
 // parse, and a Parser may be reused but not shared.
 type parsers struct{ pool sync.Pool }
@@ -43,7 +35,10 @@ func (ps *parsers) get() *syntax.Parser {
 
 func (ps *parsers) put(pr *syntax.Parser) { ps.pool.Put(pr) }
 
-// splitLine is the package's splitLine with a parser from ps.
+// splitLine splits a shell line into its simple commands: across && || ;
+// | & and newlines, into subshells, blocks, substitutions, loops,
+// conditionals and function bodies, and through bash -c, eval and
+// wrappers such as timeout or sudo.
 func (ps *parsers) splitLine(src string) shellLine {
 	s := splitter{parsers: ps, out: make([]command, 0, 4)}
 	if err := s.line(src, lineContext{}); err != nil {

@@ -200,3 +200,6 @@ func TestSplitLineDepth(t *testing.T) {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// splitLine splits src with a parser pool of its own.
+func splitLine(src string) shellLine { return (&parsers{}).splitLine(src) }

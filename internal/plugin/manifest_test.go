@@ -54,8 +54,8 @@ read_only: true
 	if m.Timeout != 90*time.Second {
 		t.Errorf("timeout = %v", m.Timeout)
 	}
-	if !m.ReadOnly || !m.Descriptor().ReadOnly || !tools.IsReadOnly(New(m)) {
-		t.Errorf("read_only: true not carried: manifest %v, descriptor %v, tool %v", m.ReadOnly, m.Descriptor().ReadOnly, tools.IsReadOnly(New(m)))
+	if !m.ReadOnly || !m.Descriptor().ReadOnly || !tools.IsReadOnly(newPlugin(m)) {
+		t.Errorf("read_only: true not carried: manifest %v, descriptor %v, tool %v", m.ReadOnly, m.Descriptor().ReadOnly, tools.IsReadOnly(newPlugin(m)))
 	}
 	if len(m.Parameters) != 5 {
 		t.Fatalf("parameters = %+v", m.Parameters)
@@ -89,7 +89,7 @@ func TestParseManifestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m.Category != tools.CategoryOther || m.Timeout != 0 || len(m.Parameters) != 0 || strings.Join(m.Command, "|") != "run|this" ||
-		m.ReadOnly || tools.IsReadOnly(New(m)) || m.Descriptor().ReadOnly {
+		m.ReadOnly || tools.IsReadOnly(newPlugin(m)) || m.Descriptor().ReadOnly {
 		t.Errorf("manifest = %+v", m)
 	}
 	m, err = ParseManifest("z.yaml", []byte("name: z\ndescription: d\ncommand: c\ntimeout: 2.5\n"))

@@ -34,11 +34,6 @@ type Plugin struct {
 	passEnv []string
 }
 
-// New returns the tool for m. Its command inherits none of forge's
-// variables whose names look secret (proc.Environ); a Manager made with
-// WithPassEnv passes the ones it names on.
-func New(m *Manifest) *Plugin { return &Plugin{m: m} }
-
 // Manifest returns the plugin's manifest.
 func (p *Plugin) Manifest() *Manifest { return p.m }
 

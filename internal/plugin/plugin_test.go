@@ -99,7 +99,7 @@ func TestPluginProtocol(t *testing.T) {
 			name := strings.ReplaceAll(tc.name, " ", "_")
 			m := writePlugin(t, dir, name, tc.script, "parameters:\n  - {name: a, type: string}\n")
 			reg := tools.NewRegistry()
-			if err := reg.Register(New(m)); err != nil {
+			if err := reg.Register(newPlugin(m)); err != nil {
 				t.Fatal(err)
 			}
 			r := run(t, reg, name, ec, tc.args)
@@ -122,7 +122,7 @@ func TestPluginTimeoutKillsGroup(t *testing.T) {
 	// The script starts a grandchild that would outlive a plain kill.
 	m := writePlugin(t, dir, "sleepy", `sleep 30 & echo $! > `+pidFile+`; wait`, "timeout: 300ms\n")
 	reg := tools.NewRegistry()
-	if err := reg.Register(New(m)); err != nil {
+	if err := reg.Register(newPlugin(m)); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
@@ -152,7 +152,7 @@ func TestPluginCancelDirect(t *testing.T) {
 	m := writePlugin(t, dir, "slow", `sleep 30`, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	r := New(m).Execute(ctx, tools.NewExecutionContext(dir), nil)
+	r := newPlugin(m).Execute(ctx, tools.NewExecutionContext(dir), nil)
 	if r.Status != tools.StatusCancelled {
 		t.Errorf("result = %+v", r)
 	}
@@ -163,7 +163,7 @@ func TestPluginOutputCap(t *testing.T) {
 	m := writePlugin(t, dir, "chatty", `i=0; while [ $i -lt 2000 ]; do echo 0123456789012345678901234567890123456789; i=$((i+1)); done`, "")
 	ec := tools.NewExecutionContext(dir)
 	ec.MaxOutputSize = 1000
-	r := New(m).Execute(context.Background(), ec, nil)
+	r := newPlugin(m).Execute(context.Background(), ec, nil)
 	out, _ := r.Output.(string)
 	if !r.Success || !strings.HasPrefix(out, "0123") || !strings.Contains(out, "[output truncated: ") || len(out) > 1100 {
 		t.Errorf("result = %d bytes, %+v", len(out), r.Metadata)
@@ -178,12 +178,12 @@ func TestPluginMissingProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(m).Execute(context.Background(), tools.NewExecutionContext(""), nil)
+	r := newPlugin(m).Execute(context.Background(), tools.NewExecutionContext(""), nil)
 	if r.Success || !strings.Contains(r.Error, "Plugin m could not run") {
 		t.Errorf("result = %+v", r)
 	}
 	m.Command = []string{"forge-no-such-program-anywhere"}
-	r = New(m).Execute(context.Background(), tools.NewExecutionContext(""), nil)
+	r = newPlugin(m).Execute(context.Background(), tools.NewExecutionContext(""), nil)
 	if r.Success || !strings.Contains(r.Error, "cannot run forge-no-such-program-anywhere") {
 		t.Errorf("result = %+v", r)
 	}
@@ -258,10 +258,13 @@ func BenchmarkPluginCallMinimal(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, ec := New(m), tools.NewExecutionContext(dir)
+	p, ec := newPlugin(m), tools.NewExecutionContext(dir)
 	for b.Loop() {
 		if r := p.Execute(context.Background(), ec, nil); !r.Success {
 			b.Fatal(r)
 		}
 	}
 }
+
+// newPlugin is the tool for m as a Manager without pass_env builds it.
+func newPlugin(m *Manifest) *Plugin { return &Plugin{m: m} }

@@ -72,13 +72,13 @@ func TestGuardEndsEscapedDescendants(t *testing.T) {
 		return ok && p.ppid == self
 	})
 
-	pids, err := Descendants(self)
+	pids, err := livePids(self)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []int{tree, escaped["setsid"], escaped["trapterm"], escaped["orphan"]} {
 		if !slices.Contains(pids, want) {
-			t.Errorf("Descendants(%d) = %v, lacks %d", self, pids, want)
+			t.Errorf("livePids(%d) = %v, lacks %d", self, pids, want)
 		}
 	}
 
@@ -93,7 +93,7 @@ func TestGuardEndsEscapedDescendants(t *testing.T) {
 	if exists(escaped["orphan"]) {
 		t.Errorf("the orphan %d was not reaped", escaped["orphan"])
 	}
-	if pids, _ := Descendants(self); len(pids) != 0 {
+	if pids, _ := livePids(self); len(pids) != 0 {
 		t.Errorf("descendants left: %v", pids)
 	}
 	// Cmd.Wait got the tree's status: the reaper did not take it.
@@ -225,4 +225,18 @@ func BenchmarkStartGuard(b *testing.B) {
 	for b.Loop() {
 		StartGuard(time.Second).Cleanup()
 	}
+}
+
+// livePids returns the pids of the live (non-zombie) processes that
+// descend from root, read from /proc.
+func livePids(root int) ([]int, error) {
+	live, err := liveDescendants(root)
+	if err != nil {
+		return nil, err
+	}
+	pids := make([]int, len(live))
+	for i, p := range live {
+		pids[i] = p.pid
+	}
+	return pids, nil
 }

@@ -25,20 +25,6 @@ func BecomeSubreaper() error {
 	return nil
 }
 
-// Descendants returns the pids of the live (non-zombie) processes that
-// descend from root, read from /proc.
-func Descendants(root int) ([]int, error) {
-	live, err := liveDescendants(root)
-	if err != nil {
-		return nil, err
-	}
-	pids := make([]int, len(live))
-	for i, p := range live {
-		pids[i] = p.pid
-	}
-	return pids, nil
-}
-
 func liveDescendants(root int) ([]procInfo, error) {
 	if kids, ok := taskChildren(root); ok && len(kids) == 0 {
 		return nil, nil // every descendant hangs off a child: no scan of /proc

@@ -11,9 +11,6 @@ import (
 // has them).
 func BecomeSubreaper() error { return nil }
 
-// Descendants is only available on Linux, where /proc gives parent links.
-func Descendants(int) ([]int, error) { return nil, errors.ErrUnsupported }
-
 // EndDescendants is only available on Linux; elsewhere the process groups
 // that Terminate ends are all forge can reach.
 func EndDescendants(int, time.Duration) error { return errors.ErrUnsupported }

@@ -181,7 +181,8 @@ func TestSetApplyThroughExecutor(t *testing.T) {
 	if err := reg.Register(&counter{name: "Free"}); err != nil {
 		t.Fatal(err)
 	}
-	set, err := Apply(reg, map[string]Limit{"Lazy": {PerSecond: 0.5, Burst: 1}, "Ghost": {PerSecond: 1}})
+	set, err := NewSet(map[string]Limit{"Lazy": {PerSecond: 0.5, Burst: 1}, "Ghost": {PerSecond: 1}})
+	err = errors.Join(err, set.Apply(reg))
 	if !errors.Is(err, ErrNotRegistered) || !strings.Contains(err.Error(), "Ghost") {
 		t.Errorf("Apply error = %v", err)
 	}

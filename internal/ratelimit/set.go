@@ -121,11 +121,3 @@ func (s *Set) Apply(reg *tools.Registry) error {
 	}
 	return nil
 }
-
-// Apply limits the tools of reg by limits (keyed by tool name): NewSet then
-// Set.Apply. It returns the Set so that tools registered later can be
-// wrapped with the same limiters.
-func Apply(reg *tools.Registry, limits map[string]Limit) (*Set, error) {
-	s, err := NewSet(limits)
-	return s, errors.Join(err, s.Apply(reg))
-}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"io"
+	"math"
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/llm"
@@ -21,10 +22,14 @@ func (p jsonPrinter) Run(info RunInfo, _ RunOptions) RunView {
 	}
 	p.write(initEvent{Type: "init", Version: EventsVersion, Provider: info.Provider, Model: info.Model,
 		WorkingDir: info.WorkingDir, Tools: tools, Approval: info.Approval, ToolFormat: info.ToolFormat, SessionID: info.SessionID})
-	return jsonRun{out: p.out}
+	return jsonRun{out: p.out, priced: info.Priced, sessionID: info.SessionID}
 }
 
-type jsonRun struct{ out io.Writer }
+type jsonRun struct {
+	out       io.Writer
+	priced    bool
+	sessionID string
+}
 
 type initEvent struct {
 	Type       string   `json:"type"`
@@ -71,6 +76,8 @@ type usageJSON struct {
 type usageEvent struct {
 	Type  string    `json:"type"`
 	Usage usageJSON `json:"usage"`
+	// CostUSD is null when the model's price is unknown.
+	CostUSD *float64 `json:"cost_usd"`
 }
 
 type doneEvent struct {
@@ -78,8 +85,11 @@ type doneEvent struct {
 	Reason string    `json:"reason"`
 	Turns  int       `json:"turns"`
 	Usage  usageJSON `json:"usage"`
-	Text   string    `json:"text"`
-	Error  string    `json:"error,omitempty"`
+	// CostUSD is null when the model's price is unknown.
+	CostUSD   *float64 `json:"cost_usd"`
+	Text      string   `json:"text"`
+	Error     string   `json:"error,omitempty"`
+	SessionID string   `json:"session_id,omitempty"`
 }
 
 func newUsage(u llm.Usage) usageJSON {
@@ -93,15 +103,25 @@ func (v jsonRun) Event(e agent.Event) {
 		v.write(textEvent{Type: "text", Text: e.Text})
 	case agent.EventNotice:
 		v.write(textEvent{Type: "notice", Text: e.Text})
+	case agent.EventCompaction:
+		v.write(textEvent{Type: "compaction", Text: e.Text})
 	case agent.EventToolCall, agent.EventApproval:
 		v.write(newCallEvent(string(e.Type), e.Call))
 	case agent.EventToolResult:
 		v.write(resultEvent{Type: "tool_result", ID: e.Call.ID, Name: e.Call.Name, Status: string(e.Result.Status),
 			Output: e.Result.Output, Error: e.Result.Error})
 	case agent.EventUsage:
-		v.write(usageEvent{Type: "usage", Usage: newUsage(e.Usage)})
+		ev := usageEvent{Type: "usage", Usage: newUsage(e.Usage)}
+		if v.priced {
+			ev.CostUSD = roundedCost(e.Cost)
+		}
+		v.write(ev)
 	case agent.EventDone:
-		d := doneEvent{Type: "done", Reason: string(e.Done.Reason), Turns: e.Done.Turns, Usage: newUsage(e.Done.Usage), Text: e.Done.Text}
+		d := doneEvent{Type: "done", Reason: string(e.Done.Reason), Turns: e.Done.Turns, Usage: newUsage(e.Done.Usage),
+			Text: e.Done.Text, SessionID: v.sessionID}
+		if e.Done.Priced {
+			d.CostUSD = roundedCost(e.Done.Cost)
+		}
 		if e.Done.Err != nil {
 			d.Error = e.Done.Err.Error()
 		}
@@ -122,3 +142,11 @@ func newCallEvent(typ string, c *agent.Call) callEvent {
 func (v jsonRun) Close() {}
 
 func (v jsonRun) write(x any) { WriteJSONLine(v.out, x) }
+
+// roundedCost is a cost to the billionth of a dollar, far below what any
+// provider bills, so that sums print as 0.0135 rather than
+// 0.013499999999999998.
+func roundedCost(c float64) *float64 {
+	r := math.Round(c*1e9) / 1e9
+	return &r
+}

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -75,9 +77,26 @@ func (r *Renderer) Result(tool string, res tools.Result, pres tools.Presentation
 func (r *Renderer) details(p *panel, ds []tools.Detail) {
 	for _, d := range ds {
 		if d.Value != "" {
-			p.field(0, d.Label+": ", d.Value, nil)
+			p.field(0, d.Label+": ", shortDetail(d.Value), nil)
 		}
 	}
+}
+
+// maxDetail bounds a detail in a panel: a detail names what failed (a
+// command), and a 200 KB command would bury the error under it.
+const maxDetail = 2000
+
+// shortDetail is v, cut at maxDetail bytes on a character boundary with a
+// note of how much was left out.
+func shortDetail(v string) string {
+	if len(v) <= maxDetail {
+		return v
+	}
+	cut := maxDetail
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return v[:cut] + fmt.Sprintf("… (%d more bytes)", len(v)-cut)
 }
 
 // output adds a tool's output, or a dim "(no output)".

@@ -16,6 +16,8 @@ type RunInfo struct {
 	Approval   string
 	ToolFormat string
 	SessionID  string
+	// Priced says the model's price is known, so usage has a cost.
+	Priced bool
 }
 
 // RunOptions say how a run is shown.

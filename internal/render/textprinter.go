@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/forgehq/forge/internal/termsafe"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -210,8 +212,8 @@ func MCPText(servers []MCPServer) string {
 
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > 80 {
-		s = s[:77] + "..."
+	if utf8.RuneCountInString(s) > 80 {
+		s = string([]rune(s)[:77]) + "..." // never half a character
 	}
 	return s
 }
@@ -252,11 +254,11 @@ func Reflow(text string) string {
 }
 
 // sanitizeText makes text from outside forge (a server's error, a plugin's
-// description) safe for a terminal, line by line, keeping the newlines.
+// description, a model's answer) safe for a terminal, line by line, keeping
+// the newlines and tabs.
 func sanitizeText(s string) string {
 	end := strings.HasSuffix(s, "\n")
-	lines := sanitizeLines(strings.TrimSuffix(s, "\n"))
-	out := strings.Join(lines, "\n")
+	out := termsafe.Text(strings.TrimSuffix(s, "\n"))
 	if end {
 		out += "\n"
 	}

@@ -37,6 +37,10 @@ type runView struct {
 	spin     *spinner
 	mu       sync.Mutex // orders the spinner's writes with the view's
 	midLine  bool       // streamed text ended without a newline
+	// shownText is the last message's text as it streamed, to tell
+	// whether the final answer was already shown (it was not when a
+	// loop-breaking tool such as task_completion gave it).
+	shownText string
 }
 
 // markdownStream turns streamed Markdown into terminal text, block by
@@ -63,6 +67,7 @@ func (v *runView) Event(e agent.Event) {
 		if v.md != nil {
 			v.write(v.p.Out, v.md.Flush())
 			v.endLine(v.p.Out)
+			v.shownText = e.Text
 		}
 	case agent.EventToolCall:
 		if v.p.Terminal {
@@ -70,8 +75,10 @@ func (v *runView) Event(e agent.Event) {
 		}
 	case agent.EventToolResult:
 		v.result(e.Call, e.Result)
+	case agent.EventCompaction:
+		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: conversation "+oneLineText(e.Text)))
 	case agent.EventNotice:
-		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: "+firstLine(e.Text)))
+		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: "+oneLineText(e.Text)))
 	case agent.EventDone:
 		v.done(e.Done)
 	}
@@ -109,7 +116,12 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult) {
 // done ends the run: the final answer when it was not streamed, and why
 // the run stopped when it did not finish.
 func (v *runView) done(d *agent.Done) {
-	if v.md == nil && d.Text != "" {
+	switch {
+	case d.Text == "" || (v.md != nil && d.Text == v.shownText):
+	case v.md != nil:
+		v.write(v.p.Out, v.md.Write(d.Text)+v.md.Flush())
+		v.endLine(v.p.Out)
+	default:
 		v.write(v.p.Out, sanitizeText(d.Text))
 		v.endLine(v.p.Out)
 	}
@@ -124,6 +136,23 @@ func (v *runView) done(d *agent.Done) {
 	default:
 		v.line(v.p.Err, "forge: "+d.Summary())
 	}
+	if v.p.Terminal {
+		v.footer(d)
+	}
+}
+
+// footer is one faint line after a prompt on a terminal: what it took.
+func (v *runView) footer(d *agent.Done) {
+	line := UsageLine(d.Usage, d.Cost, d.Priced)
+	if line == "" {
+		return
+	}
+	turns := "1 request"
+	if d.Turns != 1 {
+		turns = fmt.Sprintf("%d requests", d.Turns)
+	}
+	r0 := v.p.Renderer
+	v.line(v.progress, r0.paint(r0.st.label, turns+" · "+line))
 }
 
 func (v *runView) Close() { v.spin.stop() }

@@ -26,7 +26,14 @@ const tabStop = 8
 // caret notation (ESC as "^["), and replaces C1 controls, bidirectional
 // overrides and invalid UTF-8 with U+FFFD. The result holds no escape
 // sequence, so no tool can recolour, move the cursor or retitle the terminal.
-func Lines(s string) []string {
+func Lines(s string) []string { return lines(s, false) }
+
+// Text is s made safe as Lines makes it, its lines joined again, with its
+// tabs kept: for text a reader may save or pipe (a model's answer holding
+// a Makefile), where a tab is content, not layout.
+func Text(s string) string { return strings.Join(lines(s, true), "\n") }
+
+func lines(s string, keepTabs bool) []string {
 	if PlainASCII(s) {
 		return strings.Split(s, "\n")
 	}
@@ -55,6 +62,8 @@ func Lines(s string) []string {
 					i++
 				}
 				flush()
+			case c == '\t' && keepTabs:
+				b.WriteByte(c)
 			case c == '\t':
 				col += Width(b.String()[measured:])
 				n := tabStop - col%tabStop

@@ -45,3 +45,15 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+func TestTextKeepsTabs(t *testing.T) {
+	for in, want := range map[string]string{
+		"all:\n\tgo build":     "all:\n\tgo build",
+		"a\tb\x1b[31mred\r\nc": "a\tb^[[31mred\nc",
+		"plain":                "plain",
+	} {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -17,8 +17,3 @@ func (e *ToolError) Error() string {
 
 // Unwrap returns the cause.
 func (e *ToolError) Unwrap() error { return e.Err }
-
-// NewToolError returns a *ToolError for the named tool.
-func NewToolError(tool, message string) *ToolError {
-	return &ToolError{ToolName: tool, Message: message}
-}

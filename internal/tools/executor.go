@@ -47,10 +47,9 @@ func WithClock(now func() time.Time) ExecutorOption {
 // ignores its context. Go cannot stop a goroutine: such a tool's goroutine
 // is abandoned and its late result dropped. Well-behaved tools watch ctx.
 type Executor struct {
-	reg         *Registry
-	log         zerolog.Logger
-	concurrency int              // bound of ExecuteCalls; see WithConcurrency
-	now         func() time.Time // the recorded times' clock; nil means time.Now
+	reg *Registry
+	log zerolog.Logger
+	now func() time.Time // the recorded times' clock; nil means time.Now
 
 	mu      sync.Mutex // guards hist, total, seq, metrics
 	hist    ring

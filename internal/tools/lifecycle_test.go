@@ -10,7 +10,7 @@ import (
 
 // Scenario: ToolError contains tool name
 func TestToolError(t *testing.T) {
-	err := NewToolError("Read", "File not found")
+	err := &ToolError{ToolName: "Read", Message: "File not found"}
 	if err.ToolName != "Read" || err.Message != "File not found" || err.Error() != "Tool 'Read' error: File not found" {
 		t.Errorf("ToolError = %+v, %q", err, err.Error())
 	}
@@ -64,8 +64,8 @@ func TestFullToolLifecycle(t *testing.T) {
 
 // Scenario: Tool system initialization
 func TestToolSystemInitialization(t *testing.T) {
-	t.Cleanup(ResetDefault)
-	ResetDefault()
+	t.Cleanup(resetDefault)
+	resetDefault()
 	r := Default()
 	if r == nil {
 		t.Fatal("no default registry")

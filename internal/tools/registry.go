@@ -150,14 +150,6 @@ func Default() *Registry {
 	return defaultReg
 }
 
-// ResetDefault replaces the process-wide registry with an empty one (tests).
-// Holders of the old registry keep it; it is not closed.
-func ResetDefault() {
-	defaultMu.Lock()
-	defer defaultMu.Unlock()
-	defaultReg = NewRegistry()
-}
-
 // SetDeps sets where factories get their dependencies. Tools already built
 // keep what they were given.
 func (r *Registry) SetDeps(f DepsFunc) {

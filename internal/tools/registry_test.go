@@ -187,15 +187,15 @@ func TestRegistryClear(t *testing.T) {
 // Scenario: Registry is singleton
 // Scenario: Reset singleton for testing
 func TestDefaultRegistry(t *testing.T) {
-	t.Cleanup(ResetDefault)
+	t.Cleanup(resetDefault)
 	a, b := Default(), Default()
 	if a != b {
 		t.Fatal("Default() returned two registries")
 	}
 	mustRegister(t, a, newTool("Read", CategoryFile))
-	ResetDefault()
+	resetDefault()
 	if c := Default(); c == a || c.Count() != 0 {
-		t.Errorf("after ResetDefault: same instance %v, Count %d", c == a, c.Count())
+		t.Errorf("after resetDefault: same instance %v, Count %d", c == a, c.Count())
 	}
 }
 
@@ -293,4 +293,12 @@ func TestRegistryID(t *testing.T) {
 	if got := NewRegistry().Stats().ID; !strings.HasPrefix(got, "0x") {
 		t.Errorf("default ID = %q, want an address", got)
 	}
+}
+
+// resetDefault replaces the process-wide registry with an empty one, so that
+// a test starts from none of another's tools.
+func resetDefault() {
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	defaultReg = NewRegistry()
 }

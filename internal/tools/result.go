@@ -55,11 +55,6 @@ func Fail(message string, kv ...any) Result {
 	return Result{Status: StatusFailed, Error: message, ErrorKind: KindExecution, Metadata: metadata(kv)}
 }
 
-// Failf is Fail with a format string and no metadata.
-func Failf(format string, a ...any) Result {
-	return Fail(fmt.Sprintf(format, a...))
-}
-
 // Display is the text a model or a person sees: the output on success,
 // "Error: message" on failure.
 func (r Result) Display() string {

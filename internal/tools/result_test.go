@@ -27,8 +27,8 @@ func TestResultCreation(t *testing.T) {
 	if failMeta.Success || failMeta.Error != "Permission denied" || !reflect.DeepEqual(failMeta.Metadata, map[string]any{"path": "/etc/shadow", "errno": 13}) {
 		t.Errorf("Fail with metadata = %+v", failMeta)
 	}
-	if f := Failf("Line %d of %s", 3, "x"); f.Error != "Line 3 of x" || f.Success {
-		t.Errorf("Failf = %+v", f)
+	if f := Fail("Line 3 of x"); f.Error != "Line 3 of x" || f.Success {
+		t.Errorf("Fail = %+v", f)
 	}
 	if odd := OK(nil, "alone"); !reflect.DeepEqual(odd.Metadata, map[string]any{"alone": nil}) {
 		t.Errorf("odd metadata pairs = %v", odd.Metadata)

@@ -290,7 +290,7 @@ func TestWalk(t *testing.T) {
 	}
 	walk := func(root string, opts WalkOptions) []string {
 		var got []string
-		err := Walk(context.Background(), root, opts, func(path, rel string, d fs.DirEntry) error {
+		err := HostTarget(root).Walk(context.Background(), opts, func(path, rel string, d fs.DirEntry) error {
 			if filepath.Join(root, filepath.FromSlash(rel)) != path {
 				t.Errorf("rel %q does not match path %q", rel, path)
 			}
@@ -323,11 +323,11 @@ func TestWalk(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Walk(ctx, dir, WalkOptions{}, func(string, string, fs.DirEntry) error { return nil }); !errors.Is(err, context.Canceled) {
+	if err := HostTarget(dir).Walk(ctx, WalkOptions{}, func(string, string, fs.DirEntry) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled walk: %v", err)
 	}
 	n := 0
-	if err := Walk(context.Background(), dir, WalkOptions{}, func(string, string, fs.DirEntry) error { n++; return fs.SkipAll }); err != nil || n != 1 {
+	if err := HostTarget(dir).Walk(context.Background(), WalkOptions{}, func(string, string, fs.DirEntry) error { n++; return fs.SkipAll }); err != nil || n != 1 {
 		t.Errorf("SkipAll: %v after %d", err, n)
 	}
 }

@@ -30,18 +30,14 @@ type WalkOptions struct {
 // returned by Walk.
 type WalkFunc func(path, rel string, d fs.DirEntry) error
 
-// Walk visits the non-directory entries under root, directory by directory
-// in lexical order (the order of `rg --sort path`), never following symbolic
+// Walk visits the non-directory entries under t, directory by directory in
+// lexical order (the order of `rg --sort path`), never following symbolic
 // links and always skipping .git. Ignored directories are pruned before they
 // are read, which is what keeps a search of a big tree fast. Unreadable
-// directories are skipped. Walk stops with ctx's error when ctx ends.
-func Walk(ctx context.Context, root string, opts WalkOptions, fn WalkFunc) error {
-	return HostTarget(root).Walk(ctx, opts, fn)
-}
-
-// Walk is Walk for the directory t: its directories are listed, and its
-// .gitignore files read, through t's root when it has one, so that a
-// directory swapped for a link during the walk cannot take it outside.
+// directories are skipped. Walk stops with ctx's error when ctx ends. Its
+// directories are listed, and its .gitignore files read, through t's root
+// when it has one, so that a directory swapped for a link during the walk
+// cannot take it outside.
 func (t *Target) Walk(ctx context.Context, opts WalkOptions, fn WalkFunc) error {
 	w := &walker{ctx: ctx, opts: opts, fn: fn, t: t}
 	if opts.Gitignore {

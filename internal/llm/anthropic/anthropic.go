@@ -77,6 +77,10 @@ func New(cfg Config) (*Model, error) {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = DefaultBaseURL
 	}
+	// Requests go to the base URL's /v1/messages; a URL copied from
+	// OpenAI-style settings often ends in /v1 already, which would ask for
+	// /v1/v1/messages.
+	cfg.BaseURL = strings.TrimSuffix(strings.TrimSuffix(cfg.BaseURL, "/"), "/v1")
 	if cfg.KeyVar == "" {
 		cfg.KeyVar = "ANTHROPIC_API_KEY"
 	}

@@ -617,3 +617,18 @@ func TestEventDecoding(t *testing.T) {
 		}
 	}
 }
+
+// A base URL that ends in /v1, as OpenAI-style settings write it, reaches
+// /v1/messages, not /v1/v1/messages.
+func TestBaseURLWithV1(t *testing.T) {
+	for _, suffix := range []string{"", "/", "/v1", "/v1/"} {
+		srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{{Text: "hi"}}})
+		m := newModel(t, srv, func(c *Config) { c.BaseURL = strings.TrimSuffix(srv.AnthropicURL(), "/") + suffix })
+		if _, err := m.Stream(context.Background(), user("hi"), nil); err != nil {
+			t.Fatalf("%q: %v", suffix, err)
+		}
+		if p := srv.Requests()[0].Path; p != "/v1/messages" {
+			t.Errorf("base URL ending %q: requested %s", suffix, p)
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/llm/llmtest"
+)
+
+// bigFile is about 6,000 tokens of text, one numbered line at a time.
+func bigFile(tag string) string {
+	var b strings.Builder
+	for i := 0; b.Len() < 24_000; i++ {
+		b.WriteString(tag + " line " + strings.Repeat("x", 40) + "\n")
+	}
+	return b.String()
+}
+
+// compactionScript reads two big files, the second answer reporting a
+// nearly full window; the request after it is the summary's.
+func compactionScript(summaryTurn llmtest.Turn) llmtest.Script {
+	return llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{scriptCall("Read", `{"file_path": "one.txt"}`)}, Usage: &llmtest.Usage{Input: 4_000, Output: 50}},
+		{ToolCalls: []llmtest.ToolCall{scriptCall("Read", `{"file_path": "two.txt"}`)}, Usage: &llmtest.Usage{Input: 11_000, Output: 50}},
+		summaryTurn,
+		{Text: "All read."},
+	}}
+}
+
+// Reported usage past 80% of the window compacts between tool rounds: the
+// summary request offers no tools, and the next request holds the summary
+// and the recent turns, valid for the provider.
+func TestCompactionByReportedUsage(t *testing.T) {
+	for _, wire := range wires {
+		h := newHarness(t, wire, compactionScript(llmtest.Turn{Text: "SUMMARY: read one.txt, its lines are numbered."}))
+		h.file("one.txt", bigFile("one"))
+		h.file("two.txt", bigFile("two"))
+		h.cfg.ContextWindow = 16_000
+		d := h.run(context.Background(), "read both files")
+		if d.Reason != ReasonStop || d.Text != "All read." {
+			t.Fatalf("%s: done %+v", wire, d)
+		}
+		reqs := h.srv.Requests()
+		if len(reqs) != 4 {
+			t.Fatalf("%s: %d requests", wire, len(reqs))
+		}
+		if sum := reqs[2]; sum.ToolsField || !strings.Contains(sum.Messages[0].Text, "one line") && !strings.Contains(sum.Messages[0].Text, "one.txt") {
+			t.Errorf("%s: the summary request offers tools or lacks the conversation: %+v", wire, sum.Messages)
+		}
+		last := reqs[3]
+		if !strings.HasPrefix(last.Messages[0].Text, summaryHeader+"SUMMARY: read one.txt") {
+			t.Errorf("%s: first message %q", wire, last.Messages[0].Text)
+		}
+		if strings.Contains(string(last.Body), "one line xxxx") || !strings.Contains(string(last.Body), "two line xxxx") {
+			t.Errorf("%s: the compacted part was sent, or the recent turn was not", wire)
+		}
+		if h.countEvents(EventCompaction) != 1 {
+			t.Errorf("%s: %d compaction events", wire, h.countEvents(EventCompaction))
+		}
+		if d.Turns != 3 || d.Usage.InputTokens < 15_000 {
+			t.Errorf("%s: turns %d (the summary is not a turn), usage %+v (it is counted)", wire, d.Turns, d.Usage)
+		}
+		h.assertValid()
+	}
+}
+
+// A conversation that does not fit even compacted stops with reason
+// context, and says what to do; compaction is not tried again and again.
+func TestCompactionThatCannotFitStops(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{RepeatLast: true, Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{scriptCall("Read", `{"file_path": "one.txt"}`)}, Usage: &llmtest.Usage{Input: 4_000, Output: 50}},
+		{Text: "SUMMARY"},
+	}})
+	h.file("one.txt", bigFile("one"))
+	h.cfg.ContextWindow = 9_000 // the last round alone (6,000 tokens and the specs) is past 80%
+	d := h.run(context.Background(), "read the file")
+	if d.Reason != ReasonContext || d.Err == nil || !strings.Contains(d.Err.Error(), "/clear") {
+		t.Fatalf("done %+v", d)
+	}
+	if n := len(h.srv.Requests()); n != 2 {
+		t.Errorf("%d requests, want the first and one summary", n)
+	}
+	h.assertValid()
+}
+
+// A provider that refuses a request as too long (the window unknown, or
+// smaller than forge thought) gets a compacted conversation, once.
+func TestCompactionOnOverflowError(t *testing.T) {
+	script := compactionScript(llmtest.Turn{Text: "SUMMARY: two files."})
+	overflow := llmtest.Turn{Error: &llmtest.ErrorReply{Status: 400,
+		Message: "This model's maximum context length is 16000 tokens. However, your messages resulted in 17023 tokens."}}
+	script.Turns = append(script.Turns[:2], append([]llmtest.Turn{overflow}, script.Turns[2:]...)...)
+	script.Turns[1].Usage = &llmtest.Usage{Input: 5_000, Output: 50}
+	h := newHarness(t, llmtest.OpenAI, script)
+	h.file("one.txt", bigFile("one"))
+	h.file("two.txt", bigFile("two"))
+	d := h.run(context.Background(), "read both files")
+	if d.Reason != ReasonStop || d.Text != "All read." || len(h.srv.Requests()) != 5 {
+		t.Fatalf("done %+v after %d requests", d, len(h.srv.Requests()))
+	}
+	if !strings.HasPrefix(h.lastRequest().Messages[0].Text, summaryHeader+"SUMMARY: two files.") {
+		t.Errorf("first message %q", h.lastRequest().Messages[0].Text)
+	}
+	h.assertValid()
+}
+
+// /compact on a window already full summarises in pieces, each with the
+// summary of those before it.
+func TestCompactInPieces(t *testing.T) {
+	h := newHarness(t, llmtest.Anthropic, llmtest.Script{RepeatLast: true, Turns: []llmtest.Turn{{Text: "SUMMARY so far"}}})
+	for i := range 6 {
+		h.conv.Messages = append(h.conv.Messages,
+			llm.Message{Role: llm.RoleUser, Text: bigFile(string(rune('a' + i)))},
+			llm.Message{Role: llm.RoleAssistant, Text: "noted"})
+	}
+	h.conv.Messages = append(h.conv.Messages, llm.Message{Role: llm.RoleUser, Text: "and now?"})
+	h.cfg.ContextWindow = 20_000 // pieces of 10,000 tokens; the conversation holds 36,000
+	note, err := New(h.cfg).Compact(context.Background(), &h.conv, func(Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) < 3 {
+		t.Fatalf("%d summary requests for a conversation twice the window", len(reqs))
+	}
+	if !strings.Contains(reqs[1].Messages[0].Text, "Summary of the conversation before this part:\nSUMMARY so far") {
+		t.Errorf("the second piece does not carry the first's summary")
+	}
+	got := h.conv.Messages
+	if len(got) != 3 || !strings.HasPrefix(got[0].Text, summaryHeader+"SUMMARY so far") || got[2].Text != "and now?" {
+		t.Errorf("conversation after: %d messages, first %.60q", len(got), got[0].Text)
+	}
+	if !strings.Contains(note, "compacted 11 earlier messages") {
+		t.Errorf("note %q", note)
+	}
+}
+
+func TestForModel(t *testing.T) {
+	if got := forModel("short"); got != "short" {
+		t.Errorf("short output changed: %q", got)
+	}
+	long := bigFile("z") + bigFile("y") // 48 KB
+	got := forModel(long)
+	if len(got) > maxResultBytes+300 || !strings.HasPrefix(got, "z line") || !strings.HasSuffix(got, "y line "+strings.Repeat("x", 40)+"\n") {
+		t.Errorf("cut output: %d bytes", len(got))
+	}
+	if !strings.Contains(got, "bytes cut from the middle of this output, which had 48") {
+		t.Errorf("no note of the cut")
+	}
+}
+
+func TestKeepFrom(t *testing.T) {
+	u := func(n int) llm.Message { return llm.Message{Role: llm.RoleUser, Text: strings.Repeat("u", n)} }
+	a := llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "1", Name: "Read", Arguments: []byte(`{}`)}}}
+	res := func(n int) llm.Message {
+		return llm.Message{Role: llm.RoleTool, Result: &llm.ToolResult{CallID: "1", Content: strings.Repeat("r", n)}}
+	}
+	for _, tc := range []struct {
+		name string
+		msgs []llm.Message
+		keep int64
+		want int
+	}{
+		{"all fits: nothing to summarise", []llm.Message{u(10), a, res(10)}, 1000, 0},
+		{"never begins with a result", []llm.Message{u(4000), a, res(400)}, 150, 1},
+		{"the last turn at least", []llm.Message{u(400), u(4000)}, 10, 1},
+		{"as much as fits", []llm.Message{u(4000), u(40), u(40), u(40)}, 100, 1},
+	} {
+		if got := keepFrom(tc.msgs, tc.keep); got != tc.want {
+			t.Errorf("%s: keepFrom = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package commands
+
+import (
+	"context"
+	"errors"
+
+	"github.com/forgehq/forge/internal/agent"
+)
+
+func compactCommand() Command {
+	return Command{
+		Name: "compact", Usage: "/compact", Summary: "Summarise the conversation so far, to free the model's window",
+		Where: ShellOnly, Example: "/compact", Args: AtMost(0),
+		Run: func(ctx context.Context, env *Env, inv Invocation) int {
+			if len(inv.Args) > 0 {
+				return env.Usage(compactCommand(), inv, "/compact takes no arguments")
+			}
+			if env.Agent == nil {
+				return env.Fail(ExitFailed, "model", "this forge has no agent")
+			}
+			a, _, err := env.Agent(ctx, AgentOptions{Exec: env.Exec})
+			if err != nil {
+				return env.Fail(ExitFailed, "model", err.Error())
+			}
+			note, err := a.Compact(ctx, &env.Conversation, func(e agent.Event) {
+				if e.Type == agent.EventUsage {
+					env.Spending.Usage = env.Spending.Usage.Add(e.Usage)
+					env.Spending.Cost += e.Cost
+				}
+			})
+			switch {
+			case errors.Is(err, agent.ErrNothingToCompact):
+				env.Printer().Value("Nothing to compact: the conversation has no earlier turns.", map[string]any{"compacted": false})
+				return ExitOK
+			case err != nil:
+				return env.Fail(ExitFailed, "model", err.Error())
+			}
+			env.Printer().Value("Conversation "+note+".", map[string]any{"compacted": true, "note": note})
+			return ExitOK
+		},
+	}
+}

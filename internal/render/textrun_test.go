@@ -1,0 +1,104 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/llm"
+)
+
+// runText shows events through the text printer and returns its output
+// and its error stream.
+func runText(terminal bool, events ...agent.Event) (out, errs string) {
+	var o, e bytes.Buffer
+	p := NewText(TextOptions{Out: &o, Err: &e, Terminal: terminal, Renderer: New(Options{Width: 60})})
+	v := p.Run(RunInfo{}, RunOptions{})
+	for _, ev := range events {
+		v.Event(ev)
+	}
+	v.Close()
+	return o.String(), e.String()
+}
+
+func TestRunViewFinalAnswer(t *testing.T) {
+	summary := "## Done\n\nI changed three things:\n\n- fixed the greeting\n- added a test"
+	completion := &agent.Call{ID: "c1", Name: "task_completion", ReadOnly: true}
+	for _, tc := range []struct {
+		name     string
+		terminal bool
+		events   []agent.Event
+		want     []string
+		wantOnce string
+	}{
+		{
+			name: "a streamed answer is shown once", terminal: true,
+			events: []agent.Event{
+				{Type: agent.EventTextDelta, Text: "All good.\n"},
+				{Type: agent.EventText, Text: "All good."},
+				{Type: agent.EventDone, Done: &agent.Done{Reason: agent.ReasonStop, Text: "All good.", Turns: 1}},
+			},
+			want: []string{"All good."}, wantOnce: "All good.",
+		},
+		{
+			name: "a loop-breaking tool's summary is the answer, rendered in full", terminal: true,
+			events: []agent.Event{
+				{Type: agent.EventToolCall, Call: completion},
+				{Type: agent.EventToolResult, Call: completion, Result: &agent.CallResult{Status: agent.StatusSuccess, Output: summary}},
+				{Type: agent.EventDone, Done: &agent.Done{Reason: agent.ReasonStop, Text: summary, Turns: 1}},
+			},
+			want: []string{"Done", "I changed three things:", "fixed the greeting", "added a test"}, wantOnce: "added a test",
+		},
+		{
+			name: "piped: the final answer as written, tabs kept",
+			events: []agent.Event{
+				{Type: agent.EventText, Text: "all:\n\tgo build ./..."},
+				{Type: agent.EventDone, Done: &agent.Done{Reason: agent.ReasonStop, Text: "all:\n\tgo build ./...", Turns: 1}},
+			},
+			want: []string{"all:\n\tgo build ./...\n"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _ := runText(tc.terminal, tc.events...)
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if tc.wantOnce != "" && strings.Count(out, tc.wantOnce) != 1 {
+				t.Errorf("%q shown %d times:\n%s", tc.wantOnce, strings.Count(out, tc.wantOnce), out)
+			}
+		})
+	}
+}
+
+func TestRunViewFooter(t *testing.T) {
+	done := &agent.Done{Reason: agent.ReasonStop, Turns: 3, Text: "ok", Priced: true, Cost: 0.0061,
+		Usage: llm.Usage{InputTokens: 14_200, CacheReadTokens: 12_000, OutputTokens: 812}}
+	out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done})
+	if !strings.Contains(out, "3 requests · 14.2k in (12.0k cached) · 812 out · $0.0061") {
+		t.Errorf("no footer:\n%s", out)
+	}
+	if out, _ := runText(false, agent.Event{Type: agent.EventDone, Done: done}); strings.Contains(out, "requests") {
+		t.Errorf("a footer in a pipe:\n%s", out)
+	}
+}
+
+func TestRunViewStopReasons(t *testing.T) {
+	for _, tc := range []struct {
+		done agent.Done
+		want string
+	}{
+		{agent.Done{Reason: agent.ReasonBudget, Err: errors.New("the prompt cost $0.0135, its budget is $0.0100 (--max-cost)")},
+			"forge: stopped: the prompt cost $0.0135, its budget is $0.0100 (--max-cost)"},
+		{agent.Done{Reason: agent.ReasonMaxTurns, Turns: 2}, "forge: stopped after 2 model requests (--max-turns)"},
+		{agent.Done{Reason: agent.ReasonCancelled}, "forge: cancelled"},
+	} {
+		_, errs := runText(false, agent.Event{Type: agent.EventDone, Done: &tc.done})
+		if !strings.Contains(errs, tc.want) {
+			t.Errorf("%s: stderr %q, want %q", tc.done.Reason, errs, tc.want)
+		}
+	}
+}

@@ -1,0 +1,25 @@
+// Package session keeps conversations as append-only JSONL logs, so that a
+// session can be listed, loaded and resumed after the shell is gone, and
+// so that an interrupt or a crash costs at most the record being written.
+//
+// A store is one directory. Session ID has:
+//
+//	ID.jsonl    the log: a meta record, then one record a line (messages,
+//	            usage, compactions, other events), never rewritten
+//	ID.json     a summary of the log, rewritten whole (temp file, rename)
+//	            on every prompt and usage record, so that listing sessions
+//	            reads a few hundred bytes per session instead of every log
+//	ID.d/N.out  tool outputs too big to sit in a line, each stored once;
+//	            the message's record names N
+//
+// Durability: each record is a whole line given to the kernel in one
+// write on a file opened for appending. There is no fsync per record: a
+// crash of forge (kill -9 included) loses nothing the kernel has, and
+// only a power cut can lose the last records, which is the price of
+// appending in microseconds rather than milliseconds. Close syncs. A
+// loader forgives what a cut can leave: a torn last line is skipped with
+// a warning, and a conversation cut off between a call and its result is
+// repaired (llm.Repair) so that a provider accepts it.
+//
+// Nothing here prints; problems come back as errors or as State.Warnings.
+package session

@@ -1,0 +1,57 @@
+package session
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/forgehq/forge/internal/llm"
+)
+
+// FuzzReadLog feeds the loader anything: it must not panic, must refuse
+// or load, and what it loads must be a conversation a provider accepts.
+// The seeds run with the ordinary tests.
+func FuzzReadLog(f *testing.F) {
+	meta := `{"type":"meta","time":"2025-03-01T12:00:00Z","version":1,"meta":{"id":"sess_1","cwd":"/src","created":"2025-03-01T12:00:00Z"}}` + "\n"
+	msg := func(m string) string { return `{"type":"message","message":` + m + "}\n" }
+	seeds := []string{
+		"",
+		meta,
+		meta + msg(`{"role":"user","text":"hi"}`) + `{"type":"message","mess`,
+		meta + "garbage\n" + msg(`{"role":"assistant","text":"x"}`),
+		meta + msg(`{"role":"assistant","tool_calls":[{"id":"a","name":"Read","arguments":{}}]}`),
+		meta + msg(`{"role":"tool","result":{"call_id":"z","name":"Read","content":"x"}}`),
+		meta + msg(`{"role":"tool","result":{"call_id":"a","name":"Read","content":""},"output":{"n":-1,"size":5,"sha256":""}}`),
+		meta + msg(`{"role":"tool","result":{"call_id":"a","name":"Read","content":""},"output":{"n":3,"size":99999999999,"sha256":"x"}}`),
+		meta + `{"type":"compaction","messages":[{"role":"user","text":"summary"},{"role":"tool"}]}` + "\n",
+		meta + `{"type":"usage","usage":{"input_tokens":5},"cost_usd":1e308}` + "\n" + `{"type":"usage"}` + "\n",
+		meta + `{"type":"event","kind":"approval","data":[1,2]}` + "\n" + `{"type":"meta","meta":{"id":"../x"}}` + "\n",
+		meta + "\n\n\r\n" + msg(`{"role":"user","text":"\u0000"}`),
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	dir := filepath.Join(f.TempDir(), "none") // no side file is there to read
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rp, err := readLog(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		if checkID(rp.meta.ID) != nil {
+			t.Fatalf("loaded a log whose id is %q", rp.meta.ID)
+		}
+		if rp.end > int64(len(data)) || (rp.torn && rp.unterminated) {
+			t.Fatalf("end %d of %d, torn %v unterminated %v", rp.end, len(data), rp.torn, rp.unterminated)
+		}
+		msgs, _ := resolveOutputs(dir, rp.meta.ID, rp.msgs, maxLoaded)
+		msgs, _ = llm.Repair(msgs)
+		if _, notes := llm.Repair(msgs); len(notes) > 0 {
+			t.Fatalf("loaded a conversation that still needs repair: %q", notes)
+		}
+		for _, m := range msgs {
+			if m.Role != llm.RoleUser && m.Role != llm.RoleAssistant && m.Role != llm.RoleTool {
+				t.Fatalf("loaded a %q message", m.Role)
+			}
+		}
+	})
+}

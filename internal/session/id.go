@@ -1,0 +1,38 @@
+package session
+
+import (
+	"encoding/hex"
+	"fmt"
+	"io"
+)
+
+// maxIDLen bounds an ID, which becomes part of three file names.
+const maxIDLen = 128
+
+// checkID refuses an ID that could name anything but its own files: only
+// letters, digits, '_' and '-' pass, so there is no separator, no "..",
+// no hidden file and nothing a filesystem treats specially.
+func checkID(id string) error {
+	if id == "" || len(id) > maxIDLen {
+		return fmt.Errorf("session id %q: %w", id, ErrBadID)
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+		if !ok {
+			return fmt.Errorf("session id %q: %w", id, ErrBadID)
+		}
+	}
+	return nil
+}
+
+// NewID makes a session ID ("sess_" and 12 hex digits) from random, which
+// the caller supplies (crypto/rand.Reader in forge, a fixed reader in
+// tests) so that IDs are reproducible where they need to be.
+func NewID(random io.Reader) (string, error) {
+	var b [6]byte
+	if _, err := io.ReadFull(random, b[:]); err != nil {
+		return "", fmt.Errorf("new session id: %w", err)
+	}
+	return "sess_" + hex.EncodeToString(b[:]), nil
+}

@@ -1,0 +1,195 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/forgehq/forge/internal/llm"
+)
+
+// Log is one session's log, open for appending. Its methods may be called
+// from several goroutines (a subagent's events beside its parent's); each
+// record is written as it happens, so that what was written survives
+// whatever happens next.
+type Log struct {
+	mu      sync.Mutex
+	f       *os.File // nil once closed
+	dir, id string
+	now     func() time.Time
+	sum     Summary
+	// nextOut numbers the next side file; outputs maps an output's hash
+	// to the side file that holds it, so an output is stored once however
+	// often it recurs (compactions keep recent results, tools re-read).
+	nextOut int
+	outputs map[string]sideRef
+	// partial says the last write was cut short (a full disk): the next
+	// record starts with '\n' so that it is not glued to the fragment.
+	partial bool
+}
+
+// ID is the session's ID.
+func (l *Log) ID() string { return l.id }
+
+// Prompt records the person's prompt: a user message that counts as a turn
+// and, the first time, names the session in a list. The messages the
+// agent writes as the user itself (a note on calls it could not read) go
+// through Append, so that turns count only what the person asked.
+func (l *Log) Prompt(text string) error {
+	return l.message(llm.Message{Role: llm.RoleUser, Text: text}, true)
+}
+
+// Append records one message of the conversation. The agent appends the
+// model's message with its calls before the calls run, so a log cut off
+// mid-call still shows what was asked; loading answers such calls as
+// cancelled. A tool result over 64 KB goes to a side file.
+func (l *Log) Append(m llm.Message) error { return l.message(m, false) }
+
+func (l *Log) message(m llm.Message, prompt bool) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return fmt.Errorf("session %s: %w", l.id, ErrClosed)
+	}
+	sm, err := l.store(m)
+	if err != nil {
+		return err
+	}
+	if err := l.write(&record{Type: typeMessage, Message: &sm, Prompt: prompt}); err != nil {
+		return err
+	}
+	if !prompt {
+		return nil
+	}
+	l.sum.addPrompt(m.Text)
+	return l.saveSummary()
+}
+
+// Usage records one model request's usage and what it cost.
+func (l *Log) Usage(u llm.Usage, costUSD float64) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return fmt.Errorf("session %s: %w", l.id, ErrClosed)
+	}
+	if err := l.write(&record{Type: typeUsage, Usage: &u, CostUSD: costUSD}); err != nil {
+		return err
+	}
+	l.sum.Usage = l.sum.Usage.Add(u)
+	l.sum.CostUSD += costUSD
+	return l.saveSummary()
+}
+
+// Compaction records that the conversation was compacted: loading starts
+// over from replacement (a summary and the recent turns kept). What came
+// before stays in the file, for the record and for undoing a bad summary.
+func (l *Log) Compaction(replacement []llm.Message, note string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return fmt.Errorf("session %s: %w", l.id, ErrClosed)
+	}
+	stored := make([]storedMessage, len(replacement))
+	for i, m := range replacement {
+		sm, err := l.store(m)
+		if err != nil {
+			return err
+		}
+		stored[i] = sm
+	}
+	return l.write(&record{Type: typeCompaction, Messages: stored, Note: note})
+}
+
+// Record keeps an event that is not part of the conversation (an
+// approval, a notice, a subagent's progress): loading skips it, but the
+// log tells the whole story of the session.
+func (l *Log) Record(kind string, data any) error {
+	if kind == "" {
+		return errors.New("session record: empty kind")
+	}
+	b, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("session record %s: %w", kind, err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return fmt.Errorf("session %s: %w", l.id, ErrClosed)
+	}
+	return l.write(&record{Type: typeEvent, Kind: kind, Data: b})
+}
+
+// Close syncs the log to the disk, closes it and saves the summary with
+// the last activity. Closing twice does nothing.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return nil
+	}
+	err := l.f.Sync()
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	l.f = nil
+	if err != nil {
+		err = fmt.Errorf("session %s: close: %w", l.id, err)
+	}
+	return errors.Join(err, l.saveSummary())
+}
+
+// write stamps rec and appends it as one line in one write call.
+func (l *Log) write(rec *record) error {
+	rec.Time = l.now().UTC()
+	line, err := encodeRecord(rec)
+	if err != nil {
+		return fmt.Errorf("session %s: %w", l.id, err)
+	}
+	if l.partial {
+		line = append([]byte{'\n'}, line...)
+	}
+	n, err := l.f.Write(line)
+	if err != nil {
+		l.partial = l.partial || n > 0
+		return fmt.Errorf("session %s: write %s record: %w", l.id, rec.Type, err)
+	}
+	l.partial = false
+	l.sum.LastActivity = rec.Time
+	return nil
+}
+
+// store is m as the log keeps it: checked, and with a big tool output
+// moved to a side file (or to the one that already holds it).
+func (l *Log) store(m llm.Message) (storedMessage, error) {
+	sm := storedMessage{Message: m}
+	if err := checkMessage(&sm); err != nil {
+		return storedMessage{}, fmt.Errorf("session %s: %w", l.id, err)
+	}
+	if m.Role != llm.RoleTool || m.Result == nil || len(m.Result.Content) <= bigOutput {
+		return sm, nil
+	}
+	hash := hashOutput(m.Result.Content)
+	ref, ok := l.outputs[hash]
+	if !ok {
+		ref = sideRef{N: l.nextOut, Size: int64(len(m.Result.Content)), Hash: hash}
+		if err := writeOutput(outputPath(l.dir, l.id, ref.N), m.Result.Content); err != nil {
+			return storedMessage{}, fmt.Errorf("session %s: %w", l.id, err)
+		}
+		l.nextOut++
+		l.outputs[hash] = ref
+	}
+	r := *m.Result // the caller's result keeps its content
+	r.Content = ""
+	sm.Result, sm.Output = &r, &ref
+	return sm, nil
+}
+
+func (l *Log) saveSummary() error {
+	if err := writeSidecar(sidecarPath(l.dir, l.id), &l.sum); err != nil {
+		return fmt.Errorf("session %s: %w", l.id, err)
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/forgehq/forge/internal/llm"
+)
+
+// formatVersion is written in the meta record. A loader that meets a
+// newer one still reads what it knows and says so in a warning, since the
+// records it understands keep their meaning.
+const formatVersion = 1
+
+// The types of record. A loader ignores a type it does not know, so that
+// an older forge can still open a log a newer one wrote.
+const (
+	typeMeta       = "meta"
+	typeMessage    = "message"
+	typeUsage      = "usage"
+	typeCompaction = "compaction"
+	typeEvent      = "event"
+)
+
+// record is one line of a log. Which fields are set depends on Type.
+type record struct {
+	Type string    `json:"type"`
+	Time time.Time `json:"time"`
+	// meta
+	Version int   `json:"version,omitempty"`
+	Meta    *Meta `json:"meta,omitempty"`
+	// message; Prompt marks a person's prompt, which counts as a turn
+	Message *storedMessage `json:"message,omitempty"`
+	Prompt  bool           `json:"prompt,omitempty"`
+	// usage
+	Usage   *llm.Usage `json:"usage,omitempty"`
+	CostUSD float64    `json:"cost_usd,omitempty"`
+	// compaction
+	Messages []storedMessage `json:"messages,omitempty"`
+	Note     string          `json:"note,omitempty"`
+	// event
+	Kind string          `json:"kind,omitempty"`
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// storedMessage is a message as a log keeps it: when Output is set, the
+// result's content is in a side file and Result.Content is empty.
+type storedMessage struct {
+	llm.Message
+	Output *sideRef `json:"output,omitempty"`
+}
+
+// maxOutputs bounds a side file's number, so that numbering the next one
+// after it cannot overflow.
+const maxOutputs = 1 << 30
+
+// sideRef names a side file by number, never by path, so that a damaged
+// or hostile log cannot point a loader outside the session's directory.
+type sideRef struct {
+	N    int    `json:"n"`
+	Size int64  `json:"size"`
+	Hash string `json:"sha256"`
+}
+
+// encodeRecord is rec as one line, newline included, ready for one write.
+func encodeRecord(rec *record) ([]byte, error) {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s record: %w", rec.Type, err)
+	}
+	return append(b, '\n'), nil
+}
+
+// decodeRecord reads one line and checks what the loader relies on, so
+// that a line which is JSON but not a sensible record is skipped like
+// any other damage instead of reaching a provider.
+func decodeRecord(line []byte) (record, error) {
+	var rec record
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return record{}, err
+	}
+	switch rec.Type {
+	case typeMeta:
+		if rec.Meta == nil {
+			return record{}, errors.New("meta record without meta")
+		}
+		if err := checkID(rec.Meta.ID); err != nil {
+			return record{}, err
+		}
+	case typeMessage:
+		if rec.Message == nil {
+			return record{}, errors.New("message record without message")
+		}
+		return rec, checkMessage(rec.Message)
+	case typeUsage:
+		if rec.Usage == nil {
+			return record{}, errors.New("usage record without usage")
+		}
+	case typeCompaction:
+		for i := range rec.Messages {
+			if err := checkMessage(&rec.Messages[i]); err != nil {
+				return record{}, fmt.Errorf("compaction message %d: %w", i+1, err)
+			}
+		}
+	case "":
+		return record{}, errors.New("record without type")
+	}
+	return rec, nil
+}
+
+// checkMessage refuses a role no provider knows and a side-file reference
+// that does not belong to a tool result.
+func checkMessage(m *storedMessage) error {
+	switch m.Role {
+	case llm.RoleUser, llm.RoleAssistant, llm.RoleTool:
+	default:
+		return fmt.Errorf("message with role %q", m.Role)
+	}
+	if o := m.Output; o != nil {
+		if m.Role != llm.RoleTool || m.Result == nil {
+			return errors.New("stored output on a message that is not a tool result")
+		}
+		if o.N < 0 || o.N > maxOutputs || o.Size < 0 {
+			return fmt.Errorf("stored output %d of size %d", o.N, o.Size)
+		}
+	}
+	return nil
+}
