@@ -6,6 +6,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 	"github.com/rs/zerolog"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -57,9 +59,12 @@ type Config struct {
 
 // Model is a model behind the Messages API. It is safe for concurrent use.
 type Model struct {
-	cfg      Config
-	url      string // BaseURL as errors show it
-	messages anthropic.MessageService
+	cfg Config
+	url string // BaseURL as errors show it
+	// client sends the bodies forge writes itself (see body), through the
+	// SDK's HTTP path: its retries, headers and event-stream reader.
+	client anthropic.Client
+	tools  wire.ToolCache
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -72,8 +77,9 @@ func New(cfg Config) (*Model, error) {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = DefaultBaseURL
 	}
-	// The SDK adds /v1/messages itself; a URL copied from OpenAI-style
-	// settings often ends in /v1 already, which would ask for /v1/v1/messages.
+	// Requests go to the base URL's /v1/messages; a URL copied from
+	// OpenAI-style settings often ends in /v1 already, which would ask for
+	// /v1/v1/messages.
 	cfg.BaseURL = strings.TrimSuffix(strings.TrimSuffix(cfg.BaseURL, "/"), "/v1")
 	if cfg.KeyVar == "" {
 		cfg.KeyVar = "ANTHROPIC_API_KEY"
@@ -107,10 +113,10 @@ func New(cfg Config) (*Model, error) {
 		// which the API takes for OAuth tokens; API keys go in x-api-key.
 		opts = append(opts, option.WithHeader("x-api-key", cfg.APIKey))
 	}
-	// The service is built without anthropic.NewClient, which would read
+	// The client is built without anthropic.NewClient, which would read
 	// ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, profiles and more from the
 	// environment: forge's configuration decides.
-	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), messages: anthropic.NewMessageService(opts...)}, nil
+	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), client: anthropic.Client{Options: opts}}, nil
 }
 
 // Stream sends req and streams the answer: onDelta gets each piece of
@@ -119,20 +125,24 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 	if onDelta == nil {
 		onDelta = func(llm.Delta) {}
 	}
-	params, err := m.params(req)
+	body, err := m.body(req)
 	if err != nil {
 		return llm.Response{}, err
 	}
+	// A byte slice is sent as it is, and the SDK sends it again on a retry
+	// (it keeps a GetBody over the same bytes). The response comes back
+	// raw: its events are read with the SDK's event-stream decoder and
+	// decoded here into forge's own small event type (see readEvents).
 	var res *http.Response
-	stream := m.messages.NewStreaming(ctx, params, option.WithResponseInto(&res))
-	defer stream.Close()
-	var a assembler
-	for stream.Next() {
-		ev := stream.Current()
-		a.add(&ev, onDelta)
-	}
-	if err := stream.Err(); err != nil {
+	if err := m.client.Post(ctx, "v1/messages", body, &res); err != nil {
 		return llm.Response{}, m.streamError(ctx, err, res)
+	}
+	var a assembler
+	if events := ssestream.NewDecoder(res); events != nil {
+		defer events.Close()
+		if err := readEvents(events, &a, onDelta); err != nil {
+			return llm.Response{}, m.streamError(ctx, err, res)
+		}
 	}
 	if ctx.Err() != nil {
 		return llm.Response{}, llm.ContextError(m.cfg.Provider, ctx)
@@ -141,6 +151,33 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 		return llm.Response{}, m.unfinished(&a, res)
 	}
 	return a.response(), nil
+}
+
+// readEvents feeds the stream's events to a until the end, doing what the
+// SDK's typed stream does with them: ping events and events without a type
+// or data are skipped, an error event ends the stream with an *eventError,
+// and an event that is not JSON with a decoding error. Unlike the SDK's
+// typed stream, it decodes each event once into a type with only the
+// fields forge reads, not through the SDK's reflection-based apijson layer.
+func readEvents(events ssestream.Decoder, a *assembler, onDelta func(llm.Delta)) error {
+	for events.Next() {
+		ev := events.Event()
+		switch ev.Type {
+		case "", "ping":
+			continue
+		case "error":
+			return &eventError{data: bytes.TrimSuffix(ev.Data, []byte("\n"))}
+		}
+		if len(bytes.TrimSuffix(ev.Data, []byte("\n"))) == 0 {
+			continue
+		}
+		var e event
+		if err := e.decode(ev.Data); err != nil {
+			return err // the caller says the event was not the API's JSON
+		}
+		a.add(&e, onDelta)
+	}
+	return events.Err()
 }
 
 // unfinished is the error for a stream that ended without its

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/rs/zerolog"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -337,8 +336,16 @@ func TestErrorsRetried(t *testing.T) {
 		if err != nil || resp.Message.Text != "at last" {
 			t.Errorf("%d: %v", status, err)
 		}
-		if n := len(srv.Requests()); n != 3 {
-			t.Errorf("%d: %d requests, want 3", status, n)
+		reqs := srv.Requests()
+		if len(reqs) != 3 {
+			t.Errorf("%d: %d requests, want 3", status, len(reqs))
+			continue
+		}
+		// Each retry sends the whole body again.
+		for _, r := range reqs[1:] {
+			if len(r.Body) == 0 || !bytes.Equal(r.Body, reqs[0].Body) || r.Rejected != "" {
+				t.Errorf("%d: retry %d sent %q (%s), first %q", status, r.N, r.Body, r.Rejected, reqs[0].Body)
+			}
 		}
 	}
 	srv := llmtest.NewServer(t, llmtest.Script{RepeatLast: true, Turns: []llmtest.Turn{
@@ -532,8 +539,8 @@ func TestAssemblerBlocks(t *testing.T) {
 	var a assembler
 	var rec recorder
 	for _, raw := range events {
-		var ev anthropic.MessageStreamEventUnion
-		if err := json.Unmarshal([]byte(raw), &ev); err != nil {
+		var ev event
+		if err := ev.decode([]byte(raw)); err != nil {
 			t.Fatal(err)
 		}
 		a.add(&ev, rec.add)
@@ -578,8 +585,8 @@ func FuzzAssemble(f *testing.F) {
 	f.Fuzz(func(t *testing.T, lines string) {
 		var a assembler
 		for _, line := range strings.Split(lines, "\n") {
-			var ev anthropic.MessageStreamEventUnion
-			if json.Unmarshal([]byte(line), &ev) != nil {
+			var ev event
+			if ev.decode([]byte(line)) != nil {
 				continue
 			}
 			a.add(&ev, func(llm.Delta) {})
@@ -593,6 +600,22 @@ func FuzzAssemble(f *testing.F) {
 			seen[c.ID] = true
 		}
 	})
+}
+
+// TestEventDecoding: a field of another type is left empty and the rest
+// kept; an event that is not a JSON object fails the stream.
+func TestEventDecoding(t *testing.T) {
+	var ev event
+	if err := ev.decode([]byte(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":"many"}}`)); err != nil ||
+		ev.Type != "message_delta" || ev.Delta.StopReason != "end_turn" || ev.Usage.OutputTokens != 0 {
+		t.Errorf("%+v %v", ev, err)
+	}
+	for _, raw := range []string{`[1]`, `"s"`, `{"type":`} {
+		var ev event
+		if err := ev.decode([]byte(raw)); err == nil {
+			t.Errorf("%s: no error", raw)
+		}
+	}
 }
 
 // A base URL that ends in /v1, as OpenAI-style settings write it, reaches

@@ -2,14 +2,59 @@ package anthropic
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-
 	"github.com/forgehq/forge/internal/llm"
 )
+
+// event is one streamed event: the fields forge reads of the Messages
+// stream's events, and nothing else.
+type event struct {
+	Type    string `json:"type"`
+	Index   int64  `json:"index"`
+	Message struct {
+		Model string `json:"model"`
+		Usage usage  `json:"usage"`
+	} `json:"message"`
+	ContentBlock struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+		Name string `json:"name"`
+		Text string `json:"text"`
+		// Input is a tool_use block's input as the start gives it (the
+		// API sends {} and then input_json_delta fragments).
+		Input json.RawMessage `json:"input"`
+	} `json:"content_block"`
+	Delta struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		PartialJSON string `json:"partial_json"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Usage usage `json:"usage"`
+}
+
+// usage is the token counts of message_start and message_delta.
+type usage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+}
+
+// decode decodes one event's data into e. A field of an unexpected type is
+// left empty rather than failing the turn, as the SDK's decoder did; data
+// that is not JSON, or not an object, is an error.
+func (e *event) decode(data []byte) error {
+	err := json.Unmarshal(data, e)
+	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) && te.Field != "" {
+		return nil
+	}
+	return err
+}
 
 // assembler builds one turn from its events: message_start (model,
 // input usage), content_block_start (text or tool_use with its ID and
@@ -19,7 +64,7 @@ import (
 type assembler struct {
 	blocks   map[int64]*block
 	stop     string
-	usage    anthropic.MessageDeltaUsage
+	usage    usage
 	model    string
 	finished bool
 	events   int
@@ -39,11 +84,11 @@ type block struct {
 
 // add takes one event, calling onDelta for text and for each call that
 // starts.
-func (a *assembler) add(ev *anthropic.MessageStreamEventUnion, onDelta func(llm.Delta)) {
+func (a *assembler) add(ev *event, onDelta func(llm.Delta)) {
 	a.events++
 	switch ev.Type {
 	case "message_start":
-		a.model = string(ev.Message.Model)
+		a.model = ev.Message.Model
 		u := ev.Message.Usage
 		a.usage.InputTokens = u.InputTokens
 		a.usage.CacheReadInputTokens = u.CacheReadInputTokens
@@ -64,7 +109,7 @@ func (a *assembler) add(ev *anthropic.MessageStreamEventUnion, onDelta func(llm.
 			onDelta(llm.Delta{Text: cb.Text})
 		}
 		if cb.Type == "tool_use" {
-			b.input = json.RawMessage(cb.JSON.Input.Raw())
+			b.input = cb.Input
 			onDelta(llm.Delta{ToolName: cb.Name})
 		}
 	case "content_block_delta":
@@ -83,7 +128,7 @@ func (a *assembler) add(ev *anthropic.MessageStreamEventUnion, onDelta func(llm.
 		}
 	case "message_delta":
 		if ev.Delta.StopReason != "" {
-			a.stop = string(ev.Delta.StopReason)
+			a.stop = ev.Delta.StopReason
 		}
 		// message_delta's usage is cumulative; the input counts are
 		// only there on some API versions.

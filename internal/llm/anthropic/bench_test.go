@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/llmtest"
 )
@@ -42,10 +40,10 @@ func BenchmarkStream(b *testing.B) {
 
 // BenchmarkAssemble is the assembly alone, on events already decoded.
 func BenchmarkAssemble(b *testing.B) {
-	var events []anthropic.MessageStreamEventUnion
+	var events []event
 	add := func(raw string) {
-		var ev anthropic.MessageStreamEventUnion
-		if err := json.Unmarshal([]byte(raw), &ev); err != nil {
+		var ev event
+		if err := ev.decode([]byte(raw)); err != nil {
 			b.Fatal(err)
 		}
 		events = append(events, ev)

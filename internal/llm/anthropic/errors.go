@@ -20,24 +20,29 @@ func (m *Model) streamError(ctx context.Context, err error, res *http.Response) 
 	if ctx.Err() != nil {
 		return llm.ContextError(m.cfg.Provider, ctx)
 	}
-	var apiErr *anthropic.Error
+	var (
+		apiErr   *anthropic.Error
+		eventErr *eventError
+	)
 	switch {
-	case errors.As(err, &apiErr) && apiErr.StatusCode >= 400:
-		return m.statusError(apiErr.StatusCode, apiErr.Response)
-	case errors.As(err, &apiErr):
+	case errors.As(err, &eventErr):
 		// An error event in a stream that began with 200.
-		typ := string(apiErr.Type())
-		msg := apiErr.Message
-		if msg == "" {
-			msg, _ = wire.ServerMessage([]byte(apiErr.RawJSON()))
-		}
+		msg, typ := wire.ServerMessage(eventErr.data)
 		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindStatus, Status: typeStatus(typ), Type: typ,
 			Message: llm.Redact(msg, m.cfg.APIKey), KeyVar: m.cfg.KeyVar}
+	case errors.As(err, &apiErr):
+		return m.statusError(apiErr.StatusCode, apiErr.Response)
 	case res != nil && res.StatusCode >= 400:
 		return m.statusError(res.StatusCode, res)
 	}
 	return wire.StreamFailure(m.cfg.Provider, m.url, err, res, m.cfg.APIKey)
 }
+
+// eventError is an error event in a stream that began with 200, such as
+// {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}.
+type eventError struct{ data []byte }
+
+func (e *eventError) Error() string { return "received error while streaming: " + string(e.data) }
 
 // statusError is the Error for an HTTP error answer.
 func (m *Model) statusError(status int, res *http.Response) *llm.Error {

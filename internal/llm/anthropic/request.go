@@ -4,171 +4,214 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+	"slices"
+	"strconv"
 
 	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/llm/internal/wire"
 )
 
-// params is req as a Messages request. Prompt-cache breakpoints go on the
-// last tool, the system prompt and the conversation's last block: the
-// API caches the prefix up to each, so every turn of a conversation reads
-// tools, system prompt and history from the cache instead of paying for
-// them again.
-func (m *Model) params(req llm.Request) (anthropic.MessageNewParams, error) {
+// cacheControl marks a prompt-cache breakpoint.
+const cacheControl = `"cache_control":{"type":"ephemeral"}`
+
+// body is req as a streaming Messages request body. Prompt-cache
+// breakpoints go on the last tool, the system prompt and the conversation's
+// last block: the API caches the prefix up to each, so every turn of a
+// conversation reads tools, system prompt and history from the cache
+// instead of paying for them again.
+//
+// It is written by hand rather than through the SDK's params: the SDK's
+// reflection encoder, run on the whole conversation and every tool schema
+// for each request, cost more than the rest of a tool step. The SDK still
+// sends the body, with its retries; the tools are encoded once while they
+// stay the same.
+func (m *Model) body(req llm.Request) ([]byte, error) {
 	model := req.Model
 	if model == "" {
 		model = m.cfg.Model
 	}
 	if model == "" {
-		return anthropic.MessageNewParams{}, m.requestError("no model: give one with --model")
+		return nil, m.requestError("no model: give one with --model")
 	}
 	maxTokens := int64(req.MaxTokens)
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	p := anthropic.MessageNewParams{
-		Model:     anthropic.Model(model),
-		MaxTokens: maxTokens,
-		Messages:  messages(req.Messages),
+	tools, err := m.toolsJSON(req.Tools)
+	if err != nil {
+		return nil, err
 	}
+	b := make([]byte, 0, bodySize(req, len(tools)))
+	b = append(b, `{"model":`...)
+	b = wire.AppendString(b, model)
+	b = append(b, `,"max_tokens":`...)
+	b = strconv.AppendInt(b, maxTokens, 10)
+	b = append(b, `,"stream":true`...)
 	if req.System != "" {
-		p.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
+		b = append(b, `,"system":[{"type":"text","text":`...)
+		b = wire.AppendString(b, req.System)
+		b = append(b, ","+cacheControl+"}]"...)
 	}
-	for i, spec := range req.Tools {
-		schema, err := inputSchema(spec.InputSchema)
-		if err != nil {
-			return anthropic.MessageNewParams{}, m.requestError(fmt.Sprintf("tool %q: input schema: %v", spec.Name, err))
-		}
-		tool := &anthropic.ToolParam{Name: spec.Name, InputSchema: schema}
-		if spec.Description != "" {
-			tool.Description = anthropic.String(spec.Description)
-		}
-		if i == len(req.Tools)-1 {
-			tool.CacheControl = anthropic.NewCacheControlEphemeralParam()
-		}
-		p.Tools = append(p.Tools, anthropic.ToolUnionParam{OfTool: tool})
+	b = append(b, `,"messages":`...)
+	b = appendMessages(b, req.Messages)
+	if len(tools) > 0 {
+		b = append(b, `,"tools":`...)
+		b = append(b, tools...)
 	}
-	return p, nil
+	return append(b, '}'), nil
+}
+
+// bodySize is about the size of req's body, so that it is allocated once:
+// the texts, the tools and a little for each message's JSON around them.
+func bodySize(req llm.Request, tools int) int {
+	n := 160 + len(req.Model) + len(req.System) + tools
+	for i := range req.Messages {
+		msg := &req.Messages[i]
+		n += 64 + len(msg.Text)
+		for _, c := range msg.ToolCalls {
+			n += 64 + len(c.ID) + len(c.Name) + len(c.Arguments)
+		}
+		if msg.Result != nil {
+			n += 96 + len(msg.Result.CallID) + len(msg.Result.Content)
+		}
+	}
+	return n + n/16 // escapes
 }
 
 func (m *Model) requestError(msg string) *llm.Error {
 	return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindRequest, Message: msg}
 }
 
-// inputSchema is a tool's JSON Schema, sent exactly as forge wrote it.
-func inputSchema(schema json.RawMessage) (anthropic.ToolInputSchemaParam, error) {
-	t := bytes.TrimSpace(schema)
-	if len(t) == 0 {
-		t = []byte(`{"type":"object","properties":{}}`)
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(t, &obj); err != nil || obj == nil {
-		return anthropic.ToolInputSchemaParam{}, fmt.Errorf("not a JSON object")
-	}
-	return param.Override[anthropic.ToolInputSchemaParam](json.RawMessage(t)), nil
+// toolsJSON is specs as a Messages tools array, nil for none, with a cache
+// breakpoint on the last tool: the schemas go out as forge wrote them
+// (compacted), never through a decode and re-encode, and only once while
+// requests offer the same tools.
+func (m *Model) toolsJSON(specs []llm.ToolSpec) ([]byte, error) {
+	return m.tools.Encode(specs, func(specs []llm.ToolSpec) ([]byte, error) {
+		b := []byte{'['}
+		for i, spec := range specs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"name":`...)
+			b = wire.AppendString(b, spec.Name)
+			if spec.Description != "" {
+				b = append(b, `,"description":`...)
+				b = wire.AppendString(b, spec.Description)
+			}
+			b = append(b, `,"input_schema":`...)
+			var err error
+			if b, err = wire.AppendSchema(b, spec.InputSchema); err != nil {
+				return nil, m.requestError(fmt.Sprintf("tool %q: input schema: %v", spec.Name, err))
+			}
+			if i == len(specs)-1 {
+				b = append(b, ","+cacheControl...)
+			}
+			b = append(b, '}')
+		}
+		return append(b, ']'), nil
+	})
 }
 
-// messages is the conversation in alternating user and assistant turns:
-// consecutive tool results become one user message of tool_result blocks,
-// followed by the user's text if it comes next; an assistant message is
-// its text and tool_use blocks. Empty texts are left out (the API rejects
-// empty text blocks), and a message left with no block is dropped, its
-// neighbours merged.
-func messages(msgs []llm.Message) []anthropic.MessageParam {
-	type turn struct {
-		assistant bool
-		blocks    []anthropic.ContentBlockParamUnion
-	}
-	var turns []turn
-	for _, msg := range msgs {
-		blocks := contentBlocks(msg)
-		if len(blocks) == 0 {
-			continue
+// appendMessages appends the conversation in alternating user and
+// assistant turns: consecutive tool results become one user message of
+// tool_result blocks, followed by the user's text if it comes next; an
+// assistant message is its text and tool_use blocks. Empty texts are left
+// out (the API rejects empty text blocks), and a message left with no block
+// is dropped, its neighbours merged. The last block gets a cache
+// breakpoint.
+func appendMessages(b []byte, msgs []llm.Message) []byte {
+	b = append(b, '[')
+	var (
+		open      bool // a turn's content array is open
+		assistant bool // whose turn it is
+		last      = -1 // where the last block's closing brace is
+	)
+	// block starts a block of a message by the assistant or not: a new
+	// turn when the speaker changes, else the next block of this one.
+	block := func(byAssistant bool) {
+		switch {
+		case !open:
+		case byAssistant == assistant:
+			b = append(b, ',')
+			return
+		default:
+			b = append(b, "]},"...)
 		}
-		assistant := msg.Role == llm.RoleAssistant
-		if n := len(turns); n > 0 && turns[n-1].assistant == assistant {
-			turns[n-1].blocks = append(turns[n-1].blocks, blocks...)
-			continue
-		}
-		turns = append(turns, turn{assistant, blocks})
-	}
-	out := make([]anthropic.MessageParam, len(turns))
-	for i, t := range turns {
-		if t.assistant {
-			out[i] = anthropic.NewAssistantMessage(t.blocks...)
+		open, assistant = true, byAssistant
+		if byAssistant {
+			b = append(b, `{"role":"assistant","content":[`...)
 		} else {
-			out[i] = anthropic.NewUserMessage(t.blocks...)
+			b = append(b, `{"role":"user","content":[`...)
 		}
 	}
-	if n := len(out); n > 0 {
-		cacheLastBlock(out[n-1])
+	for i := range msgs {
+		msg := &msgs[i]
+		switch msg.Role {
+		case llm.RoleAssistant:
+			if msg.Text != "" {
+				block(true)
+				b = appendText(b, msg.Text)
+				last = len(b) - 1
+			}
+			for _, c := range msg.ToolCalls {
+				block(true)
+				b = append(b, `{"type":"tool_use","id":`...)
+				b = wire.AppendString(b, c.ID)
+				b = append(b, `,"name":`...)
+				b = wire.AppendString(b, c.Name)
+				b = append(b, `,"input":`...)
+				b = append(b, replayInput(c.Arguments)...)
+				b = append(b, '}')
+				last = len(b) - 1
+			}
+		case llm.RoleTool:
+			if r := msg.Result; r != nil {
+				block(false)
+				b = append(b, `{"type":"tool_result","tool_use_id":`...)
+				b = wire.AppendString(b, r.CallID)
+				if r.IsError {
+					b = append(b, `,"is_error":true`...)
+				}
+				// An empty content is left out: the API rejects an
+				// empty text block.
+				if r.Content != "" {
+					b = append(b, `,"content":[`...)
+					b = appendText(b, r.Content)
+					b = append(b, ']')
+				}
+				b = append(b, '}')
+				last = len(b) - 1
+			}
+		default:
+			if msg.Text != "" {
+				block(false)
+				b = appendText(b, msg.Text)
+				last = len(b) - 1
+			}
+		}
 	}
-	return out
+	if !open {
+		return append(b, ']')
+	}
+	b = append(b, "]}]"...)
+	return slices.Insert(b, last, []byte(","+cacheControl)...)
 }
 
-// contentBlocks is one message's blocks: an assistant's text and
-// tool_use blocks, a tool result's tool_result block, a user's text.
-func contentBlocks(msg llm.Message) []anthropic.ContentBlockParamUnion {
-	var blocks []anthropic.ContentBlockParamUnion
-	switch msg.Role {
-	case llm.RoleAssistant:
-		if msg.Text != "" {
-			blocks = append(blocks, anthropic.NewTextBlock(msg.Text))
-		}
-		for _, c := range msg.ToolCalls {
-			blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, replayInput(c.Arguments), c.Name))
-		}
-	case llm.RoleTool:
-		if msg.Result != nil {
-			blocks = append(blocks, toolResult(*msg.Result))
-		}
-	default:
-		if msg.Text != "" {
-			blocks = append(blocks, anthropic.NewTextBlock(msg.Text))
-		}
-	}
-	return blocks
-}
-
-// toolResult is a result as a tool_result block; an empty content is
-// left out, since the API rejects an empty text block.
-func toolResult(r llm.ToolResult) anthropic.ContentBlockParamUnion {
-	b := &anthropic.ToolResultBlockParam{ToolUseID: r.CallID}
-	if r.IsError {
-		b.IsError = anthropic.Bool(true)
-	}
-	if r.Content != "" {
-		b.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: r.Content}}}
-	}
-	return anthropic.ContentBlockParamUnion{OfToolResult: b}
+// appendText appends a text block.
+func appendText(b []byte, text string) []byte {
+	b = append(b, `{"type":"text","text":`...)
+	b = wire.AppendString(b, text)
+	return append(b, '}')
 }
 
 // replayInput is a past call's input. Arguments that are not a JSON
 // object go back as {}: the call's result already told the model they
 // were invalid, and the API rejects an input that is not an object.
-func replayInput(args json.RawMessage) any {
+func replayInput(args json.RawMessage) []byte {
 	t := bytes.TrimSpace(args)
 	if len(t) == 0 || t[0] != '{' || !json.Valid(t) {
-		return map[string]any{}
+		return []byte("{}")
 	}
-	return json.RawMessage(t)
-}
-
-// cacheLastBlock puts a cache breakpoint on the message's last block.
-func cacheLastBlock(msg anthropic.MessageParam) {
-	var blocks []anthropic.ContentBlockParamUnion
-	switch {
-	case msg.OfUser != nil:
-		blocks = msg.OfUser.Content
-	case msg.OfAssistant != nil:
-		blocks = msg.OfAssistant.Content
-	}
-	if len(blocks) == 0 {
-		return
-	}
-	if cc := blocks[len(blocks)-1].GetCacheControl(); cc != nil {
-		*cc = anthropic.NewCacheControlEphemeralParam()
-	}
+	return t
 }

@@ -2,13 +2,77 @@ package openai
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-
 	"github.com/forgehq/forge/internal/llm"
 )
+
+// chunk is one streamed event: the fields forge reads of a
+// chat.completion.chunk, and nothing else.
+type chunk struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		Index int64 `json:"index"`
+		Delta struct {
+			Content   string          `json:"content"`
+			Refusal   string          `json:"refusal"`
+			ToolCalls []toolCallDelta `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	// Usage is nil in every chunk but the last (and in all of them for
+	// servers that send none).
+	Usage *struct {
+		PromptTokens        int64 `json:"prompt_tokens"`
+		CompletionTokens    int64 `json:"completion_tokens"`
+		PromptTokensDetails struct {
+			CachedTokens int64 `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+	} `json:"usage"`
+	// Error is set in an error event (a failure after the stream began).
+	Error json.RawMessage `json:"error"`
+}
+
+// toolCallDelta is one fragment of a tool call.
+type toolCallDelta struct {
+	Index    int64  `json:"index"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string   `json:"name"`
+		Arguments textJSON `json:"arguments"`
+	} `json:"function"`
+}
+
+// decode decodes one event's data into c. A field of an unexpected type is
+// left empty rather than failing the turn, as the SDK's decoder did
+// (compatible servers vary); data that is not JSON, or not an object, is
+// an error.
+func (c *chunk) decode(data []byte) error {
+	err := json.Unmarshal(data, c)
+	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) && te.Field != "" {
+		return nil
+	}
+	return err
+}
+
+// textJSON is a string field that some servers fill with another JSON
+// value: a call's arguments sent as an object rather than as its text. It
+// keeps such a value's JSON text, as the SDK's decoder did; null is "".
+type textJSON string
+
+func (t *textJSON) UnmarshalJSON(data []byte) error {
+	switch {
+	case data[0] == '"':
+		return json.Unmarshal(data, (*string)(t))
+	case string(data) == "null":
+		*t = ""
+	default:
+		*t = textJSON(data)
+	}
+	return nil
+}
 
 // assembler builds one turn from its chunks. It holds what OpenAI sends
 // and what the compatible servers send instead: tool-call fragments keyed
@@ -34,21 +98,20 @@ type partialCall struct {
 
 // add takes one chunk, calling onDelta for its text and for each call
 // that starts.
-func (a *assembler) add(chunk *openai.ChatCompletionChunk, onDelta func(llm.Delta)) {
+func (a *assembler) add(ch *chunk, onDelta func(llm.Delta)) {
 	a.chunks++
-	if chunk.Model != "" {
-		a.model = chunk.Model
+	if ch.Model != "" {
+		a.model = ch.Model
 	}
-	if chunk.JSON.Usage.Valid() {
-		u := chunk.Usage
+	if u := ch.Usage; u != nil {
 		a.usage = llm.Usage{
 			InputTokens:     u.PromptTokens,
 			OutputTokens:    u.CompletionTokens,
 			CacheReadTokens: u.PromptTokensDetails.CachedTokens,
 		}
 	}
-	for i := range chunk.Choices {
-		choice := &chunk.Choices[i]
+	for i := range ch.Choices {
+		choice := &ch.Choices[i]
 		if choice.Index != 0 {
 			continue // forge asks for one choice
 		}
@@ -70,7 +133,7 @@ func (a *assembler) add(chunk *openai.ChatCompletionChunk, onDelta func(llm.Delt
 // addCall takes one tool-call fragment. A fragment continues the call at
 // its index, unless it brings a new ID while that call has another one:
 // then it starts a new call.
-func (a *assembler) addCall(tc *openai.ChatCompletionChunkChoiceDeltaToolCall, onDelta func(llm.Delta)) {
+func (a *assembler) addCall(tc *toolCallDelta, onDelta func(llm.Delta)) {
 	if a.byIndex == nil {
 		a.byIndex = map[int64]*partialCall{}
 	}
@@ -87,7 +150,7 @@ func (a *assembler) addCall(tc *openai.ChatCompletionChunkChoiceDeltaToolCall, o
 		c.name = name
 		onDelta(llm.Delta{ToolName: name})
 	}
-	c.args.WriteString(tc.Function.Arguments)
+	c.args.WriteString(string(tc.Function.Arguments))
 }
 
 // response is the assembled turn.

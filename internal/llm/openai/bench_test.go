@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openai/openai-go/v3"
-
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/llmtest"
 )
@@ -42,10 +40,10 @@ func BenchmarkStream(b *testing.B) {
 
 // BenchmarkAssemble is the assembly alone, on chunks already decoded.
 func BenchmarkAssemble(b *testing.B) {
-	var chunks []openai.ChatCompletionChunk
+	var chunks []chunk
 	add := func(raw string) {
-		var c openai.ChatCompletionChunk
-		if err := json.Unmarshal([]byte(raw), &c); err != nil {
+		var c chunk
+		if err := c.decode([]byte(raw)); err != nil {
 			b.Fatal(err)
 		}
 		chunks = append(chunks, c)
@@ -68,6 +66,35 @@ func BenchmarkAssemble(b *testing.B) {
 		}
 		if r := a.response(); len(r.Message.ToolCalls) != 2 || !strings.HasPrefix(r.Message.Text, "word0") {
 			b.Fatal(r)
+		}
+	}
+}
+
+// streamChunks are the events of a typical tool-call turn, as OpenAI sends
+// them.
+var streamChunks = []string{
+	`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-test","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}`,
+	`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-test","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"Glob","arguments":""}}]},"logprobs":null,"finish_reason":null}]}`,
+	`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-test","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"pattern\""}}]},"logprobs":null,"finish_reason":null}]}`,
+	`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-test","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":": \"*.go\"}"}}]},"logprobs":null,"finish_reason":null}]}`,
+	`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-test","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}]}`,
+	`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-test","choices":[],"usage":{"prompt_tokens":3500,"completion_tokens":20,"total_tokens":3520,"prompt_tokens_details":{"cached_tokens":3000}}}`,
+}
+
+// BenchmarkDecodeChunks is the decoding of a tool-call turn's events, as
+// the stream does it.
+func BenchmarkDecodeChunks(b *testing.B) {
+	raw := make([][]byte, len(streamChunks))
+	for i, s := range streamChunks {
+		raw[i] = []byte(s)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range raw {
+			var c chunk
+			if err := c.decode(r); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

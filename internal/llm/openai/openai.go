@@ -6,6 +6,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/rs/zerolog"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -60,9 +62,12 @@ type Config struct {
 // Model is a model behind an OpenAI-compatible API. It is safe for
 // concurrent use.
 type Model struct {
-	cfg  Config
-	url  string
-	chat openai.ChatCompletionService
+	cfg Config
+	url string
+	// client sends the bodies forge writes itself (see body), through the
+	// SDK's HTTP path: its retries, headers, auth and stream reader.
+	client openai.Client
+	tools  wire.ToolCache
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -89,11 +94,11 @@ func New(cfg Config) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The services are built without openai.NewClient, which would read
+	// The client is built without openai.NewClient, which would read
 	// OPENAI_API_KEY, OPENAI_BASE_URL and more from the environment:
 	// forge's configuration decides, and a key for OpenAI must never be
 	// sent to another server.
-	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), chat: openai.NewChatCompletionService(opts...)}, nil
+	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), client: openai.Client{Options: opts}}, nil
 }
 
 // clientOptions are the SDK options every request of cfg's Model uses.
@@ -133,20 +138,25 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 	if onDelta == nil {
 		onDelta = func(llm.Delta) {}
 	}
-	params, err := m.params(req)
+	body, err := m.body(req)
 	if err != nil {
 		return llm.Response{}, err
 	}
+	// A byte slice is sent as it is, and the SDK sends it again on a retry
+	// (it keeps a GetBody over the same bytes). The response comes back
+	// raw: its events are read with the SDK's event-stream decoder and
+	// decoded here into forge's own small chunk type, in one pass (see
+	// readEvents).
 	var res *http.Response
-	stream := m.chat.NewStreaming(ctx, params, option.WithResponseInto(&res))
-	defer stream.Close()
-	var a assembler
-	for stream.Next() {
-		chunk := stream.Current()
-		a.add(&chunk, onDelta)
-	}
-	if err := stream.Err(); err != nil {
+	if err := m.client.Post(ctx, "chat/completions", body, &res); err != nil {
 		return llm.Response{}, m.streamError(ctx, err, res)
+	}
+	var a assembler
+	if events := ssestream.NewDecoder(res); events != nil {
+		defer events.Close()
+		if err := readEvents(events, &a, onDelta); err != nil {
+			return llm.Response{}, m.streamError(ctx, err, res)
+		}
 	}
 	if ctx.Err() != nil {
 		return llm.Response{}, llm.ContextError(m.cfg.Provider, ctx)
@@ -155,6 +165,32 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 		return llm.Response{}, m.unfinished(&a, res)
 	}
 	return a.response(), nil
+}
+
+// readEvents feeds the stream's chunks to a until [DONE] or the end,
+// doing what the SDK's typed stream does with each event: an event with
+// an "error" field ends the stream with an *ssestream.StreamError, and an
+// event that is not JSON with a decoding error. Unlike the SDK's typed
+// stream, which validates each event, decodes it again through a wrapper
+// and then through its reflection-based apijson layer, it decodes each
+// event once into a type with only the fields forge reads.
+func readEvents(events ssestream.Decoder, a *assembler, onDelta func(llm.Delta)) error {
+	for events.Next() {
+		ev := events.Event()
+		if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
+			return nil
+		}
+		var c chunk
+		err := c.decode(ev.Data)
+		if c.Error != nil {
+			return &ssestream.StreamError{Message: "received error while streaming: " + string(c.Error), Event: ev}
+		}
+		if err != nil {
+			return err // the caller says the event was not the API's JSON
+		}
+		a.add(&c, onDelta)
+	}
+	return events.Err()
 }
 
 // unfinished is the error for a stream that ended without a

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openai/openai-go/v3"
 	"github.com/rs/zerolog"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -312,6 +311,12 @@ func TestAssembler(t *testing.T) {
 		{"a made-up id does not collide with a server's",
 			[]string{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"A","arguments":"{}"}},{"index":1,"id":"call_1","function":{"name":"B","arguments":"{}"}}]}}]}`},
 			`[{"id":"call_1","name":"A","arguments":{}},{"id":"call_1_2","name":"B","arguments":{}}]`},
+		{"arguments sent as an object, not as text",
+			[]string{`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"A","arguments":{"x": [1, "y"]}}}]}}]}`},
+			`[{"id":"c1","name":"A","arguments":{"x":[1,"y"]}}]`},
+		{"a field of another type is left empty, the rest kept",
+			[]string{`{"choices":[{"index":0,"delta":{"content":5,"tool_calls":[{"index":0,"id":7,"function":{"name":"A","arguments":null}}]}}]}`},
+			`[{"id":"call_1","name":"A","arguments":{}}]`},
 		{"other choices are ignored",
 			[]string{`{"choices":[{"index":1,"delta":{"content":"no","tool_calls":[{"index":0,"id":"z","function":{"name":"Z"}}]}}]}`},
 			`null`},
@@ -319,7 +324,7 @@ func TestAssembler(t *testing.T) {
 	for _, c := range cases {
 		var a assembler
 		for _, raw := range c.chunks {
-			c := chunk(t, raw)
+			c := decodeChunk(t, raw)
 			a.add(&c, func(llm.Delta) {})
 		}
 		if got := dump(a.response().Message.ToolCalls); got != c.calls {
@@ -328,9 +333,20 @@ func TestAssembler(t *testing.T) {
 	}
 }
 
-func chunk(t testing.TB, raw string) (c openai.ChatCompletionChunk) {
+// TestChunkNotAnObject: an event that is not a JSON object still fails
+// the stream, as with the SDK's decoder.
+func TestChunkNotAnObject(t *testing.T) {
+	for _, raw := range []string{`[1]`, `"s"`, `{"choices":[`} {
+		var c chunk
+		if err := c.decode([]byte(raw)); err == nil {
+			t.Errorf("%s: no error", raw)
+		}
+	}
+}
+
+func decodeChunk(t testing.TB, raw string) (c chunk) {
 	t.Helper()
-	if err := json.Unmarshal([]byte(raw), &c); err != nil {
+	if err := c.decode([]byte(raw)); err != nil {
 		t.Fatal(err)
 	}
 	return c
@@ -425,8 +441,16 @@ func TestErrorsRetried(t *testing.T) {
 		if err != nil || resp.Message.Text != "at last" {
 			t.Errorf("%d: %v %+v", status, err, resp)
 		}
-		if n := len(srv.Requests()); n != 3 {
-			t.Errorf("%d: %d requests, want 3", status, n)
+		reqs := srv.Requests()
+		if len(reqs) != 3 {
+			t.Errorf("%d: %d requests, want 3", status, len(reqs))
+			continue
+		}
+		// Each retry sends the whole body again.
+		for _, r := range reqs[1:] {
+			if len(r.Body) == 0 || !bytes.Equal(r.Body, reqs[0].Body) || r.Rejected != "" {
+				t.Errorf("%d: retry %d sent %q (%s), first %q", status, r.N, r.Body, r.Rejected, reqs[0].Body)
+			}
 		}
 	}
 	// Retries end: the last error is reported.
@@ -697,8 +721,8 @@ func FuzzAssemble(f *testing.F) {
 	f.Fuzz(func(t *testing.T, lines string) {
 		var a assembler
 		for _, line := range strings.Split(lines, "\n") {
-			var c openai.ChatCompletionChunk
-			if json.Unmarshal([]byte(line), &c) != nil {
+			var c chunk
+			if c.decode([]byte(line)) != nil {
 				continue
 			}
 			a.add(&c, func(llm.Delta) {})

@@ -3,128 +3,134 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/shared"
+	"strconv"
 
 	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/llm/internal/wire"
 )
 
-// params is req as a Chat Completions request: the system prompt as the
+// body is req as a Chat Completions request body: the system prompt as the
 // first message, the conversation, the tools (none sent when there are
 // none: some servers reject an empty list), streaming with usage, and a
 // token limit only when one is set.
-func (m *Model) params(req llm.Request) (openai.ChatCompletionNewParams, error) {
+//
+// It is written by hand rather than through the SDK's params: the SDK's
+// reflection encoder, run on the whole conversation and every tool schema
+// for each request, cost more than the rest of a tool step. The SDK still
+// sends the body, with its retries; the tools are encoded once while they
+// stay the same.
+func (m *Model) body(req llm.Request) ([]byte, error) {
 	model := req.Model
 	if model == "" {
 		model = m.cfg.Model
 	}
 	if model == "" {
-		return openai.ChatCompletionNewParams{}, m.requestError(errNoModel.Error())
+		return nil, m.requestError(errNoModel.Error())
 	}
-	p := openai.ChatCompletionNewParams{
-		Model:         shared.ChatModel(model),
-		Messages:      messages(req),
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+	tools, err := m.toolsJSON(req.Tools)
+	if err != nil {
+		return nil, err
 	}
+	b := make([]byte, 0, bodySize(req, len(tools)))
+	b = append(b, `{"model":`...)
+	b = wire.AppendString(b, model)
+	b = append(b, `,"messages":[`...)
+	b = appendMessages(b, req)
+	b = append(b, ']')
 	if req.MaxTokens > 0 {
 		// OpenAI's own models want max_completion_tokens (its reasoning
 		// models reject max_tokens); the compatible servers know
 		// max_tokens.
 		if m.cfg.Provider == "openai" {
-			p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+			b = append(b, `,"max_completion_tokens":`...)
 		} else {
-			p.MaxTokens = openai.Int(int64(req.MaxTokens))
+			b = append(b, `,"max_tokens":`...)
 		}
+		b = strconv.AppendInt(b, int64(req.MaxTokens), 10)
 	}
-	for _, spec := range req.Tools {
-		def, err := functionDefinition(spec)
-		if err != nil {
-			return openai.ChatCompletionNewParams{}, m.requestError(fmt.Sprintf("tool %q: input schema: %v", spec.Name, err))
-		}
-		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(def))
+	if len(tools) > 0 {
+		b = append(b, `,"tools":`...)
+		b = append(b, tools...)
 	}
-	return p, nil
+	b = append(b, `,"stream":true,"stream_options":{"include_usage":true}}`...)
+	return b, nil
 }
 
-// functionDefinition is a tool as the SDK sends it, written as JSON once:
-// the schema goes out byte for byte as forge wrote it, and a request does
-// not decode and re-encode every tool's schema (most of its size).
-func functionDefinition(spec llm.ToolSpec) (shared.FunctionDefinitionParam, error) {
-	schema := bytes.TrimSpace(spec.InputSchema)
-	if len(schema) == 0 {
-		schema = []byte(`{"type":"object","properties":{}}`)
-	} else if schema[0] != '{' || !json.Valid(schema) {
-		return shared.FunctionDefinitionParam{}, errors.New("not a JSON object")
-	}
-	name, err := json.Marshal(spec.Name)
-	if err != nil {
-		return shared.FunctionDefinitionParam{}, err
-	}
-	var b bytes.Buffer
-	b.WriteString(`{"name":`)
-	b.Write(name)
-	if spec.Description != "" {
-		desc, err := json.Marshal(spec.Description)
-		if err != nil {
-			return shared.FunctionDefinitionParam{}, err
+// bodySize is about the size of req's body, so that it is allocated once:
+// the texts, the tools and a little for each message's JSON around them.
+func bodySize(req llm.Request, tools int) int {
+	n := 128 + len(req.Model) + len(req.System) + tools
+	for i := range req.Messages {
+		msg := &req.Messages[i]
+		n += 48 + len(msg.Text)
+		for _, c := range msg.ToolCalls {
+			n += 80 + len(c.ID) + len(c.Name) + len(c.Arguments)
 		}
-		b.WriteString(`,"description":`)
-		b.Write(desc)
+		if msg.Result != nil {
+			n += len(msg.Result.CallID) + len(msg.Result.Content)
+		}
 	}
-	b.WriteString(`,"parameters":`)
-	b.Write(schema)
-	b.WriteByte('}')
-	return param.Override[shared.FunctionDefinitionParam](json.RawMessage(b.Bytes())), nil
+	return n + n/16 // escapes
 }
 
-func (m *Model) requestError(msg string) *llm.Error {
-	return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindRequest, Message: msg}
-}
-
-// messages is the conversation in Chat Completions messages.
-func messages(req llm.Request) []openai.ChatCompletionMessageParamUnion {
-	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages)+1)
+// appendMessages appends the conversation as Chat Completions messages,
+// separated by commas.
+func appendMessages(b []byte, req llm.Request) []byte {
 	if req.System != "" {
-		out = append(out, openai.SystemMessage(req.System))
+		b = append(b, `{"role":"system","content":`...)
+		b = wire.AppendString(b, req.System)
+		b = append(b, `},`...)
 	}
-	for _, msg := range req.Messages {
+	for i := range req.Messages {
+		msg := &req.Messages[i]
 		switch msg.Role {
 		case llm.RoleAssistant:
-			out = append(out, assistantMessage(msg))
+			b = appendAssistant(b, msg)
 		case llm.RoleTool:
-			if msg.Result != nil {
-				out = append(out, openai.ToolMessage(msg.Result.Content, msg.Result.CallID))
+			if msg.Result == nil {
+				continue
 			}
+			b = append(b, `{"role":"tool","tool_call_id":`...)
+			b = wire.AppendString(b, msg.Result.CallID)
+			b = append(b, `,"content":`...)
+			b = wire.AppendString(b, msg.Result.Content)
+			b = append(b, '}')
 		default:
-			out = append(out, openai.UserMessage(msg.Text))
+			b = append(b, `{"role":"user","content":`...)
+			b = wire.AppendString(b, msg.Text)
+			b = append(b, '}')
 		}
+		b = append(b, ',')
 	}
-	return out
+	return bytes.TrimSuffix(b, []byte{','})
 }
 
-// assistantMessage is an assistant turn: its text and its calls with
+// appendAssistant appends an assistant turn: its text and its calls with
 // their IDs and argument text.
-func assistantMessage(msg llm.Message) openai.ChatCompletionMessageParamUnion {
-	a := openai.ChatCompletionAssistantMessageParam{}
+func appendAssistant(b []byte, msg *llm.Message) []byte {
+	b = append(b, `{"role":"assistant"`...)
 	if msg.Text != "" || len(msg.ToolCalls) == 0 {
-		a.Content.OfString = openai.String(msg.Text)
+		b = append(b, `,"content":`...)
+		b = wire.AppendString(b, msg.Text)
 	}
-	for _, c := range msg.ToolCalls {
-		a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-				ID: c.ID,
-				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
-					Name:      c.Name,
-					Arguments: replayArguments(c.Arguments),
-				},
-			},
-		})
+	if len(msg.ToolCalls) > 0 {
+		b = append(b, `,"tool_calls":[`...)
+		for i, c := range msg.ToolCalls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = wire.AppendString(b, c.ID)
+			b = append(b, `,"type":"function","function":{"name":`...)
+			b = wire.AppendString(b, c.Name)
+			b = append(b, `,"arguments":`...)
+			b = wire.AppendString(b, replayArguments(c.Arguments))
+			b = append(b, `}}`...)
+		}
+		b = append(b, ']')
 	}
-	return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+	return append(b, '}')
 }
 
 // replayArguments is a past call's argument text as it is sent back. A
@@ -137,4 +143,35 @@ func replayArguments(args json.RawMessage) string {
 		return "{}"
 	}
 	return string(args)
+}
+
+// toolsJSON is specs as a Chat Completions tools array, nil for none: the
+// schemas go out as forge wrote them (compacted), never through a decode
+// and re-encode, and only once while requests offer the same tools.
+func (m *Model) toolsJSON(specs []llm.ToolSpec) ([]byte, error) {
+	return m.tools.Encode(specs, func(specs []llm.ToolSpec) ([]byte, error) {
+		b := []byte{'['}
+		for i, spec := range specs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"type":"function","function":{"name":`...)
+			b = wire.AppendString(b, spec.Name)
+			if spec.Description != "" {
+				b = append(b, `,"description":`...)
+				b = wire.AppendString(b, spec.Description)
+			}
+			b = append(b, `,"parameters":`...)
+			var err error
+			if b, err = wire.AppendSchema(b, spec.InputSchema); err != nil {
+				return nil, m.requestError(fmt.Sprintf("tool %q: input schema: %v", spec.Name, err))
+			}
+			b = append(b, `}}`...)
+		}
+		return append(b, ']'), nil
+	})
+}
+
+func (m *Model) requestError(msg string) *llm.Error {
+	return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindRequest, Message: msg}
 }
