@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/commands"
@@ -62,6 +63,9 @@ func (a *App) contextWindow() int {
 	if a.cfg.ContextWindow > 0 {
 		return a.cfg.ContextWindow
 	}
+	if ms, ok := a.cfg.Models[strings.ToLower(a.model.Name)]; ok && ms.ContextWindow > 0 {
+		return ms.ContextWindow
+	}
 	info, _ := llm.LookupModel(a.model.Name)
 	return info.ContextWindow
 }
@@ -70,13 +74,16 @@ func (a *App) contextWindow() int {
 // A cost limit that cannot be counted is refused rather than ignored: the
 // person who set it is counting on it.
 func (a *App) modelPrice() (*llm.Price, error) {
+	if ms, ok := a.cfg.Models[strings.ToLower(a.model.Name)]; ok && ms.Priced {
+		return &llm.Price{Input: ms.Input, CachedInput: ms.CachedInput, CacheWrite: ms.CacheWrite, Output: ms.Output}, nil
+	}
 	info, ok := llm.LookupModel(a.model.Name)
 	if ok && info.Price != nil {
 		return info.Price, nil
 	}
 	if a.cfg.MaxCost > 0 {
 		return nil, fmt.Errorf("max_cost: forge does not know the price of %s, so it cannot count what a prompt costs; "+
-			"use max_tokens (--max-tokens) instead", a.model.Name)
+			"give it under models: in the config, or use max_tokens (--max-tokens) instead", a.model.Name)
 	}
 	return nil, nil
 }

@@ -80,6 +80,12 @@ var badKeys = []badKey{
 	{key: "permissions.allow", template: permissions, wrongType: "allow: {Read: 1}", outOfRange: `allow: [Read, ""]`},
 	{key: "permissions.deny", template: permissions, wrongType: "deny: [[Bash]]", outOfRange: `deny: ["  "]`},
 
+	{key: "models", wrongType: "[gpt]", outOfRange: "5"},
+	{key: "models.m", template: "models:\n  m: %s\n", wrongType: "[1]", outOfRange: "{input: 1}"},
+	{key: "models.m.context_window", template: "models:\n  m: {%s}\n", wrongType: "context_window: [1]", outOfRange: "context_window: 10",
+		mustName: []string{"models.m.context_window"}},
+	{key: "models.m.input", template: "models:\n  m: {output: 1, %s}\n", wrongType: "input: [1]", outOfRange: "input: -1",
+		mustName: []string{"models.m.input"}},
 	{key: "tools", wrongType: "[Read]", outOfRange: "5"},
 	{key: "tools.Read", template: "tools:\n  Read: %s\n", wrongType: "[1]", outOfRange: "5"},
 	{key: "tools.Read.rate", template: "tools:\n  Read:\n    rate: %s\n", wrongType: "[1, 2]", outOfRange: "-1"},

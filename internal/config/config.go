@@ -57,6 +57,7 @@ type Config struct {
 	Permissions     Permissions               // permissions.allow, permissions.deny (file only)
 	Tools           map[string]map[string]any // tools.<Name>: per-tool sections, names in their written case
 	MCP             MCP                       // mcp.servers.<name>
+	Models          map[string]ModelSettings  // models.<name>, names in lower case
 	File            string                    // the config file actually read, "" if none
 	Warnings        []string                  // things worth telling the user that did not stop loading (unknown keys)
 

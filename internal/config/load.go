@@ -123,6 +123,10 @@ func load(src Source, r resolver, path string, data []byte) (Config, error) {
 		return Config{}, err
 	}
 	c.Warnings = append(c.Warnings, w...)
+	if c.Models, w, err = parseModels(path, sections["models"]); err != nil {
+		return Config{}, err
+	}
+	c.Warnings = append(c.Warnings, w...)
 	return c, nil
 }
 

@@ -36,6 +36,7 @@ func TestDefaults(t *testing.T) {
 		Read:            Read{AllowOutside: true},
 		Tools:           map[string]map[string]any{},
 		MCP:             MCP{Servers: map[string]MCPServer{}},
+		Models:          map[string]ModelSettings{},
 		home:            f.home,
 	}
 	if !reflect.DeepEqual(c, want) {
