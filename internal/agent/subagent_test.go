@@ -121,3 +121,31 @@ func TestSubagentIsReadOnly(t *testing.T) {
 		t.Errorf("the parent got %+v", res)
 	}
 }
+
+// A subagent spends from what is left of the prompt's budget, and what it
+// spends counts toward the prompt's.
+func TestSubagentBudget(t *testing.T) {
+	parent := &llmtest.When{System: "You are a test.", Tool: TaskToolName}
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{RepeatLast: true, Turns: []llmtest.Turn{
+		{When: parent, ToolCalls: []llmtest.ToolCall{scriptCall(TaskToolName, `{"description": "look", "prompt": "Look around."}`)}},
+		subagentTurn("around", llmtest.Turn{ToolCalls: []llmtest.ToolCall{scriptCall("Glob", `{"pattern": "*"}`)}}),
+	}})
+	h.withTask()
+	h.cfg.LoopDetection = false
+	h.cfg.Budget = Budget{Tokens: 40} // each request uses 15
+	d := h.run(context.Background(), "look")
+	var task *CallResult
+	for _, e := range h.events {
+		if e.Type == EventToolResult && e.ParentID == "" && task == nil {
+			task = e.Result
+		}
+	}
+	if task == nil || task.Status != StatusFailed || !strings.Contains(task.Output, "did not finish") ||
+		!strings.Contains(task.Output, "budget is 25") {
+		t.Fatalf("Task result %+v", task)
+	}
+	if d.Reason != ReasonBudget || d.Usage.InputTokens+d.Usage.OutputTokens != 60 {
+		t.Errorf("done %+v: want the budget reason and the subagent's 30 tokens counted", d)
+	}
+	h.assertValid()
+}
