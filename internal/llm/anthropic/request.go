@@ -41,7 +41,7 @@ func (m *Model) body(req llm.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, bodySize(req, len(tools)))
+	b := make([]byte, 0, wire.BodySize(req, len(tools), bodyOverhead))
 	b = append(b, `{"model":`...)
 	b = wire.AppendString(b, model)
 	b = append(b, `,"max_tokens":`...)
@@ -61,22 +61,8 @@ func (m *Model) body(req llm.Request) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// bodySize is about the size of req's body, so that it is allocated once:
-// the texts, the tools and a little for each message's JSON around them.
-func bodySize(req llm.Request, tools int) int {
-	n := 160 + len(req.Model) + len(req.System) + tools
-	for i := range req.Messages {
-		msg := &req.Messages[i]
-		n += 64 + len(msg.Text)
-		for _, c := range msg.ToolCalls {
-			n += 64 + len(c.ID) + len(c.Name) + len(c.Arguments)
-		}
-		if msg.Result != nil {
-			n += 96 + len(msg.Result.CallID) + len(msg.Result.Content)
-		}
-	}
-	return n + n/16 // escapes
-}
+// bodyOverhead is what this format's JSON adds around a request's texts.
+var bodyOverhead = wire.Overhead{Request: 160, Message: 64, Call: 64, Result: 96}
 
 func (m *Model) requestError(msg string) *llm.Error {
 	return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindRequest, Message: msg}

@@ -136,3 +136,25 @@ func sameTools(a, b []llm.ToolSpec) bool {
 	}
 	return true
 }
+
+// Overhead is what a wire format adds around a request's texts: once, per
+// message, per tool call and per tool result.
+type Overhead struct{ Request, Message, Call, Result int }
+
+// BodySize is about the size of req's body in a format of overhead o, so
+// that the body is allocated once: the texts, the tools' JSON and the
+// format's JSON around them, with room for escapes.
+func BodySize(req llm.Request, tools int, o Overhead) int {
+	n := o.Request + len(req.Model) + len(req.System) + tools
+	for i := range req.Messages {
+		msg := &req.Messages[i]
+		n += o.Message + len(msg.Text)
+		for _, c := range msg.ToolCalls {
+			n += o.Call + len(c.ID) + len(c.Name) + len(c.Arguments)
+		}
+		if msg.Result != nil {
+			n += o.Result + len(msg.Result.CallID) + len(msg.Result.Content)
+		}
+	}
+	return n + n/16
+}
