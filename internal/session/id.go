@@ -1,9 +1,7 @@
 package session
 
 import (
-	"encoding/hex"
 	"fmt"
-	"io"
 )
 
 // maxIDLen bounds an ID, which becomes part of three file names.
@@ -24,15 +22,4 @@ func checkID(id string) error {
 		}
 	}
 	return nil
-}
-
-// NewID makes a session ID ("sess_" and 12 hex digits) from random, which
-// the caller supplies (crypto/rand.Reader in forge, a fixed reader in
-// tests) so that IDs are reproducible where they need to be.
-func NewID(random io.Reader) (string, error) {
-	var b [6]byte
-	if _, err := io.ReadFull(random, b[:]); err != nil {
-		return "", fmt.Errorf("new session id: %w", err)
-	}
-	return "sess_" + hex.EncodeToString(b[:]), nil
 }

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -39,19 +38,6 @@ func TestBadIDs(t *testing.T) {
 		if err := checkID(id); err != nil {
 			t.Errorf("%s refused: %v", id, err)
 		}
-	}
-}
-
-func TestNewID(t *testing.T) {
-	id, err := NewID(bytes.NewReader([]byte{0x7f, 0x8b, 0x4c, 0x0d, 0x1e, 0x90}))
-	if err != nil || id != "sess_7f8b4c0d1e90" {
-		t.Errorf("id %q, %v", id, err)
-	}
-	if err := checkID(id); err != nil {
-		t.Error(err)
-	}
-	if _, err := NewID(bytes.NewReader(nil)); err == nil {
-		t.Error("an id from no randomness")
 	}
 }
 
