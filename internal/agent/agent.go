@@ -53,8 +53,9 @@ type Config struct {
 	MaxTurns      int
 	LoopDetection bool
 	ToolFormat    Format
-	// MaxTokens bounds each answer; 0 is the provider's default.
-	MaxTokens int
+	// MaxAnswerTokens bounds each answer (the providers' max_tokens); 0
+	// is the provider's default. Budget.Tokens bounds a whole prompt.
+	MaxAnswerTokens int
 	// Budget bounds what one prompt may spend.
 	Budget Budget
 	// Price is the model's; nil when unknown (costs are then not counted).
@@ -157,7 +158,7 @@ func (r *run) loop(ctx context.Context) {
 			}
 			msg, err = r.request(ctx)
 			if err != nil && llm.IsContextOverflow(err) {
-				r.stopForContext(r.estimate(), r.estimate())
+				r.stopForContext(r.estimate(), 0)
 				return
 			}
 		}
@@ -267,7 +268,7 @@ func (a *Agent) toolSpecs() []llm.ToolSpec {
 // buildRequest is the request for msgs: native tool calling, or the text
 // format (no tools sent; calls and results as text).
 func (a *Agent) buildRequest(msgs []llm.Message, specs []llm.ToolSpec) llm.Request {
-	req := llm.Request{Model: a.cfg.ModelName, System: a.cfg.System, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxTokens}
+	req := llm.Request{Model: a.cfg.ModelName, System: a.cfg.System, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxAnswerTokens}
 	if a.cfg.ToolFormat != FormatXML {
 		return req
 	}

@@ -244,7 +244,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 		res = r.a.cfg.Executor.ExecuteJSON(ctx, p.call.Name, r.a.cfg.Exec, p.call.Raw)
 	}
 	p.ran = true
-	p.res = outcome(p.call.Name, res, r.offered())
+	p.res = outcome(p.call.Name, res, r.offered)
 }
 
 // breaksLoop ends the run after a loop-breaking tool that succeeded: its
@@ -282,7 +282,7 @@ func refusedFor(s Status, model, person string) *CallResult {
 }
 
 // outcome turns an executor result into a call result for the model.
-func outcome(name string, res tools.Result, offered []string) *CallResult {
+func outcome(name string, res tools.Result, offered func() []string) *CallResult {
 	out := &CallResult{Result: res, Output: res.Display()}
 	switch res.Status {
 	case tools.StatusSuccess, tools.StatusDryRun:
@@ -298,10 +298,11 @@ func outcome(name string, res tools.Result, offered []string) *CallResult {
 		out.Error = res.Error
 	}
 	if res.ErrorKind == tools.KindUnknownTool {
-		if s := tools.Suggest(name, offered, 3); len(s) > 0 {
+		names := offered() // only here: most results need no list of tools
+		if s := tools.Suggest(name, names, 3); len(s) > 0 {
 			out.Output += ". Did you mean " + joinOr(s) + "?"
 		} else {
-			out.Output += ". The tools you can call are: " + strings.Join(offered, ", ") + "."
+			out.Output += ". The tools you can call are: " + strings.Join(names, ", ") + "."
 		}
 	}
 	return out

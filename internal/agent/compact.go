@@ -40,9 +40,9 @@ const summaryHeader = "[The earlier part of this conversation was compacted into
 // compact.
 var ErrNothingToCompact = errors.New("nothing to compact: the conversation has no earlier turns to summarise")
 
-// Compact compacts conv now, as /compact asks, whatever its size; window
-// is the model's window in tokens (0: the agent's). It returns a note of
-// what it did.
+// Compact compacts conv now, as /compact asks, whatever its size, for the
+// agent's window (or, unknown, the conversation's current size). It
+// returns a note of what it did.
 func (a *Agent) Compact(ctx context.Context, conv *Conversation, emit func(Event)) (string, error) {
 	r := &run{a: a, conv: conv, emit: emit, specs: a.toolSpecs()}
 	r.done.Priced = a.cfg.Price != nil
@@ -87,11 +87,15 @@ func (r *run) compactOrStop(ctx context.Context, window int64, fill float64) boo
 }
 
 // stopForContext ends a run whose conversation does not fit, saying what
-// the person can do.
+// the person can do; window is 0 when only the provider knows it.
 func (r *run) stopForContext(need, window int64) {
 	r.done.Reason = ReasonContext
-	r.done.Err = fmt.Errorf("the conversation needs about %d tokens and does not fit the model's window of about %d even compacted: "+
-		"start a new conversation (/clear), or give a larger window (--context-window) if the model has one", need, window)
+	fits := "the model's window"
+	if window > 0 {
+		fits = fmt.Sprintf("the model's window of about %d", window)
+	}
+	r.done.Err = fmt.Errorf("the conversation needs about %d tokens and does not fit %s even compacted: "+
+		"start a new conversation (/clear), or give a larger window (--context-window) if the model has one", need, fits)
 }
 
 // compact summarises the older part of the conversation and keeps the
@@ -162,7 +166,7 @@ func (r *run) summarise(ctx context.Context, msgs []llm.Message, piece int64) (s
 			text = "Summary of the conversation before this part:\n" + summary + "\n\nThe conversation went on:\n" + part
 		}
 		req := llm.Request{Model: r.a.cfg.ModelName, System: "You summarise a coding agent's conversation so that it can go on from the summary.",
-			Messages: []llm.Message{{Role: llm.RoleUser, Text: text + "\n\n" + summaryPrompt}}, MaxTokens: r.a.cfg.MaxTokens}
+			Messages: []llm.Message{{Role: llm.RoleUser, Text: text + "\n\n" + summaryPrompt}}, MaxTokens: r.a.cfg.MaxAnswerTokens}
 		resp, err := r.a.cfg.Model.Stream(ctx, req, func(llm.Delta) {})
 		if err != nil {
 			return "", err

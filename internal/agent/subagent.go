@@ -120,7 +120,7 @@ func (r *run) runSubagent(ctx context.Context, p *pending) {
 	r.done.Usage = r.done.Usage.Add(d.Usage)
 	r.done.Cost += d.Cost
 	r.mu.Unlock()
-	p.res = outcome(p.call.Name, taskResult(d), r.offered())
+	p.res = outcome(p.call.Name, taskResult(d), r.offered)
 }
 
 // remaining is a budget with what is left of it.

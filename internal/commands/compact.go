@@ -24,8 +24,7 @@ func compactCommand() Command {
 			}
 			note, err := a.Compact(ctx, &env.Conversation, func(e agent.Event) {
 				if e.Type == agent.EventUsage {
-					env.Spending.Usage = env.Spending.Usage.Add(e.Usage)
-					env.Spending.Cost += e.Cost
+					env.Spending.addRequest(e.Usage, e.Cost)
 				}
 			})
 			switch {

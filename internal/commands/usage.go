@@ -22,14 +22,19 @@ type Spending struct {
 	Last *agent.Done
 }
 
+// addRequest counts a model request outside a prompt (a /compact summary).
+func (s *Spending) addRequest(u llm.Usage, cost float64) {
+	s.Usage = s.Usage.Add(u)
+	s.Cost += cost
+}
+
 // add counts one prompt's run. A session is priced while every prompt's
 // model was: a total that left some out would understate it.
 func (s *Spending) add(d agent.Done) {
 	s.Priced = d.Priced && (s.Priced || s.Prompts == 0)
 	s.Prompts++
 	s.Requests += d.Turns
-	s.Usage = s.Usage.Add(d.Usage)
-	s.Cost += d.Cost
+	s.addRequest(d.Usage, d.Cost)
 	s.Last = &d
 }
 
