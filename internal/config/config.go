@@ -59,6 +59,7 @@ type Config struct {
 	MCP             MCP                       // mcp.servers.<name>
 	Models          map[string]ModelSettings  // models.<name>, names in lower case
 	File            string                    // the config file actually read, "" if none
+	ProjectDir      string                    // the directory holding the project's .forge (see FindProject); "" if none
 	Warnings        []string                  // things worth telling the user that did not stop loading (unknown keys)
 
 	home string // $HOME, for "~" in values given to Set

@@ -99,6 +99,8 @@ func load(src Source, r resolver, path string, data []byte) (Config, error) {
 		}
 	}
 
+	c.ProjectDir = FindProject(c.WorkingDir)
+
 	if dirs, ok := changedValue(src.Flags, "plugins-dir"); ok {
 		extra, err := toList(dirs)
 		if err == nil {

@@ -1,0 +1,46 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestFindProject(t *testing.T) {
+	mk := func(t *testing.T, root string, dirs ...string) {
+		t.Helper()
+		for _, d := range dirs {
+			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tests := []struct {
+		name  string
+		dirs  []string
+		start string
+		want  string // relative to the temporary root; "-" for none
+	}{
+		{"in the working directory", []string{"repo/.git", "repo/.forge"}, "repo", "repo"},
+		{"found upward within the repository", []string{"repo/.git", "repo/.forge", "repo/a/b"}, "repo/a/b", "repo"},
+		{"the nearest wins", []string{"repo/.git", "repo/.forge", "repo/a/.forge", "repo/a/b"}, "repo/a/b", "repo/a"},
+		{"not above the repository root", []string{".forge", "repo/.git", "repo/a"}, "repo/a", "-"},
+		{"outside a repository only the directory itself", []string{".forge", "plain/a"}, "plain/a", "-"},
+		{"outside a repository, in the directory", []string{"plain/.forge"}, "plain", "plain"},
+		{"none", []string{"repo/.git", "repo/a"}, "repo/a", "-"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			mk(t, root, tt.dirs...)
+			got := FindProject(filepath.Join(root, tt.start))
+			want := ""
+			if tt.want != "-" {
+				want = filepath.Join(root, tt.want)
+			}
+			if got != want {
+				t.Errorf("FindProject = %q, want %q", got, want)
+			}
+		})
+	}
+}
