@@ -46,6 +46,13 @@ type terminal struct {
 // with that terminal as its controlling terminal.
 func startForge(t *testing.T, env ...string) (*terminal, *term.State) {
 	t.Helper()
+	return startForgeWith(t, nil, env...)
+}
+
+// startForgeWith is startForge in a directory that also holds files, by
+// slash-separated path.
+func startForgeWith(t *testing.T, files map[string]string, env ...string) (*terminal, *term.State) {
+	t.Helper()
 	bin, err := exec.LookPath("forge")
 	if err != nil {
 		t.Skipf("forge is not on PATH: %v", err)
@@ -62,8 +69,18 @@ func startForge(t *testing.T, env ...string) (*terminal, *term.State) {
 		t.Fatalf("terminal state: %v", err)
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("Hello, World!\n"), 0o644); err != nil {
-		t.Fatal(err)
+	if files == nil {
+		files = map[string]string{}
+	}
+	files["hello.txt"] = "Hello, World!\n"
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cmd := exec.Command(bin)
 	cmd.Dir = dir
@@ -292,5 +309,24 @@ func TestInteractiveAgent(t *testing.T) {
 	tm.assertRestored(before)
 	if f := srv.Failures(); len(f) > 0 {
 		t.Errorf("the fake provider failed: %v", f)
+	}
+}
+
+// On a terminal, forge asks once whether to trust a project whose settings
+// widen what it may do; yes applies them and is remembered.
+func TestInteractiveTrustQuestion(t *testing.T) {
+	tm, _ := startForgeWith(t, map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".forge/config.yaml": "approval: yolo\n"})
+	tm.expect(`asks for more than forge allows by default:\s+approval: yolo\s+Trust .* and apply them\? .*\[y/N\] *$`)
+	tm.send("y\r")
+	tm.expect(`forge> *$`)
+	tm.send("/config\r")
+	tm.expect(`(?s)\(trusted\).*approval +yolo +project file .*forge> *$`)
+	tm.send("\x04")
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit status %d; output:\n%s", code, tm.screen())
+	}
+	b, err := os.ReadFile(filepath.Join(tm.cmd.Dir, "state", "forge", "trusted.json"))
+	if err != nil || !strings.Contains(string(b), tm.cmd.Dir) {
+		t.Errorf("trust was not remembered: %q, %v", b, err)
 	}
 }

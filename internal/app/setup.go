@@ -26,7 +26,20 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 	if a.ready {
 		return nil
 	}
-	cfg, err := config.Load(config.Source{Flags: cmd.Flags(), Env: a.opts.LookupEnv, Getwd: a.opts.Getwd})
+	trust, trustWarning := a.loadTrust()
+	src := config.Source{Flags: cmd.Flags(), Env: a.opts.LookupEnv, Getwd: a.opts.Getwd, Trusted: trust.Has}
+	cfg, err := config.Load(src)
+	asked := false
+	if err == nil && !lenient && a.mayAskTrust(cmd, cfg) {
+		asked = true
+		if a.askTrust(cfg) {
+			if terr := trust.Add(cfg.Project.Dir, a.opts.Clock()); terr != nil {
+				trustWarning = terr.Error()
+			} else {
+				cfg, err = config.Load(src)
+			}
+		}
+	}
 	if err != nil {
 		if !lenient {
 			return usageErr(err)
@@ -42,6 +55,12 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 	for _, w := range cfg.Warnings {
 		a.log.Warn().Str("component", "config").Msg(w)
 	}
+	if w := cfg.Project.Warning(); w != "" && !asked && !lenient && !showsTrust(cmd) {
+		a.log.Warn().Str("component", "config").Msg(w)
+	}
+	if trustWarning != "" && !lenient {
+		a.log.Warn().Str("component", "config").Msg(trustWarning)
+	}
 	reg := a.opts.Registry
 	if reg == nil {
 		reg = tools.NewRegistry(tools.WithDeps(a.deps), tools.WithID(a.newID("0x")))
@@ -55,7 +74,8 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 	exec := tools.NewExecutor(reg, tools.WithLogger(a.executorLogger(cmd)),
 		tools.WithHistoryCapacity(cfg.HistoryCapacity), tools.WithClock(a.opts.Clock))
 	a.env = &commands.Env{IO: a.ios, Config: cfg, Registry: reg, Executor: exec, Log: a.log, Clock: a.opts.Clock,
-		Exec: a.executionContext(), Output: cfg.Output, Renderer: a.renderer, LookupEnv: a.opts.LookupEnv}
+		Exec: a.executionContext(), Output: cfg.Output, Renderer: a.renderer, LookupEnv: a.opts.LookupEnv,
+		Trust: trust}
 	if !lenient {
 		if a.env.Policy, err = a.newPolicy(); err != nil {
 			return usageErr(err)

@@ -142,6 +142,8 @@ func Table() []Command {
 		historyCommand(),
 		contextCommand(),
 		setCommand(),
+		configCommand(),
+		trustCommand(),
 		registryCommand(),
 		mcpCommand(),
 		pluginsCommand(),

@@ -69,6 +69,8 @@ type Env struct {
 	Spending Spending
 	// Sessions keep conversations; nil keeps none.
 	Sessions *Sessions
+	// Trust is the person's trusted project directories; nil when unknown.
+	Trust *config.Trust
 	// Policy decides the agent's calls, remembering the person's "always"
 	// answers for the session; nil without an agent.
 	Policy *permission.Policy

@@ -60,9 +60,12 @@ type Config struct {
 	Models          map[string]ModelSettings  // models.<name>, names in lower case
 	File            string                    // the config file actually read, "" if none
 	ProjectDir      string                    // the directory holding the project's .forge (see FindProject); "" if none
+	Project         Project                   // the project's .forge/config.yaml, and whether it is trusted
 	Warnings        []string                  // things worth telling the user that did not stop loading (unknown keys)
 
-	home string // $HOME, for "~" in values given to Set
+	home     string            // $HOME, for "~" in values given to Set
+	origins  map[string]string // setting key -> where its value came from
+	sections []Entry           // the sections' values and their files, for Entries
 }
 
 // Read is the read section: where the reading tools may look.
@@ -112,6 +115,9 @@ type Source struct {
 	Flags *pflag.FlagSet              // the command's flags (see AddFlags); only flags the user set (Changed) count
 	Env   func(string) (string, bool) // os.LookupEnv in production (nil means that); a map in tests
 	Getwd func() (string, error)      // os.Getwd in production (nil means that)
+	// Trusted says whether the person trusts a project directory, so that its
+	// settings may widen what forge does; nil trusts none.
+	Trusted func(dir string) bool
 }
 
 // ToolSection returns the tools.<name> section, nil when absent. An exact match wins;

@@ -208,9 +208,19 @@ func (c *Config) Set(key, value string) error {
 	if !ok {
 		return fmt.Errorf("unknown setting %q: valid settings are %s", key, strings.Join(Keys(), ", "))
 	}
+	before := s.get(*c)
 	if err := s.apply(c, value, resolver{cwd: c.WorkingDir, home: c.home}); err != nil {
 		return &ValueError{Key: s.key, Value: value, Reason: err.Error()}
 	}
+	if s.get(*c) == before {
+		return nil
+	}
+	// A fresh map: copies of c share the old one.
+	c.origins = maps.Clone(c.origins)
+	if c.origins == nil {
+		c.origins = map[string]string{}
+	}
+	c.origins[s.key] = "/set"
 	return nil
 }
 

@@ -9,8 +9,9 @@ import (
 	"github.com/spf13/viper"
 )
 
-// Load builds a Config: defaults < config file < FORGE_* environment < flags that
-// were set. Every error says where the bad value came from (the file, the variable
+// Load builds a Config: defaults < the user's config file < the project's
+// .forge/config.yaml < FORGE_* environment < flags that were set. A project's
+// settings that widen what forge may do apply only when src.Trusted trusts it. Every error says where the bad value came from (the file, the variable
 // or the flag); problems that do not stop loading, such as unknown keys in the file,
 // are returned in Config.Warnings.
 func Load(src Source) (Config, error) {
@@ -45,61 +46,55 @@ func Load(src Source) (Config, error) {
 	return load(src, r, path, data)
 }
 
-// load does the work of Load once the file is read (path "" = no file), so the fuzz
-// target can feed it bytes.
+// load does the work of Load once the user's file is read (path "" = no file),
+// so the fuzz target can feed it bytes.
 func load(src Source, r resolver, path string, data []byte) (Config, error) {
-	c := Config{File: path, home: r.home}
-	raw := map[string]any{}
-	if path != "" {
-		var err error
-		if raw, err = parseYAML(path, data); err != nil {
-			return Config{}, err
-		}
-	}
-	flat, sections, warnings, err := splitTop(path, raw)
+	c := Config{File: path, home: r.home, origins: map[string]string{}}
+	user, err := readLayer(path, "config file "+path, data)
 	if err != nil {
 		return Config{}, err
 	}
-	c.Warnings = warnings
+	c.Warnings = user.warnings
 
 	// One viper per Load: no global state, and each layer lands where viper's own
 	// precedence puts it. The environment comes from src.Env rather than viper's
 	// AutomaticEnv (which reads os.Getenv), and both it and the flags are applied
 	// as overrides in order, so the flags, applied last, win.
 	v := viper.New()
-	origin := map[string]string{}
 	for k, d := range defaults(src.Env, r.cwd) {
 		v.SetDefault(k, d)
-		origin[k] = "default"
+		c.origins[k] = "default"
 	}
-	if err := v.MergeConfigMap(nest(flat)); err != nil {
+	if err := v.MergeConfigMap(nest(user.flat)); err != nil {
 		return Config{}, fmt.Errorf("config file %s: %w", path, err)
 	}
-	for k, val := range flat {
+	for k, val := range user.flat {
 		if val != nil {
-			origin[k] = "config file " + path
+			c.origins[k] = user.origin
 		}
+	}
+	project, err := c.loadProject(src, r, v)
+	if err != nil {
+		return Config{}, err
 	}
 	for _, s := range settings {
 		if val, ok := src.Env(envName(s.key)); ok && val != "" {
 			v.Set(s.key, val)
-			origin[s.key] = envName(s.key)
+			c.origins[s.key] = envName(s.key)
 		}
 	}
 	for _, s := range settings {
 		if val, ok := changedValue(src.Flags, s.flag); ok {
 			v.Set(s.key, val)
-			origin[s.key] = "--" + s.flag
+			c.origins[s.key] = "--" + s.flag
 		}
 	}
 	for _, s := range settings {
 		val := v.Get(s.key)
 		if err := s.apply(&c, val, r); err != nil {
-			return Config{}, &ValueError{Source: origin[s.key], Key: s.key, Value: display(val), Reason: err.Error()}
+			return Config{}, &ValueError{Source: c.origins[s.key], Key: s.key, Value: display(val), Reason: err.Error()}
 		}
 	}
-
-	c.ProjectDir = FindProject(c.WorkingDir)
 
 	if dirs, ok := changedValue(src.Flags, "plugins-dir"); ok {
 		extra, err := toList(dirs)
@@ -111,25 +106,64 @@ func load(src Source, r resolver, path string, data []byte) (Config, error) {
 		}
 		c.PluginDirs = append(c.PluginDirs, extra...)
 	}
-
-	var w []string
-	if c.Tools, w, err = parseTools(path, sections["tools"]); err != nil {
+	if err := c.loadSections(user, r); err != nil {
 		return Config{}, err
+	}
+	if project != nil {
+		if err := c.mergeProjectSections(project); err != nil {
+			return Config{}, err
+		}
+	}
+	return c, nil
+}
+
+// layer is one configuration file, split into settings and sections.
+type layer struct {
+	path     string
+	origin   string // "config file PATH" or "project file PATH", as values' sources say
+	flat     map[string]any
+	sections map[string]any
+	warnings []string
+	r        resolver // resolves the file's relative paths
+}
+
+// readLayer parses one file's bytes; path "" is an empty layer.
+func readLayer(path, origin string, data []byte) (layer, error) {
+	l := layer{path: path, origin: origin, flat: map[string]any{}, sections: map[string]any{}}
+	if path == "" {
+		return l, nil
+	}
+	raw, err := parseYAML(path, data)
+	if err != nil {
+		return layer{}, err
+	}
+	l.flat, l.sections, l.warnings, err = splitTop(path, raw)
+	return l, err
+}
+
+// loadSections reads the user's file's sections: tools, mcp, permissions, models.
+func (c *Config) loadSections(user layer, r resolver) error {
+	path, sections := user.path, user.sections
+	var w []string
+	var err error
+	if c.Tools, w, err = parseTools(path, sections["tools"]); err != nil {
+		return err
 	}
 	c.Warnings = append(c.Warnings, w...)
 	if c.MCP, w, err = parseMCP(path, sections["mcp"], r); err != nil {
-		return Config{}, err
+		return err
 	}
 	c.Warnings = append(c.Warnings, w...)
 	if c.Permissions, w, err = parsePermissions(path, sections["permissions"]); err != nil {
-		return Config{}, err
+		return err
 	}
 	c.Warnings = append(c.Warnings, w...)
 	if c.Models, w, err = parseModels(path, sections["models"]); err != nil {
-		return Config{}, err
+		return err
 	}
 	c.Warnings = append(c.Warnings, w...)
-	return c, nil
+	c.noteSections(user.origin, c.Tools, c.MCP, c.Permissions, c.Models)
+	return nil
 }
 
 // nest turns the file's settings keyed "read.allow_outside" into the nested maps

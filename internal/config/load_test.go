@@ -39,6 +39,12 @@ func TestDefaults(t *testing.T) {
 		Models:          map[string]ModelSettings{},
 		home:            f.home,
 	}
+	for _, k := range Keys() {
+		if got := c.Origin(k); got != "default" {
+			t.Errorf("Origin(%s) = %q, want default", k, got)
+		}
+	}
+	c.origins = nil
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", c, want)
 	}

@@ -1,8 +1,14 @@
 package config
 
 import (
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/viper"
 )
 
 // ProjectDirName is the directory, at a project's root, that holds its forge
@@ -48,4 +54,216 @@ func repositoryRoot(dir string) string {
 func isDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// Project is what Load made of the project's own settings file.
+type Project struct {
+	Dir     string // the directory holding .forge; "" when there is none
+	File    string // its .forge/config.yaml, "" when it has none
+	Trusted bool   // the person trusts Dir, so every setting in File applies
+	// Ignored names the settings of File that widen what forge may do and
+	// were ignored because Dir is not trusted, as "approval: yolo".
+	Ignored []string
+}
+
+// Warning is the one line that tells the person what an untrusted project
+// asked for and did not get; "" when there is nothing to say.
+func (p Project) Warning() string {
+	if p.Trusted || len(p.Ignored) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(
+		"project file %s is not trusted, so its settings that widen what forge may do are ignored: %s; to apply them, run: forge trust %s",
+		p.File, strings.Join(p.Ignored, ", "), shellQuote(p.Dir))
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// loadProject finds the project from the working directory that the layers
+// below it give, reads its .forge/config.yaml and merges into v the
+// settings it may set: all of them when the project is trusted, else those
+// that only narrow. It returns the project's layer for its sections, nil
+// when there is no project file.
+func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, error) {
+	wd, ok := workingDirBelowProject(src, r, v)
+	if !ok {
+		return nil, nil // the settings pass reports the bad working_dir
+	}
+	c.ProjectDir = FindProject(wd)
+	c.Project = Project{Dir: c.ProjectDir}
+	if c.ProjectDir == "" {
+		return nil, nil
+	}
+	path := filepath.Join(c.ProjectDir, ProjectDirName, "config.yaml")
+	data, found, err := readFile(path, false)
+	if err != nil || !found {
+		return nil, err
+	}
+	c.Project.File = path
+	c.Project.Trusted = src.Trusted != nil && src.Trusted(c.ProjectDir)
+	l, err := readLayer(path, "project file "+path, data)
+	if err != nil {
+		return nil, err
+	}
+	l.r = resolver{cwd: c.ProjectDir, home: r.home}
+	c.Warnings = append(c.Warnings, l.warnings...)
+	return &l, c.admitSettings(l, r, v)
+}
+
+// workingDirBelowProject is the working directory as the flags, the
+// environment, the user's file and the defaults give it.
+func workingDirBelowProject(src Source, r resolver, v *viper.Viper) (string, bool) {
+	val := v.Get("working_dir")
+	if e, ok := src.Env(envName("working_dir")); ok && e != "" {
+		val = e
+	}
+	if f, ok := changedValue(src.Flags, "working-dir"); ok {
+		val = f
+	}
+	s, _ := lookupSetting("working_dir")
+	var c Config
+	if err := s.apply(&c, val, r); err != nil {
+		return "", false
+	}
+	return c.WorkingDir, true
+}
+
+// admitSettings merges the project's settings into v, each one that widens
+// what forge may do only when the project is trusted.
+func (c *Config) admitSettings(l layer, r resolver, v *viper.Viper) error {
+	for _, key := range sortedKeys(l.flat) {
+		val := l.flat[key]
+		if val == nil {
+			continue
+		}
+		if why, ok := projectForbidden[key]; ok {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: %s is ignored: %s", l.origin, key, why))
+			continue
+		}
+		s, _ := lookupSetting(key)
+		var base, proj Config
+		if err := s.apply(&base, v.Get(key), r); err != nil {
+			return &ValueError{Source: c.origins[key], Key: key, Value: display(v.Get(key)), Reason: err.Error()}
+		}
+		if err := s.apply(&proj, val, l.r); err != nil {
+			return &ValueError{Source: l.origin, Key: key, Value: display(val), Reason: err.Error()}
+		}
+		if !c.Project.Trusted && projectPolicy[key](base, proj) {
+			c.ignore(l.origin, key, s.get(proj))
+			continue
+		}
+		// The value as Set would take it back, so relative paths stay resolved
+		// against the project, not the working directory.
+		v.Set(key, s.get(proj))
+		c.origins[key] = l.origin
+	}
+	return nil
+}
+
+// ignore notes a setting of an untrusted project that widens what forge may do.
+func (c *Config) ignore(origin, key, value string) {
+	name := key
+	if value != "" {
+		name += ": " + value
+	}
+	c.Project.Ignored = append(c.Project.Ignored, name)
+	c.sections = append(c.sections, Entry{Key: key, Value: value, Source: origin + " (ignored: not trusted)"})
+}
+
+// mergeProjectSections adds the project's sections to the user's: deny
+// rules and model figures always; allow rules, MCP servers and tool
+// settings other than rate limits only when the project is trusted.
+func (c *Config) mergeProjectSections(l *layer) error {
+	tools, tw, err := parseTools(l.path, l.sections["tools"])
+	if err != nil {
+		return err
+	}
+	mcp, mw, err := parseMCP(l.path, l.sections["mcp"], l.r)
+	if err != nil {
+		return err
+	}
+	perms, pw, err := parsePermissions(l.path, l.sections["permissions"])
+	if err != nil {
+		return err
+	}
+	models, dw, err := parseModels(l.path, l.sections["models"])
+	if err != nil {
+		return err
+	}
+	c.Warnings = slices.Concat(c.Warnings, tw, mw, pw, dw)
+	trusted := c.Project.Trusted
+
+	c.Permissions.Deny = append(c.Permissions.Deny, perms.Deny...)
+	if trusted {
+		c.Permissions.Allow = append(c.Permissions.Allow, perms.Allow...)
+	} else {
+		for _, rule := range perms.Allow {
+			c.ignore(l.origin, "permissions.allow", rule)
+		}
+		perms.Allow = nil
+	}
+	for _, name := range sortedKeys(mcp.Servers) {
+		if !trusted {
+			c.ignore(l.origin, "mcp.servers."+name, "")
+			delete(mcp.Servers, name)
+			continue
+		}
+		c.MCP.Servers[name] = mcp.Servers[name]
+	}
+	tools = c.mergeTools(l.origin, tools, trusted)
+	maps.Copy(c.Models, models)
+	c.noteSections(l.origin, tools, mcp, perms, models)
+	return nil
+}
+
+// mergeTools lays the project's tool sections over the user's and returns
+// what it took. Untrusted, a project only adds a rate limit where the user
+// set none: every other tool setting (a shell, roots, private addresses)
+// can widen what the tool does.
+func (c *Config) mergeTools(origin string, project map[string]map[string]any, trusted bool) map[string]map[string]any {
+	taken := map[string]map[string]any{}
+	for _, name := range sortedKeys(project) {
+		merged := maps.Clone(c.ToolSection(name))
+		if merged == nil {
+			merged = map[string]any{}
+		}
+		_, userRate := lookupFold(merged, "rate")
+		for _, k := range sortedKeys(project[name]) {
+			if !trusted && !(strings.EqualFold(k, "rate") && !userRate) {
+				c.ignore(origin, "tools."+name+"."+k, display(project[name][k]))
+				continue
+			}
+			merged[k] = project[name][k]
+			if taken[name] == nil {
+				taken[name] = map[string]any{}
+			}
+			taken[name][k] = project[name][k]
+		}
+		if len(merged) > 0 {
+			if c.Tools == nil {
+				c.Tools = map[string]map[string]any{}
+			}
+			c.Tools[c.toolKey(name)] = merged
+		}
+	}
+	return taken
+}
+
+// toolKey is the user's spelling of the tool section name, when the user has
+// one in another case, so the two do not become rival sections.
+func (c *Config) toolKey(name string) string {
+	for k := range c.Tools {
+		if strings.EqualFold(k, name) {
+			return k
+		}
+	}
+	return name
 }

@@ -1,0 +1,75 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/forgehq/forge/internal/config"
+)
+
+// loadTrust reads the person's trusted project directories. A trust file
+// that cannot be read trusts nothing, with a warning: forge still starts,
+// and narrower is the safe way to be wrong.
+func (a *App) loadTrust() (*config.Trust, string) {
+	path := config.DefaultTrustFile(a.opts.LookupEnv)
+	t, err := config.LoadTrust(path)
+	if err != nil {
+		t, _ = config.LoadTrust("")
+		return t, err.Error() + "; no project is trusted this run"
+	}
+	return t, ""
+}
+
+// mayAskTrust says whether to ask the person, at start-up, to trust the
+// project whose settings were ignored: only with a person at a terminal,
+// and not for the commands that show or change trust themselves.
+func (a *App) mayAskTrust(cmd *cobra.Command, cfg config.Config) bool {
+	if cfg.Project.Warning() == "" || !a.ios.InTerminal || !a.errTTY {
+		return false
+	}
+	switch cmd.Name() {
+	case "version", "help":
+		return false
+	}
+	return !showsTrust(cmd)
+}
+
+// showsTrust says the command shows or changes the project's trust itself,
+// so a question or a warning about it would only repeat it.
+func showsTrust(cmd *cobra.Command) bool {
+	return cmd.Name() == "trust" || cmd.Name() == "config"
+}
+
+// askTrust puts the question on standard error and reads the answer from
+// standard input; anything but yes is no.
+func (a *App) askTrust(cfg config.Config) bool {
+	p := cfg.Project
+	fmt.Fprintf(a.ios.Err, "This project's %s asks for more than forge allows by default:\n  %s\n"+
+		"Trust %s and apply them? Only trust a repository whose code you trust. [y/N] ",
+		p.File, strings.Join(p.Ignored, ", "), p.Dir)
+	answer := strings.ToLower(strings.TrimSpace(readLine(a.ios.In)))
+	return answer == "y" || answer == "yes"
+}
+
+// readLine reads up to a newline a byte at a time, so that nothing meant
+// for the shell after it is taken from the input.
+func readLine(r io.Reader) string {
+	var b strings.Builder
+	var c [1]byte
+	for b.Len() < 1024 {
+		n, err := r.Read(c[:])
+		if n == 1 {
+			if c[0] == '\n' {
+				break
+			}
+			b.WriteByte(c[0])
+		}
+		if err != nil {
+			break
+		}
+	}
+	return b.String()
+}

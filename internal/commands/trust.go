@@ -1,0 +1,112 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/forgehq/forge/internal/config"
+)
+
+func trustCommand() Command {
+	return Command{
+		Name: "trust", Usage: "/trust [--list | --revoke] [DIR]", Summary: "Trust a project, so its settings may widen what forge does",
+		Help: "A repository is code from somewhere else: its .forge/config.yaml may only narrow what forge does (deny rules, ask, lower limits) " +
+			"until you trust its directory. Trusting lets its approval mode, allow rules, hooks, MCP servers, plugins and higher limits apply. " +
+			"DIR defaults to the current project. Trust is kept per directory in $XDG_STATE_HOME/forge/trusted.json, never in the project.",
+		Example: "/trust\n/trust --list", CLIExample: "forge trust ~/src/project\nforge trust --revoke ~/src/project",
+		Args: AtMost(1),
+		Flags: func(fs *pflag.FlagSet) Run {
+			list := fs.Bool("list", false, "list the trusted directories")
+			revoke := fs.Bool("revoke", false, "stop trusting the directory")
+			return func(_ context.Context, env *Env, inv Invocation) int {
+				return runTrust(env, inv, *list, *revoke)
+			}
+		},
+	}
+}
+
+func runTrust(env *Env, inv Invocation, list, revoke bool) int {
+	if env.Trust == nil {
+		return env.Fail(ExitFailed, "error", "trust is not available in this forge")
+	}
+	if list {
+		if len(inv.Args) > 0 || revoke {
+			return env.Usage(trustCommand(), inv, "--list takes no directory")
+		}
+		dirs := env.Trust.Dirs()
+		text := "No trusted projects."
+		if len(dirs) > 0 {
+			text = "Trusted projects:\n  " + strings.Join(dirs, "\n  ")
+		}
+		env.Printer().Value(text, map[string]any{"trusted": dirs})
+		return ExitOK
+	}
+	dir, err := trustTarget(env, inv.Args)
+	if err != nil {
+		return env.Fail(ExitUsage, "usage", err.Error())
+	}
+	if revoke {
+		removed, err := env.Trust.Remove(dir)
+		if err != nil {
+			return env.Fail(ExitFailed, "error", err.Error())
+		}
+		text := "No longer trusted: " + dir
+		if !removed {
+			text = dir + " was not trusted."
+		}
+		env.Printer().Value(text, map[string]any{"dir": dir, "trusted": false})
+		return ExitOK
+	}
+	if err := env.Trust.Add(dir, env.Clock()); err != nil {
+		return env.Fail(ExitFailed, "error", err.Error())
+	}
+	env.Printer().Value(trustedText(env, dir, inv.Shell), map[string]any{"dir": dir, "trusted": true})
+	return ExitOK
+}
+
+// trustTarget is the project directory to trust: the one found from DIR, or
+// the current project.
+func trustTarget(env *Env, args []string) (string, error) {
+	if len(args) == 0 {
+		if env.Config.ProjectDir == "" {
+			return "", fmt.Errorf("no project here: no %s directory in %s or above it, up to the repository's root", config.ProjectDirName, env.Config.WorkingDir)
+		}
+		return env.Config.ProjectDir, nil
+	}
+	dir := args[0]
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(env.Config.WorkingDir, dir)
+	}
+	dir = filepath.Clean(dir)
+	if !isDirectory(dir) {
+		return "", errors.New("no such directory: " + dir)
+	}
+	if p := config.FindProject(dir); p != "" {
+		return p, nil
+	}
+	return "", fmt.Errorf("no project at %s: no %s directory there or above it, up to the repository's root", dir, config.ProjectDirName)
+}
+
+// trustedText says what trusting dir changed.
+func trustedText(env *Env, dir string, shell bool) string {
+	text := "Trusted " + dir + ": its " + filepath.Join(config.ProjectDirName, "config.yaml") + " now applies in full."
+	p := env.Config.Project
+	if p.Dir == dir && len(p.Ignored) > 0 {
+		text += " Newly applied: " + strings.Join(p.Ignored, ", ") + "."
+	}
+	if shell {
+		text += " Restart forge for it to take effect."
+	}
+	return text
+}
+
+func isDirectory(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}

@@ -1,0 +1,129 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// DefaultTrustFile is $XDG_STATE_HOME/forge/trusted.json, or
+// ~/.local/state/forge/trusted.json: the project directories the person has
+// trusted. "" when neither is known.
+func DefaultTrustFile(env func(string) (string, bool)) string {
+	return xdgPath(env, "XDG_STATE_HOME", filepath.Join(".local", "state"), "forge", "trusted.json")
+}
+
+// Trust is the set of project directories whose settings may widen what
+// forge does. It is remembered per directory, in the user's state, never in
+// the project: a repository cannot vouch for itself.
+type Trust struct {
+	path string
+	dirs map[string]time.Time // absolute directory -> when it was trusted
+}
+
+// trustFile is the file's shape.
+type trustFile struct {
+	Dirs map[string]time.Time `json:"dirs"`
+}
+
+// LoadTrust reads the trust file at path; a missing file trusts nothing.
+// path "" keeps trust in memory only.
+func LoadTrust(path string) (*Trust, error) {
+	t := &Trust{path: path, dirs: map[string]time.Time{}}
+	if path == "" {
+		return t, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return t, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("trust file: %w", err)
+	}
+	var f trustFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("trust file %s: %w (delete it to trust nothing)", path, err)
+	}
+	for d, at := range f.Dirs {
+		if filepath.IsAbs(d) {
+			t.dirs[filepath.Clean(d)] = at
+		}
+	}
+	return t, nil
+}
+
+// Has reports whether dir is trusted.
+func (t *Trust) Has(dir string) bool {
+	if t == nil || dir == "" {
+		return false
+	}
+	_, ok := t.dirs[filepath.Clean(dir)]
+	return ok
+}
+
+// Dirs returns the trusted directories, sorted.
+func (t *Trust) Dirs() []string { return sortedKeys(t.dirs) }
+
+// Add trusts dir from now on and saves the file.
+func (t *Trust) Add(dir string, now time.Time) error {
+	dir = filepath.Clean(dir)
+	if _, ok := t.dirs[dir]; ok {
+		return nil
+	}
+	t.dirs[dir] = now.UTC()
+	if err := t.save(); err != nil {
+		delete(t.dirs, dir)
+		return err
+	}
+	return nil
+}
+
+// Remove stops trusting dir and saves the file; false when it was not trusted.
+func (t *Trust) Remove(dir string) (bool, error) {
+	dir = filepath.Clean(dir)
+	at, ok := t.dirs[dir]
+	if !ok {
+		return false, nil
+	}
+	delete(t.dirs, dir)
+	if err := t.save(); err != nil {
+		t.dirs[dir] = at
+		return false, err
+	}
+	return true, nil
+}
+
+// save writes the file whole through a temporary file, so a crash leaves the
+// old list or the new one, never half of one.
+func (t *Trust) save() error {
+	if t.path == "" {
+		return nil
+	}
+	data, err := json.MarshalIndent(trustFile{Dirs: t.dirs}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
+		return fmt.Errorf("trust file: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(t.path), ".trusted-*.json")
+	if err != nil {
+		return fmt.Errorf("trust file: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(append(data, '\n'))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), t.path)
+	}
+	if err != nil {
+		return fmt.Errorf("trust file %s: %w", t.path, err)
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package config
+
+import (
+	"slices"
+)
+
+// widens says whether a project's value proj, over the value base that the
+// layers below it give, lets forge do more than base does: then it takes
+// effect only in a trusted project.
+type widens func(base, proj Config) bool
+
+// Every setting is classified here, so a new one cannot slip past the trust
+// check unexamined (a test checks that the table covers every key).
+var projectPolicy = map[string]widens{
+	// Paths forge writes to, or reads and sends to the model: a checkout must
+	// not aim them at the person's files.
+	"log_file":      func(b, p Config) bool { return p.LogFile != b.LogFile },
+	"history_file":  func(b, p Config) bool { return p.HistoryFile != b.HistoryFile },
+	"sessions_dir":  func(b, p Config) bool { return p.SessionsDir != b.SessionsDir },
+	"system_prompt": func(b, p Config) bool { return p.SystemPrompt != b.SystemPrompt && p.SystemPrompt != "" },
+	// Where the API key is sent.
+	"base_url": func(b, p Config) bool { return p.BaseURL != b.BaseURL },
+
+	"allowed_roots":      func(b, p Config) bool { return !subset(p.AllowedRoots, b.AllowedRoots) },
+	"plugin_dirs":        func(b, p Config) bool { return !subset(p.PluginDirs, b.PluginDirs) },
+	"pass_env":           func(b, p Config) bool { return !subset(p.PassEnv, b.PassEnv) },
+	"read.allow_outside": func(b, p Config) bool { return p.Read.AllowOutside && !b.Read.AllowOutside },
+	"dry_run":            func(b, p Config) bool { return b.DryRun && !p.DryRun },
+	"loop_detection":     func(b, p Config) bool { return b.LoopDetection && !p.LoopDetection },
+	"approval":           func(b, p Config) bool { return approvalRank(p.Approval) > approvalRank(b.Approval) },
+
+	// Limits: a lower one always applies, a higher one needs trust.
+	"timeout":         func(b, p Config) bool { return p.Timeout > b.Timeout },
+	"max_output_size": func(b, p Config) bool { return p.MaxOutputSize > b.MaxOutputSize },
+	"max_turns":       func(b, p Config) bool { return p.MaxTurns > b.MaxTurns },
+	"max_cost":        func(b, p Config) bool { return looser(b.MaxCost, p.MaxCost) },
+	"max_tokens":      func(b, p Config) bool { return looser(float64(b.MaxTokens), float64(p.MaxTokens)) },
+
+	// What forge shows, and which model it asks: a project may choose these.
+	"output":           neutral,
+	"log_level":        neutral,
+	"no_color":         neutral,
+	"width":            neutral,
+	"history_capacity": neutral,
+	"fail_fast":        neutral,
+	"provider":         neutral,
+	"model":            neutral,
+	"tool_format":      neutral,
+	"context_window":   neutral,
+}
+
+// projectForbidden are the settings a project file cannot set at all.
+var projectForbidden = map[string]string{
+	"working_dir": "the project is found from the working directory, so a project cannot move it",
+}
+
+func neutral(_, _ Config) bool { return false }
+
+// approvalRank orders the modes by how much the agent may do unasked.
+func approvalRank(mode string) int {
+	switch mode {
+	case "plan":
+		return 0
+	case "ask", "":
+		return 1
+	case "auto-edit":
+		return 2
+	}
+	return 3 // yolo
+}
+
+// looser compares limits where 0 means none: proj is looser when it lifts a
+// limit or raises it.
+func looser(base, proj float64) bool {
+	if base == 0 {
+		return false
+	}
+	return proj == 0 || proj > base
+}
+
+// subset reports whether every element of a is in b.
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
