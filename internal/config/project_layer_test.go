@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -248,5 +249,37 @@ func TestTrustStore(t *testing.T) {
 	bad := f.write("bad.json", "{not json")
 	if _, err := LoadTrust(bad); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("a corrupt trust file: %v", err)
+	}
+}
+
+// BenchmarkLoadWithProject is BenchmarkLoad's work plus a project file to
+// find, read, classify and merge: what a repository with .forge adds to
+// every start of forge.
+func BenchmarkLoadWithProject(b *testing.B) {
+	f := &fixture{cwd: b.TempDir(), home: b.TempDir()}
+	f.env = map[string]string{"HOME": f.home}
+	for name, content := range map[string]string{
+		"config.yaml":         "timeout: 90s\noutput: json\n" + toolsYAML + mcpYAML,
+		".forge/config.yaml":  "approval: yolo\nmax_turns: 10\ntimeout: 30s\npermissions: {allow: [\"Bash(make:*)\"], deny: [\"Bash(rm:*)\"]}\ntools: {Bash: {rate: 2}}\n",
+		".git/HEAD":           "ref: refs/heads/main\n",
+		"deep/er/placeholder": "",
+	} {
+		p := filepath.Join(f.cwd, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	wd := filepath.Join(f.cwd, "deep", "er")
+	src := Source{File: filepath.Join(f.cwd, "config.yaml"), Env: f.lookup,
+		Getwd: func() (string, error) { return wd, nil }, Trusted: func(string) bool { return false }}
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := Load(src)
+		if err != nil || c.Project.File == "" {
+			b.Fatal(err, c.Project)
+		}
 	}
 }
