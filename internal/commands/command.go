@@ -146,6 +146,7 @@ func Table() []Command {
 		mcpCommand(),
 		pluginsCommand(),
 		permissionsCommand(),
+		hooksCommand(),
 		sessionsCommand(),
 		usageCommand(),
 		versionCommand(),

@@ -6,8 +6,8 @@ import (
 	"github.com/forgehq/forge/internal/hooks"
 )
 
-// hookLine is one line on what a hook did.
-func hookLine(n *hooks.Note) string {
+// HookLine is one line on what a hook did.
+func HookLine(n *hooks.Note) string {
 	who := fmt.Sprintf("hook %s `%s`", n.Event, clip(oneLineText(n.Command), 60))
 	text := oneLineText(n.Text)
 	switch n.Kind {
@@ -16,7 +16,7 @@ func hookLine(n *hooks.Note) string {
 	case hooks.NoteRewrote:
 		return who + " rewrote " + n.Tool + ": " + clip(text, 120)
 	case hooks.NoteFeedback:
-		return who + " on " + n.Tool + " told the model: " + text
+		return who + " on " + n.Tool + ": " + text
 	case hooks.NoteBlocked:
 		switch n.Event {
 		case hooks.UserPromptSubmit:

@@ -241,7 +241,7 @@ func (v *runView) hook(n *hooks.Note) {
 	if n.Kind == hooks.NoteError || n.Kind == hooks.NoteBlocked {
 		style = r0.st.warning
 	}
-	v.line(v.progress, r0.paint(style, hookLine(n)))
+	v.line(v.progress, r0.paint(style, HookLine(n)))
 }
 
 func (v *runView) line(w io.Writer, s string) {
