@@ -39,8 +39,11 @@ func (r *run) hooksOn(event hooks.Event, tool string) bool {
 // hookInput is the common part of every hook's input.
 func (r *run) hookInput() hooks.Input {
 	in := hooks.Input{SessionID: r.a.cfg.Exec.SessionID, Cwd: r.a.cfg.Exec.WorkingDir}
-	if p, ok := r.conv.Log.(interface{ Path() string }); ok {
-		in.TranscriptPath = p.Path()
+	if l, ok := r.conv.Log.(interface{ Path() string }); ok {
+		in.TranscriptPath = l.Path()
+	}
+	if l, ok := r.conv.Log.(interface{ ID() string }); ok {
+		in.SessionID = l.ID() // the session the log keeps, which may be a new one
 	}
 	return in
 }

@@ -11,7 +11,7 @@ import (
 func hooksCommand() Command {
 	return Command{
 		Name: "hooks", Usage: "/hooks", Summary: "List the configured hooks",
-		Help: `Lists the hooks of the configuration's hooks section: their event, the tools they match (PreToolUse, PostToolUse), their command and timeout, and the file they come from. Hooks are commands forge runs at the agent's events, in Claude Code's format: the event as JSON on standard input; exit 0 goes on (standard output may hold a JSON answer: decision allow, deny or ask, reason, updatedInput), exit 2 blocks with standard error as the reason, any other status is an error shown to you. --debug logs each hook's input and answer.`,
+		Help:       `Lists the hooks of the configuration's hooks section: their event, the tools they match (PreToolUse, PostToolUse), their command and timeout, and the file they come from. Hooks are commands forge runs at the agent's events, in Claude Code's format: the event as JSON on standard input; exit 0 goes on (standard output may hold a JSON answer: decision allow, deny or ask, reason, updatedInput), exit 2 blocks with standard error as the reason, any other status is an error shown to you. --debug logs each hook's input and answer.`,
 		Example:    "/hooks",
 		CLIExample: "forge hooks -o json",
 		Args:       AtMost(0),

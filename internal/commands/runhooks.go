@@ -30,8 +30,11 @@ func (e *Env) hookedTool(ctx context.Context, name string, args tools.Args) (too
 // hookInput is the common part of a hook's input in this session.
 func (e *Env) hookInput() hooks.Input {
 	in := hooks.Input{SessionID: e.Exec.SessionID, Cwd: e.Exec.WorkingDir}
-	if p, ok := e.Conversation.Log.(interface{ Path() string }); ok {
-		in.TranscriptPath = p.Path()
+	if l, ok := e.Conversation.Log.(interface{ Path() string }); ok {
+		in.TranscriptPath = l.Path()
+	}
+	if l, ok := e.Conversation.Log.(interface{ ID() string }); ok {
+		in.SessionID = l.ID() // the session the log keeps, which may be a new one
 	}
 	return in
 }
