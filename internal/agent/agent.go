@@ -64,6 +64,9 @@ type Config struct {
 	// compacted before a request would fill most of it. 0 (unknown)
 	// compacts only when the provider says the request was too long.
 	ContextWindow int
+	// Hooks runs the person's hooks; nil runs none. A subagent runs the
+	// tool hooks of its calls, not the session's or the prompt's.
+	Hooks Hooks
 
 	// readOnly offers and allows read-only tools only (a subagent).
 	readOnly bool
@@ -114,6 +117,8 @@ type run struct {
 	fixed int64
 	// logReported says the session log's failure was reported.
 	logReported bool
+	// stopBlocks counts the times Stop hooks kept the run going.
+	stopBlocks int
 	// mu guards done while subagents run beside each other.
 	mu sync.Mutex
 }
@@ -125,8 +130,17 @@ type run struct {
 func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit func(Event)) Done {
 	r := &run{a: a, conv: conv, emit: serialized(emit), specs: a.toolSpecs(), loops: loopDetector{off: !a.cfg.LoopDetection}}
 	r.done.Priced = a.cfg.Price != nil
-	conv.appendPrompt(prompt)
+	extra, blocked := r.startHooks(ctx, prompt)
+	if blocked {
+		d := r.done
+		emit(Event{Type: EventDone, Done: &d})
+		return d
+	}
+	conv.appendPrompt(prompt + extra)
 	r.loop(ctx)
+	for r.stopHooks(ctx) {
+		r.loop(ctx)
+	}
 	if notes := conv.Repair(); len(notes) > 0 {
 		r.notice("conversation repaired: " + strings.Join(notes, "; "))
 	}
@@ -323,6 +337,11 @@ func (d Done) Summary() string {
 		return "stopped: the prompt's budget is spent"
 	case ReasonCancelled:
 		return "cancelled"
+	case ReasonHook:
+		if d.Err != nil {
+			return "the prompt was blocked by a hook: " + firstLine(d.Err.Error())
+		}
+		return "the prompt was blocked by a hook"
 	case ReasonError:
 		if d.Err != nil {
 			return d.Err.Error()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/tools"
@@ -37,7 +38,8 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall) bool {
 	ps := make([]*pending, len(calls))
 	for i, c := range calls {
 		ps[i] = r.prepare(c)
-		r.emit(Event{Type: EventToolCall, Call: &ps[i].call})
+		call := ps[i].call // a hook may rewrite p's arguments: the event keeps the model's
+		r.emit(Event{Type: EventToolCall, Call: &call})
 	}
 	stop := false
 	for i := 0; i < len(ps) && !stop; {
@@ -155,7 +157,11 @@ func (r *run) admit(ctx context.Context, p *pending) bool {
 		r.endWithQuestion(p)
 		return true
 	}
-	return r.approve(ctx, p)
+	hook := r.preToolUse(ctx, p)
+	if p.res != nil {
+		return false
+	}
+	return r.approve(ctx, p, hook)
 }
 
 // valid says p's arguments satisfy its tool's parameters: an invalid call
@@ -166,24 +172,36 @@ func (r *run) valid(p *pending) bool {
 }
 
 // approve applies the policy to p, asking the person when it says so; a
-// refusal sets p.res. It reports whether the run must stop: the person
-// interrupted the question (Ctrl-C), which cancels the turn as it would
-// while a tool runs.
-func (r *run) approve(ctx context.Context, p *pending) bool {
+// refusal sets p.res. hook is what the PreToolUse hooks said: their allow
+// skips the question but not a deny rule; their ask puts the question even
+// when the policy allows the call (yolo included). It reports whether the
+// run must stop: the person interrupted the question (Ctrl-C), which
+// cancels the turn as it would while a tool runs.
+func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool {
 	pol := r.a.cfg.Policy
-	if pol == nil {
-		return false
-	}
 	pc := permission.Call{Tool: p.call.Name, Args: p.call.Args, ReadOnly: p.call.ReadOnly, EditsFiles: editsFiles(p.tool)}
-	v := pol.Decide(pc)
-	switch v.Decision {
-	case permission.Allow:
-		return false
-	case permission.Deny:
+	v := permission.Verdict{Decision: permission.Allow}
+	if pol != nil {
+		v = pol.Decide(pc)
+	}
+	switch {
+	case v.Decision == permission.Deny:
 		p.res = refused(StatusDenied, "Denied: "+v.Reason)
+		return false
+	case hook == hooks.Allow:
+		return false
+	case hook == hooks.Ask:
+		v.Decision, v.Reason = permission.Ask, "a hook asks for your approval"
+	case v.Decision == permission.Allow:
 		return false
 	}
 	if r.a.cfg.Approver == nil {
+		if hook == hooks.Ask {
+			p.res = refusedFor(StatusDenied, "Denied: the person's PreToolUse hook asks for their approval of this call, and nobody can "+
+				"give it here (no terminal). Do something else, or leave this step to the person.",
+				"denied: a hook asks for approval, and there is no terminal to ask")
+			return false
+		}
 		p.res = refusedFor(StatusDenied, unapproved(v.Reason), "needs approval, and there is no terminal to ask: "+v.Reason)
 		return false
 	}
@@ -198,7 +216,7 @@ func (r *run) approve(ctx context.Context, p *pending) bool {
 		p.res = refusedFor(StatusDenied, "Denied: the approval could not be asked: "+err.Error(), "denied: no answer ("+err.Error()+")")
 	case ans == Reject:
 		p.res = refusedFor(StatusDenied, "Denied: the person refused this call. Do not retry it unchanged; ask or do something else.", "denied by you")
-	case ans == AllowAlways:
+	case ans == AllowAlways && pol != nil:
 		pol.Remember(pc)
 	}
 	return false
@@ -232,6 +250,7 @@ func editsFiles(t tools.Tool) bool {
 
 // execute runs p through the executor and sets its result.
 func (r *run) execute(ctx context.Context, p *pending) {
+	defer r.postToolUse(ctx, p)
 	if p.call.Name == TaskToolName && r.a.cfg.depth == 0 && p.call.Args != nil {
 		r.runSubagent(ctx, p)
 		return

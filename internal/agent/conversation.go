@@ -17,6 +17,8 @@ type Conversation struct {
 	logErr error
 	// window is what the last request held as the provider counted it.
 	window windowCount
+	// started says the SessionStart hooks ran for this conversation.
+	started bool
 }
 
 // Recorder keeps a conversation as it happens.

@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 
+	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -31,6 +32,9 @@ const (
 	EventNotice EventType = "notice"
 	// EventCompaction says the conversation was compacted (Text says how).
 	EventCompaction EventType = "compaction"
+	// EventHook is something a hook did that the person should see: a
+	// call or prompt blocked, a failure, a rewrite (Hook says what).
+	EventHook EventType = "hook"
 	// EventDone ends the run.
 	EventDone EventType = "done"
 )
@@ -52,6 +56,8 @@ type Event struct {
 	Cost float64
 	// Done is the summary of a done event.
 	Done *Done
+	// Hook is what a hook event reports.
+	Hook *hooks.Note
 	// ParentID is set on the events of a subagent: the id of the Task
 	// call it works for.
 	ParentID string
@@ -105,6 +111,7 @@ const (
 	ReasonError     Reason = "error"     // the provider failed
 	ReasonBudget    Reason = "budget"    // the prompt's budget (cost or tokens) is spent
 	ReasonContext   Reason = "context"   // the conversation does not fit the window, even compacted
+	ReasonHook      Reason = "hook"      // a UserPromptSubmit hook blocked the prompt (Err says why)
 )
 
 // Done summarises a run.
@@ -121,7 +128,7 @@ type Done struct {
 	// Text is the final answer: the model's last text, or what a
 	// loop-breaking tool returned.
 	Text string
-	// Err is the provider's error when Reason is ReasonError, or what was
-	// spent when it is ReasonBudget.
+	// Err is the provider's error when Reason is ReasonError, what was
+	// spent when it is ReasonBudget, the hook's reason when ReasonHook.
 	Err error
 }

@@ -9,8 +9,10 @@ import (
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/commands"
+	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/permission"
+	"github.com/forgehq/forge/internal/proc"
 	"github.com/forgehq/forge/internal/render"
 	"github.com/forgehq/forge/internal/version"
 )
@@ -49,7 +51,7 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system,
 		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
-		ContextWindow: a.contextWindow()})
+		ContextWindow: a.contextWindow(), Hooks: a.agentHooks()})
 	info := render.RunInfo{Version: version.Version, Provider: a.model.Provider, Model: a.model.Name,
 		WorkingDir: opts.Exec.WorkingDir, Tools: ag.ToolNames(), Approval: string(a.env.Policy.Mode()),
 		ToolFormat: string(format), SessionID: opts.Exec.SessionID, Priced: price != nil}
@@ -106,4 +108,28 @@ func (a *App) systemPrompt(wd string) (string, error) {
 	}
 	return agent.SystemPrompt(agent.PromptInfo{WorkingDir: wd, OS: runtime.GOOS, Now: a.opts.Clock(),
 		ToolFormat: agent.Format(a.cfg.ToolFormat)}), nil
+}
+
+// newHooks is the runner of the configured hooks; nil when there are none.
+// Hooks run in the working directory with the tools' environment (forge's
+// secrets left out unless pass_env names them).
+func (a *App) newHooks() (*hooks.Runner, error) {
+	if len(a.cfg.Hooks) == 0 {
+		return nil, nil
+	}
+	hs := make([]hooks.Hook, len(a.cfg.Hooks))
+	for i, h := range a.cfg.Hooks {
+		hs[i] = hooks.Hook{Event: hooks.Event(h.Event), Matcher: h.Matcher, Command: h.Command, Timeout: h.Timeout, Source: h.File}
+	}
+	return hooks.New(hs, hooks.Options{Dir: a.cfg.WorkingDir, ProjectDir: a.cfg.ProjectDir,
+		Env: proc.Environ(os.Environ(), a.cfg.PassEnv), Log: a.log.With().Str("component", "hooks").Logger(), Now: a.opts.Clock})
+}
+
+// agentHooks is the session's hooks as the agent takes them: a nil
+// interface when there are none.
+func (a *App) agentHooks() agent.Hooks {
+	if a.env.Hooks == nil {
+		return nil
+	}
+	return a.env.Hooks
 }

@@ -80,6 +80,9 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		if a.env.Policy, err = a.newPolicy(); err != nil {
 			return usageErr(err)
 		}
+		if a.env.Hooks, err = a.newHooks(); err != nil {
+			return usageErr(err)
+		}
 		a.env.Agent = a.newAgent
 	}
 	if a.opts.Registry == nil && !lenient {

@@ -148,6 +148,7 @@ func Table() []Command {
 		mcpCommand(),
 		pluginsCommand(),
 		permissionsCommand(),
+		hooksCommand(),
 		sessionsCommand(),
 		usageCommand(),
 		versionCommand(),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/config"
+	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/mcp"
 	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/plugin"
@@ -74,6 +75,9 @@ type Env struct {
 	// Policy decides the agent's calls, remembering the person's "always"
 	// answers for the session; nil without an agent.
 	Policy *permission.Policy
+	// Hooks runs the configured hooks, for the agent's calls and /run's;
+	// nil when none are configured.
+	Hooks *hooks.Runner
 
 	printer render.Printer
 	quit    bool
@@ -189,7 +193,18 @@ func (e *Env) RunTool(ctx context.Context, name string, args tools.Args) int {
 	if e.Ask != nil {
 		ec.Asker = askerFunc(e.Ask)
 	}
+	t, hooked := e.hookedTool(ctx, name, args)
+	if hooked {
+		var refused *tools.Result
+		if args, refused = e.preToolUse(ctx, t, args); refused != nil {
+			e.ShowResult(name, args, *refused)
+			return ResultStatus(*refused)
+		}
+	}
 	res := e.Executor.Execute(ctx, name, ec, args)
+	if hooked {
+		e.postToolUse(ctx, name, args, res)
+	}
 	e.ShowResult(name, args, res)
 	return ResultStatus(res)
 }

@@ -41,6 +41,8 @@ const (
 	mcpURL      = "mcp:\n  servers:\n    x:\n      url: http://localhost:1/mcp\n      %s\n"
 	toolRate    = "tools:\n  Read:\n    rate: {%s}\n"
 	permissions = "permissions:\n  %s\n"
+	hookEntry   = "hooks:\n  PreToolUse:\n    - hooks: [{command: x}]\n      %s\n"
+	hookCommand = "hooks:\n  PreToolUse:\n    - hooks: [{command: x, %s}]\n"
 )
 
 // badKeys covers every key forge reads: TestBadKeysCoverEveryKey fails when a key is
@@ -94,6 +96,17 @@ var badKeys = []badKey{
 	{key: "tools.Read.rate.burst", template: toolRate, wrongType: "per_second: 1, burst: [1]", outOfRange: "per_second: 1, burst: 0",
 		mustName: []string{"tools.Read.rate", "burst"}},
 
+	{key: "hooks", wrongType: "[PreToolUse]", outOfRange: "{Banana: []}"},
+	{key: "hooks.PreToolUse", template: "hooks:\n  PreToolUse: %s\n", wrongType: "{matcher: Bash}", outOfRange: "5"},
+	{key: "hooks.PreToolUse[0]", template: "hooks:\n  PreToolUse:\n    - %s\n", wrongType: "[Bash]", outOfRange: "5"},
+	{key: "hooks.PreToolUse[0].matcher", template: hookEntry, wrongType: "matcher: [Bash]", outOfRange: `matcher: "Bash("`},
+	{key: "hooks.PreToolUse[0].hooks", template: "hooks:\n  PreToolUse:\n    - %s\n", wrongType: "hooks: {command: x}", outOfRange: "matcher: Bash"},
+	{key: "hooks.PreToolUse[0].hooks[0]", template: "hooks:\n  PreToolUse:\n    - hooks: [%s]\n", wrongType: "[x]", outOfRange: "{}"},
+	{key: "hooks.PreToolUse[0].hooks[0].type", template: hookCommand, wrongType: "type: [command]", outOfRange: "type: prompt"},
+	{key: "hooks.PreToolUse[0].hooks[0].command", template: "hooks:\n  PreToolUse:\n    - hooks: [{%s}]\n",
+		wrongType: "command: [ls]", outOfRange: `command: "  "`},
+	{key: "hooks.PreToolUse[0].hooks[0].timeout", template: hookCommand, wrongType: "timeout: [1]", outOfRange: "timeout: -1"},
+
 	{key: "mcp", wrongType: "[a]", outOfRange: "5"},
 	{key: "mcp.servers", template: "mcp:\n  servers: %s\n", wrongType: "[a]", outOfRange: "5"},
 	{key: "mcp.servers.x", template: "mcp:\n  servers:\n    x: %s\n", wrongType: "[run]", outOfRange: "{}"},
@@ -136,6 +149,12 @@ func TestBadKeysCoverEveryKey(t *testing.T) {
 	}
 	for _, f := range permissionFields {
 		want = append(want, "permissions."+f)
+	}
+	for _, f := range hookMatcherFields {
+		want = append(want, "hooks.PreToolUse[0]."+f)
+	}
+	for _, f := range hookFields {
+		want = append(want, "hooks.PreToolUse[0].hooks[0]."+f)
 	}
 	var have []string
 	for _, b := range badKeys {

@@ -10,7 +10,7 @@
 // Every setting can also come from the environment as FORGE_ and its key in upper
 // case (FORGE_TIMEOUT=90s, FORGE_LOG_LEVEL=debug, FORGE_ALLOWED_ROOTS=/a:/b); an
 // empty variable counts as unset; a nested key joins its parts with "_"
-// (FORGE_READ_ALLOW_OUTSIDE). The tools, mcp and permissions sections come from the
+// (FORGE_READ_ALLOW_OUTSIDE). The tools, mcp, permissions, models and hooks sections come from the
 // file only. The environment is read through Source.Env, not
 // viper's AutomaticEnv, so tests need not touch the process environment. A
 // non-empty NO_COLOR (no-color.org) makes no_color default to true.
@@ -58,6 +58,7 @@ type Config struct {
 	Tools           map[string]map[string]any // tools.<Name>: per-tool sections, names in their written case
 	MCP             MCP                       // mcp.servers.<name>
 	Models          map[string]ModelSettings  // models.<name>, names in lower case
+	Hooks           []Hook                    // hooks.<Event>: commands run at the agent's events (file only)
 	File            string                    // the config file actually read, "" if none
 	ProjectDir      string                    // the directory holding the project's .forge (see FindProject); "" if none
 	Project         Project                   // the project's .forge/config.yaml, and whether it is trusted

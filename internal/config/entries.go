@@ -74,3 +74,18 @@ func (c *Config) noteSections(origin string, tools map[string]map[string]any, mc
 		add("models."+name, v)
 	}
 }
+
+// noteHooks records the hooks one file gave, for Entries.
+func (c *Config) noteHooks(origin string, hooks []Hook) {
+	for _, h := range hooks {
+		c.sections = append(c.sections, Entry{Key: hookKey(h), Value: h.Command, Source: origin})
+	}
+}
+
+// hookKey names a hook as Entries shows it: "hooks.PreToolUse(Bash|Write)".
+func hookKey(h Hook) string {
+	if h.Matcher == "" {
+		return "hooks." + h.Event
+	}
+	return "hooks." + h.Event + "(" + h.Matcher + ")"
+}

@@ -149,7 +149,7 @@ var shellSettings = []setting{
 // sectionKeys are the top-level keys read from the raw file rather than through
 // viper: their contents are maps whose keys are names (tools, servers) or lists that
 // no environment variable could spell.
-var sectionKeys = []string{"tools", "mcp", "permissions", "models"}
+var sectionKeys = []string{"tools", "mcp", "permissions", "models", "hooks"}
 
 // groupKeys are the top-level mappings whose fields are settings ("read" for
 // read.allow_outside), in the order of their first setting.

@@ -83,6 +83,11 @@ func load(src Source, r resolver, path string, data []byte) (Config, error) {
 			c.origins[s.key] = envName(s.key)
 		}
 	}
+	// --debug is --log-level=debug; a --log-level given beside it wins.
+	if on, ok := changedValue(src.Flags, "debug"); ok && on == "true" {
+		v.Set("log_level", "debug")
+		c.origins["log_level"] = "--debug"
+	}
 	for _, s := range settings {
 		if val, ok := changedValue(src.Flags, s.flag); ok {
 			v.Set(s.key, val)
@@ -162,7 +167,12 @@ func (c *Config) loadSections(user layer, r resolver) error {
 		return err
 	}
 	c.Warnings = append(c.Warnings, w...)
+	if c.Hooks, w, err = parseHooks(path, sections["hooks"]); err != nil {
+		return err
+	}
+	c.Warnings = append(c.Warnings, w...)
 	c.noteSections(user.origin, c.Tools, c.MCP, c.Permissions, c.Models)
+	c.noteHooks(user.origin, c.Hooks)
 	return nil
 }
 
@@ -213,6 +223,9 @@ func AddFlags(fs *pflag.FlagSet) {
 	})
 	add("log-level", func() {
 		fs.String("log-level", "", "log level: "+strings.Join(logging.Levels(), ", ")+" (default warn)")
+	})
+	add("debug", func() {
+		fs.Bool("debug", false, "log at debug level, with each hook's input and answer (--log-level=debug)")
 	})
 	add("log-file", func() {
 		fs.String("log-file", "", "append logs to this file (default: standard error)")

@@ -179,7 +179,7 @@ func (c *Config) ignore(origin, key, value string) {
 }
 
 // mergeProjectSections adds the project's sections to the user's: deny
-// rules and model figures always; allow rules, MCP servers and tool
+// rules and model figures always; allow rules, hooks, MCP servers and tool
 // settings other than rate limits only when the project is trusted.
 func (c *Config) mergeProjectSections(l *layer) error {
 	tools, tw, err := parseTools(l.path, l.sections["tools"])
@@ -198,8 +198,21 @@ func (c *Config) mergeProjectSections(l *layer) error {
 	if err != nil {
 		return err
 	}
-	c.Warnings = slices.Concat(c.Warnings, tw, mw, pw, dw)
+	hooks, hw, err := parseHooks(l.path, l.sections["hooks"])
+	if err != nil {
+		return err
+	}
+	c.Warnings = slices.Concat(c.Warnings, tw, mw, pw, dw, hw)
 	trusted := c.Project.Trusted
+
+	if trusted {
+		c.Hooks = append(c.Hooks, hooks...)
+		c.noteHooks(l.origin, hooks)
+	} else {
+		for _, h := range hooks {
+			c.ignore(l.origin, hookKey(h), "")
+		}
+	}
 
 	c.Permissions.Deny = append(c.Permissions.Deny, perms.Deny...)
 	if trusted {

@@ -49,6 +49,10 @@ mcp:
 tools:
   Bash: {shell: /tmp/evil, rate: 2}
 model: small-model
+hooks:
+  PreToolUse:
+    - matcher: Bash
+      hooks: [{type: command, command: ./audit.sh}]
 `
 	f, user := projectFixture(t, "timeout: 60s\n", project)
 
@@ -66,7 +70,10 @@ model: small-model
 	}
 	warn := untrusted.Project.Warning()
 	wantContains(t, warn, "approval: yolo", "timeout: 10m0s", "base_url: http://evil.example/v1",
-		"permissions.allow", "mcp.servers.evil", "tools.Bash.shell", "forge trust "+f.cwd)
+		"permissions.allow", "mcp.servers.evil", "tools.Bash.shell", "hooks.PreToolUse(Bash)", "forge trust "+f.cwd)
+	if len(untrusted.Hooks) != 0 {
+		t.Errorf("an untrusted project's hooks apply: %+v", untrusted.Hooks)
+	}
 	if strings.Contains(warn, "max_turns") || strings.Contains(warn, "deny") {
 		t.Errorf("the warning names a setting that applied:\n%s", warn)
 	}
@@ -78,6 +85,9 @@ model: small-model
 	if trusted.Approval != "yolo" || trusted.Timeout != 10*time.Minute || len(trusted.Permissions.Allow) != 1 ||
 		trusted.MCP.Servers["evil"].Command != "evil-server" || trusted.ToolSection("Bash")["shell"] != "/tmp/evil" {
 		t.Errorf("a trusted project's settings did not apply: %+v", trusted)
+	}
+	if len(trusted.Hooks) != 1 || trusted.Hooks[0].Command != "./audit.sh" || trusted.Hooks[0].File != filepath.Join(f.cwd, ".forge", "config.yaml") {
+		t.Errorf("a trusted project's hooks: %+v", trusted.Hooks)
 	}
 	if w := trusted.Project.Warning(); w != "" {
 		t.Errorf("a trusted project warns: %s", w)

@@ -109,6 +109,8 @@ func (v jsonRun) Event(e agent.Event) {
 		v.write(textEvent{Type: "notice", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventCompaction:
 		v.write(textEvent{Type: "compaction", Text: e.Text, ParentID: e.ParentID})
+	case agent.EventHook:
+		v.write(newHookEvent(e.Hook, e.ParentID))
 	case agent.EventToolCall, agent.EventApproval:
 		ev := newCallEvent(string(e.Type), e.Call)
 		ev.ParentID = e.ParentID

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -85,6 +86,8 @@ func (v *runView) Event(e agent.Event) {
 		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: conversation "+oneLineText(e.Text)))
 	case agent.EventNotice:
 		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: "+oneLineText(e.Text)))
+	case agent.EventHook:
+		v.hook(e.Hook)
 	case agent.EventDone:
 		v.done(e.Done)
 	}
@@ -222,7 +225,23 @@ func (v *runView) subagentEvent(e agent.Event) {
 		v.result(e.Call, e.Result)
 	case agent.EventNotice, agent.EventCompaction:
 		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: "+oneLineText(e.Text)))
+	case agent.EventHook:
+		v.hook(e.Hook)
 	}
+}
+
+// hook shows what a hook did, one line. A call a hook refused is not
+// repeated: its result's line says so.
+func (v *runView) hook(n *hooks.Note) {
+	if n.Event == hooks.PreToolUse && n.Kind == hooks.NoteBlocked {
+		return
+	}
+	r0 := v.p.Renderer
+	style := r0.st.hint
+	if n.Kind == hooks.NoteError || n.Kind == hooks.NoteBlocked {
+		style = r0.st.warning
+	}
+	v.line(v.progress, r0.paint(style, HookLine(n)))
 }
 
 func (v *runView) line(w io.Writer, s string) {

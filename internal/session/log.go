@@ -34,6 +34,9 @@ type Log struct {
 // ID is the session's ID.
 func (l *Log) ID() string { return l.id }
 
+// Path is the log's file (hooks read it as their transcript_path).
+func (l *Log) Path() string { return logPath(l.dir, l.id) }
+
 // Prompt records the person's prompt: a user message that counts as a turn
 // and, the first time, names the session in a list. The messages the
 // agent writes as the user itself (a note on calls it could not read) go
