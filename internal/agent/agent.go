@@ -64,6 +64,13 @@ type Config struct {
 	// compacted before a request would fill most of it. 0 (unknown)
 	// compacts only when the provider says the request was too long.
 	ContextWindow int
+	// Scope, when set, narrows the tools offered and run to those its
+	// rules name (a custom command's allowed-tools); the policy still
+	// decides each call in scope.
+	Scope *permission.Scope
+	// Subagents are the subagents the Task tool offers besides the
+	// general one (custom agents).
+	Subagents []Profile
 
 	// readOnly offers and allows read-only tools only (a subagent).
 	readOnly bool
@@ -116,6 +123,8 @@ type run struct {
 	logReported bool
 	// mu guards done while subagents run beside each other.
 	mu sync.Mutex
+	// asking puts the questions of subagents side by side one at a time.
+	asking sync.Mutex
 }
 
 // Run sends prompt, continuing conv, and works until the model is done or a
@@ -250,16 +259,19 @@ func serialized(emit func(Event)) func(Event) {
 
 // toolSpecs are the tools offered to the model: all of the registry's, or
 // only the read-only ones in plan mode and to a subagent, which is not
-// offered Task either.
+// offered Task either; only those in the Scope, when there is one.
 func (a *Agent) toolSpecs() []llm.ToolSpec {
 	reg := a.cfg.Executor.Registry()
 	readOnly := a.cfg.readOnly || (a.cfg.Policy != nil && a.cfg.Policy.Mode() == permission.ModePlan)
 	var specs []llm.ToolSpec
 	for _, t := range reg.ListAll() {
-		if (readOnly && !tools.IsReadOnly(t)) || (a.cfg.depth > 0 && t.Name() == TaskToolName) {
+		if (readOnly && !tools.IsReadOnly(t)) || (a.cfg.depth > 0 && t.Name() == TaskToolName) || !a.cfg.Scope.Offers(t.Name()) {
 			continue
 		}
 		d := tools.Describe(t)
+		if t.Name() == TaskToolName {
+			d = taskDescriptorFor(a.cfg.Subagents)
+		}
 		specs = append(specs, llm.ToolSpec{Name: d.Name, Description: d.Description, InputSchema: tools.ParametersSchema(d.Parameters)})
 	}
 	return specs
