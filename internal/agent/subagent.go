@@ -151,14 +151,6 @@ func taskResult(d Done) tools.Result {
 	return tools.Fail(msg)
 }
 
-// Subagent runs prompt in a fresh conversation with a's model and the
-// read-only tools, without the Task tool (subagents start none), and
-// returns how it ended; its final answer is Done.Text. log, when set,
-// records its conversation.
-func (a *Agent) Subagent(ctx context.Context, prompt string, log Recorder, emit func(Event)) Done {
-	return a.subagent(ctx, Profile{Name: GeneralSubagent}, prompt, log, emit, nil)
-}
-
 // profile finds the subagent named name ("" is the general one).
 func (a *Agent) profile(name string) (Profile, error) {
 	if name == "" || name == GeneralSubagent {
@@ -175,9 +167,13 @@ func (a *Agent) profile(name string) (Profile, error) {
 		name, strings.Join(known, ", "), GeneralSubagent)
 }
 
-// subagent runs prompt as the subagent p. A profile with tools of its own
-// keeps the parent's policy, and asks the person through approver (nil:
-// nobody can answer, and calls that need approval are denied).
+// subagent runs prompt as the subagent p in a fresh conversation with a's
+// model (or p's) and returns how it ended; its final answer is Done.Text.
+// It has the read-only tools, unless p gives it tools of its own: then it
+// keeps the parent's policy and asks the person through approver (nil:
+// nobody can answer, and calls that need approval are denied). It never
+// has the Task tool (subagents start none). log, when set, records its
+// conversation.
 func (a *Agent) subagent(ctx context.Context, p Profile, prompt string, log Recorder, emit func(Event), approver Approver) Done {
 	cfg := a.cfg
 	cfg.depth = a.cfg.depth + 1
