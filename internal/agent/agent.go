@@ -67,6 +67,13 @@ type Config struct {
 	// Hooks runs the person's hooks; nil runs none. A subagent runs the
 	// tool hooks of its calls, not the session's or the prompt's.
 	Hooks Hooks
+	// Scope, when set, narrows the tools offered and run to those its
+	// rules name (a custom command's allowed-tools); the policy still
+	// decides each call in scope.
+	Scope *permission.Scope
+	// Subagents are the subagents the Task tool offers besides the
+	// general one (custom agents).
+	Subagents []Profile
 
 	// readOnly offers and allows read-only tools only (a subagent).
 	readOnly bool
@@ -121,6 +128,8 @@ type run struct {
 	stopBlocks int
 	// mu guards done while subagents run beside each other.
 	mu sync.Mutex
+	// asking puts the questions of subagents side by side one at a time.
+	asking sync.Mutex
 }
 
 // Run sends prompt, continuing conv, and works until the model is done or a
@@ -264,16 +273,19 @@ func serialized(emit func(Event)) func(Event) {
 
 // toolSpecs are the tools offered to the model: all of the registry's, or
 // only the read-only ones in plan mode and to a subagent, which is not
-// offered Task either.
+// offered Task either; only those in the Scope, when there is one.
 func (a *Agent) toolSpecs() []llm.ToolSpec {
 	reg := a.cfg.Executor.Registry()
 	readOnly := a.cfg.readOnly || (a.cfg.Policy != nil && a.cfg.Policy.Mode() == permission.ModePlan)
 	var specs []llm.ToolSpec
 	for _, t := range reg.ListAll() {
-		if (readOnly && !tools.IsReadOnly(t)) || (a.cfg.depth > 0 && t.Name() == TaskToolName) {
+		if (readOnly && !tools.IsReadOnly(t)) || (a.cfg.depth > 0 && t.Name() == TaskToolName) || !a.cfg.Scope.Offers(t.Name()) {
 			continue
 		}
 		d := tools.Describe(t)
+		if t.Name() == TaskToolName {
+			d = taskDescriptorFor(a.cfg.Subagents)
+		}
 		specs = append(specs, llm.ToolSpec{Name: d.Name, Description: d.Description, InputSchema: tools.ParametersSchema(d.Parameters)})
 	}
 	return specs

@@ -149,6 +149,10 @@ func (r *run) admit(ctx context.Context, p *pending) bool {
 			"the agent that started you decides.", "denied: a subagent may only read")
 		return false
 	}
+	if ok, why := r.a.cfg.Scope.Allows(permission.Call{Tool: p.call.Name, Args: p.call.Args}); !ok {
+		p.res = refused(StatusDenied, "Denied: "+why+".")
+		return false
+	}
 	if r.a.cfg.depth > 0 && p.call.Name == TaskToolName {
 		p.res = refusedFor(StatusDenied, "Denied: a subagent cannot start subagents; do the work yourself.", "denied: subagents start none")
 		return false

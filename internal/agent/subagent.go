@@ -2,8 +2,13 @@ package agent
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -15,10 +20,40 @@ const TaskToolName = "Task"
 // that needs more should be split by the parent.
 const subagentMaxTurns = 25
 
-// subagentPrompt is added to the system prompt of a subagent.
+// GeneralSubagent is the subagent_type of the default subagent: forge's
+// system prompt and the read-only tools.
+const GeneralSubagent = "general-purpose"
+
+// subagentPrompt is added to the system prompt of a read-only subagent.
 const subagentPrompt = "\n\nYou are a subagent: another agent gave you the task below and will read only your final " +
 	"answer, not your tool calls. You have read-only tools: find out, do not change anything. When done, answer " +
 	"with a concise report of what you found (paths, names, line numbers, facts), which is all the other agent will see."
+
+// subagentToolsPrompt is added to the system prompt of a subagent whose
+// profile gives it tools of its own.
+const subagentToolsPrompt = "\n\nYou are a subagent: another agent gave you the task below and will read only your final " +
+	"answer, not your tool calls. When done, answer with a concise report of what you found and did, which is all " +
+	"the other agent will see."
+
+// Profile is a kind of subagent the Task tool offers by name (a custom
+// agent): its own system prompt, tools and model. The app makes profiles
+// from definitions it loads; the agent reads no file.
+type Profile struct {
+	Name        string
+	Description string
+	// System is its system prompt; "" keeps the parent's.
+	System string
+	// Tools, when set, are the only tools it may use, within what its
+	// parent may use, tools that change things included (the policy and
+	// the person still decide those calls); nil gives it the general
+	// subagent's read-only tools.
+	Tools *permission.Scope
+	// ModelName is its model, of the parent's provider; "" is the
+	// parent's. Price and ContextWindow are that model's.
+	ModelName     string
+	Price         *llm.Price
+	ContextWindow int
+}
 
 var taskDescriptor = tools.Descriptor{
 	Name: TaskToolName,
@@ -31,7 +66,35 @@ var taskDescriptor = tools.Descriptor{
 	Parameters: []tools.Parameter{
 		{Name: "description", Type: tools.TypeString, Description: "The task in three to five words, for the person", Required: true},
 		{Name: "prompt", Type: tools.TypeString, Description: "The whole task, with what the subagent needs to know and what to report", Required: true},
+		{Name: "subagent_type", Type: tools.TypeString, Description: "The kind of subagent; default " + GeneralSubagent},
 	},
+}
+
+// taskDescriptorFor is the Task tool as offered with profiles: their
+// names in an enum, their descriptions in the tool's, so that the model
+// can choose.
+func taskDescriptorFor(profiles []Profile) tools.Descriptor {
+	d := taskDescriptor
+	if len(profiles) == 0 {
+		return d
+	}
+	var b strings.Builder
+	b.WriteString(d.Description)
+	b.WriteString("\n\nsubagent_type picks the subagent:\n- " + GeneralSubagent + " (the default): the read-only research subagent described above")
+	names := []any{GeneralSubagent}
+	for _, p := range profiles {
+		names = append(names, p.Name)
+		b.WriteString("\n- " + p.Name)
+		if p.Description != "" {
+			b.WriteString(": " + p.Description)
+		}
+	}
+	d.Description = b.String()
+	d.Parameters = slices.Clone(d.Parameters)
+	sub := &d.Parameters[len(d.Parameters)-1]
+	sub.Enum = names
+	sub.Description = "The subagent to launch (see the list above); default " + GeneralSubagent
+	return d
 }
 
 // Spawner gives the agent a Task call outside an agent run (forge run
@@ -41,24 +104,35 @@ type Spawner func(ctx context.Context) (*Agent, error)
 // taskTool is the Task tool as the registry holds it. Inside a run the
 // agent runs Task calls itself, nested in its events and accounts; this
 // Execute serves calls from outside a run.
-type taskTool struct{ spawn Spawner }
+type taskTool struct {
+	spawn Spawner
+	desc  tools.Descriptor
+}
 
 // NewTaskTool returns the Task tool, whose calls from outside an agent
-// run go to an agent spawn gives.
-func NewTaskTool(spawn Spawner) tools.Tool { return taskTool{spawn: spawn} }
+// run go to an agent spawn gives; profiles are the subagents it names
+// besides the general one (the agent's own Config.Subagents are what a
+// run offers).
+func NewTaskTool(spawn Spawner, profiles ...Profile) tools.Tool {
+	return taskTool{spawn: spawn, desc: taskDescriptorFor(profiles)}
+}
 
-func (taskTool) Name() string                  { return taskDescriptor.Name }
-func (taskTool) Description() string           { return taskDescriptor.Description }
-func (taskTool) Category() tools.Category      { return taskDescriptor.Category }
-func (taskTool) Parameters() []tools.Parameter { return taskDescriptor.Parameters }
-func (taskTool) IsReadOnly() bool              { return true }
+func (t taskTool) Name() string                  { return t.desc.Name }
+func (t taskTool) Description() string           { return t.desc.Description }
+func (t taskTool) Category() tools.Category      { return t.desc.Category }
+func (t taskTool) Parameters() []tools.Parameter { return t.desc.Parameters }
+func (taskTool) IsReadOnly() bool                { return true }
 
 func (t taskTool) Execute(ctx context.Context, _ tools.ExecutionContext, args tools.Args) tools.Result {
 	a, err := t.spawn(ctx)
 	if err != nil {
 		return tools.Fail("Cannot start a subagent: " + err.Error())
 	}
-	d := a.Subagent(ctx, args.String("prompt"), nil, func(Event) {})
+	p, err := a.profile(args.String("subagent_type"))
+	if err != nil {
+		return tools.Fail(err.Error())
+	}
+	d := a.subagent(ctx, p, args.String("prompt"), nil, func(Event) {}, nil)
 	return taskResult(d)
 }
 
@@ -77,17 +151,50 @@ func taskResult(d Done) tools.Result {
 	return tools.Fail(msg)
 }
 
-// Subagent runs prompt in a fresh conversation with a's model and the
-// read-only tools, without the Task tool (subagents start none), and
-// returns how it ended; its final answer is Done.Text. log, when set,
-// records its conversation.
-func (a *Agent) Subagent(ctx context.Context, prompt string, log Recorder, emit func(Event)) Done {
+// profile finds the subagent named name ("" is the general one).
+func (a *Agent) profile(name string) (Profile, error) {
+	if name == "" || name == GeneralSubagent {
+		return Profile{Name: GeneralSubagent}, nil
+	}
+	known := []string{GeneralSubagent}
+	for _, p := range a.cfg.Subagents {
+		if p.Name == name {
+			return p, nil
+		}
+		known = append(known, p.Name)
+	}
+	return Profile{}, fmt.Errorf("unknown subagent_type %q: use one of %s (or leave it out for %s)",
+		name, strings.Join(known, ", "), GeneralSubagent)
+}
+
+// subagent runs prompt as the subagent p in a fresh conversation with a's
+// model (or p's) and returns how it ended; its final answer is Done.Text.
+// It has the read-only tools, unless p gives it tools of its own: then it
+// keeps the parent's policy and asks the person through approver (nil:
+// nobody can answer, and calls that need approval are denied). It never
+// has the Task tool (subagents start none). log, when set, records its
+// conversation.
+func (a *Agent) subagent(ctx context.Context, p Profile, prompt string, log Recorder, emit func(Event), approver Approver) Done {
 	cfg := a.cfg
-	cfg.System += subagentPrompt
-	cfg.readOnly, cfg.depth = true, a.cfg.depth+1
+	cfg.depth = a.cfg.depth + 1
 	cfg.Approver = nil
 	cfg.Exec.Asker = nil
 	cfg.MaxTurns = min(cfg.MaxTurns, subagentMaxTurns)
+	cfg.Subagents = nil
+	if p.System != "" {
+		cfg.System = p.System
+	}
+	if p.Tools != nil {
+		cfg.Scope = cfg.Scope.Narrow(p.Tools)
+		cfg.System += subagentToolsPrompt
+		cfg.Approver = approver
+	} else {
+		cfg.readOnly = true
+		cfg.System += subagentPrompt
+	}
+	if p.ModelName != "" {
+		cfg.ModelName, cfg.Price, cfg.ContextWindow = p.ModelName, p.Price, p.ContextWindow
+	}
 	conv := &Conversation{Log: log}
 	return New(cfg).Run(ctx, conv, prompt, emit)
 }
@@ -97,6 +204,11 @@ func (a *Agent) Subagent(ctx context.Context, prompt string, log Recorder, emit 
 // toward the run's, and its budget is what the run has left.
 func (r *run) runSubagent(ctx context.Context, p *pending) {
 	p.ran = true
+	prof, err := r.a.profile(p.call.Args.String("subagent_type"))
+	if err != nil {
+		p.res = refusedFor(StatusFailed, err.Error(), "unknown subagent_type")
+		return
+	}
 	sub := *r.a
 	b := r.remainingBudget()
 	if b.spent {
@@ -108,19 +220,36 @@ func (r *run) runSubagent(ctx context.Context, p *pending) {
 	if r.conv.Log != nil {
 		log = nestedRecorder{parent: r.conv.Log, parentID: p.call.ID}
 	}
-	d := sub.Subagent(ctx, p.call.Args.String("prompt"), log, func(e Event) {
+	var approver Approver
+	if r.a.cfg.Approver != nil {
+		approver = oneAtATime{mu: &r.asking, a: r.a.cfg.Approver}
+	}
+	d := sub.subagent(ctx, prof, p.call.Args.String("prompt"), log, func(e Event) {
 		switch e.Type {
 		case EventTextDelta, EventThinking, EventDone:
 			return // the parent shows the subagent's calls and its report, not its streaming
 		}
 		e.ParentID = p.call.ID
 		r.emit(e)
-	})
+	}, approver)
 	r.mu.Lock()
 	r.done.Usage = r.done.Usage.Add(d.Usage)
 	r.done.Cost += d.Cost
 	r.mu.Unlock()
 	p.res = outcome(p.call.Name, taskResult(d), r.offered)
+}
+
+// oneAtATime puts the questions of subagents running side by side to the
+// person one after the other.
+type oneAtATime struct {
+	mu *sync.Mutex
+	a  Approver
+}
+
+func (o oneAtATime) Approve(ctx context.Context, ap Approval) (Answer, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.a.Approve(ctx, ap)
 }
 
 // remaining is a budget with what is left of it.

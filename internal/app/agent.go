@@ -42,50 +42,64 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	if err != nil {
 		return nil, render.RunInfo{}, err
 	}
-	price, err := a.modelPrice()
+	name := a.model.Name
+	if m := a.modelFor(opts.Model, "the command"); m != "" {
+		name = m
+	}
+	price, err := a.priceOf(name)
+	if err != nil {
+		return nil, render.RunInfo{}, err
+	}
+	var scope *permission.Scope
+	if opts.Tools != nil {
+		if scope, err = permission.NewScope(opts.Tools, opts.Exec.WorkingDir, a.getenv("HOME")); err != nil {
+			return nil, render.RunInfo{}, fmt.Errorf("allowed-tools: %w", err)
+		}
+	}
+	profiles, err := a.profiles(opts.Exec.WorkingDir)
 	if err != nil {
 		return nil, render.RunInfo{}, err
 	}
 	format := agent.Format(a.cfg.ToolFormat)
-	ag := agent.New(agent.Config{Model: a.model.Model, ModelName: a.model.Name, Executor: a.env.Executor,
+	ag := agent.New(agent.Config{Model: a.model.Model, ModelName: name, Executor: a.env.Executor,
 		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system,
 		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
-		ContextWindow: a.contextWindow(), Hooks: a.agentHooks()})
-	info := render.RunInfo{Version: version.Version, Provider: a.model.Provider, Model: a.model.Name,
+		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, Hooks: a.agentHooks()})
+	info := render.RunInfo{Version: version.Version, Provider: a.model.Provider, Model: name,
 		WorkingDir: opts.Exec.WorkingDir, Tools: ag.ToolNames(), Approval: string(a.env.Policy.Mode()),
 		ToolFormat: string(format), SessionID: opts.Exec.SessionID, Priced: price != nil}
 	return ag, info, nil
 }
 
-// contextWindow is the model's window: the configured one, else the one
-// forge knows; 0 when unknown, and then only a provider's "too long"
-// makes the agent compact.
-func (a *App) contextWindow() int {
-	if a.cfg.ContextWindow > 0 {
+// windowOf is the window of the model name: the configured one, else the
+// one forge knows; 0 when unknown, and then only a provider's "too long"
+// makes the agent compact. context_window is the session model's.
+func (a *App) windowOf(name string) int {
+	if a.cfg.ContextWindow > 0 && name == a.model.Name {
 		return a.cfg.ContextWindow
 	}
-	if ms, ok := a.cfg.Models[strings.ToLower(a.model.Name)]; ok && ms.ContextWindow > 0 {
+	if ms, ok := a.cfg.Models[strings.ToLower(name)]; ok && ms.ContextWindow > 0 {
 		return ms.ContextWindow
 	}
-	info, _ := llm.LookupModel(a.model.Name)
+	info, _ := llm.LookupModel(name)
 	return info.ContextWindow
 }
 
-// modelPrice is the chosen model's price; nil when forge does not know it.
+// priceOf is the price of the model name; nil when forge does not know it.
 // A cost limit that cannot be counted is refused rather than ignored: the
 // person who set it is counting on it.
-func (a *App) modelPrice() (*llm.Price, error) {
-	if ms, ok := a.cfg.Models[strings.ToLower(a.model.Name)]; ok && ms.Priced {
+func (a *App) priceOf(name string) (*llm.Price, error) {
+	if ms, ok := a.cfg.Models[strings.ToLower(name)]; ok && ms.Priced {
 		return &llm.Price{Input: ms.Input, CachedInput: ms.CachedInput, CacheWrite: ms.CacheWrite, Output: ms.Output}, nil
 	}
-	info, ok := llm.LookupModel(a.model.Name)
+	info, ok := llm.LookupModel(name)
 	if ok && info.Price != nil {
 		return info.Price, nil
 	}
 	if a.cfg.MaxCost > 0 {
 		return nil, fmt.Errorf("max_cost: forge does not know the price of %s, so it cannot count what a prompt costs; "+
-			"give it under models: in the config, or use max_tokens (--max-tokens) instead", a.model.Name)
+			"give it under models: in the config, or use max_tokens (--max-tokens) instead", name)
 	}
 	return nil, nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/forgehq/forge/internal/commands"
 	"github.com/forgehq/forge/internal/config"
+	"github.com/forgehq/forge/internal/custom"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -69,6 +70,8 @@ type App struct {
 	resumed bool
 	ready   bool
 	model   modelChoice // chosen on the first prompt
+	// agents are the custom subagents loaded at start.
+	agents []custom.Agent
 }
 
 func newApp(in io.Reader, out, errOut io.Writer, opts Options) *App {

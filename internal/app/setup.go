@@ -61,13 +61,16 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 	if trustWarning != "" && !lenient {
 		a.log.Warn().Str("component", "config").Msg(trustWarning)
 	}
+	if !lenient {
+		a.loadCustomAgents()
+	}
 	reg := a.opts.Registry
 	if reg == nil {
 		reg = tools.NewRegistry(tools.WithDeps(a.deps), tools.WithID(a.newID("0x")))
 		if err := builtin.Register(reg); err != nil {
 			return fmt.Errorf("register built-in tools: %w", err)
 		}
-		if err := reg.Register(agent.NewTaskTool(a.spawnAgent)); err != nil {
+		if err := reg.Register(agent.NewTaskTool(a.spawnAgent, a.taskProfiles()...)); err != nil {
 			return fmt.Errorf("register the Task tool: %w", err)
 		}
 	}
@@ -84,6 +87,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 			return usageErr(err)
 		}
 		a.env.Agent = a.newAgent
+		a.loadCustomCommands()
 	}
 	if a.opts.Registry == nil && !lenient {
 		a.loadExtensions(ctx)

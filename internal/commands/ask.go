@@ -43,39 +43,51 @@ echo "summarise README.md" | forge ask - -o json | jq -c 'select(.type=="done")'
 }
 
 func runAsk(ctx context.Context, env *Env, inv Invocation) int {
-	prompt := strings.TrimSpace(inv.Line)
-	if !inv.Shell {
-		p, err := cliPrompt(env, inv.Args)
-		if err != nil {
-			return env.Usage(askCommand(), inv, err.Error())
-		}
-		prompt = p
+	prompt, opts, err := strings.TrimSpace(inv.Line), AgentOptions{Exec: env.Exec}, error(nil)
+	if inv.Shell {
+		prompt, opts, err = env.promptOrCustom(prompt)
+	} else {
+		prompt, opts, err = cliPrompt(env, inv.Args)
+	}
+	if err != nil {
+		return env.Usage(askCommand(), inv, err.Error())
 	}
 	if prompt == "" {
 		return env.Usage(askCommand(), inv, "missing prompt")
 	}
-	return RunPrompt(ctx, env, prompt, !inv.Shell)
+	return runPrompt(ctx, env, prompt, !inv.Shell, opts)
 }
 
 // cliPrompt is forge ask's prompt: its words, or standard input with -,
-// and piped standard input added as context.
-func cliPrompt(env *Env, words []string) (string, error) {
+// a custom command's prompt when it names one ("/review src/"), and piped
+// standard input added as context.
+func cliPrompt(env *Env, words []string) (string, AgentOptions, error) {
 	prompt := strings.TrimSpace(strings.Join(words, " "))
 	if prompt == "-" {
 		b, err := readLimited(env.IO.In)
 		if err != nil {
-			return "", fmt.Errorf("read the prompt from standard input: %w", err)
+			return "", AgentOptions{}, fmt.Errorf("read the prompt from standard input: %w", err)
 		}
-		return strings.TrimSpace(b), nil
+		return env.promptOrCustom(strings.TrimSpace(b))
 	}
-	if env.IO.InTerminal || env.IO.In == nil || prompt == "" {
-		return prompt, nil
+	prompt, opts, err := env.promptOrCustom(prompt)
+	if err != nil || env.IO.InTerminal || env.IO.In == nil || prompt == "" {
+		return prompt, opts, err
 	}
 	piped, err := readLimited(env.IO.In)
 	if err != nil || strings.TrimSpace(piped) == "" {
-		return prompt, nil
+		return prompt, opts, nil
 	}
-	return prompt + "\n\nStandard input:\n<stdin>\n" + strings.TrimRight(piped, "\n") + "\n</stdin>", nil
+	return prompt + "\n\nStandard input:\n<stdin>\n" + strings.TrimRight(piped, "\n") + "\n</stdin>", opts, nil
+}
+
+// promptOrCustom is prompt as it is, or, when it names a custom command
+// ("/review src/"), that command's prompt and options.
+func (e *Env) promptOrCustom(prompt string) (string, AgentOptions, error) {
+	if d, args, ok := e.customFor(prompt); ok {
+		return expandCustom(e, d, args)
+	}
+	return prompt, AgentOptions{Exec: e.Exec}, nil
 }
 
 // readLimited reads r up to maxPipedContext, noting a cut.
@@ -94,10 +106,15 @@ func readLimited(r io.Reader) (string, error) {
 // conversation, shows the run, and returns its exit status. toErr sends
 // the lines about tool calls to standard error (forge ask).
 func RunPrompt(ctx context.Context, env *Env, prompt string, toErr bool) int {
+	return runPrompt(ctx, env, prompt, toErr, AgentOptions{Exec: env.Exec})
+}
+
+// runPrompt is RunPrompt with the agent's options for this prompt (a
+// custom command's tools and model).
+func runPrompt(ctx context.Context, env *Env, prompt string, toErr bool, opts AgentOptions) int {
 	if env.Agent == nil {
 		return env.Fail(ExitFailed, "model", "this forge has no agent")
 	}
-	opts := AgentOptions{Exec: env.Exec}
 	if env.IO.InTerminal && env.Ask != nil {
 		// Only a person at a terminal can answer; a script's next line is
 		// not an answer.

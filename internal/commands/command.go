@@ -50,6 +50,9 @@ type Command struct {
 	// lines only the command line has (pipes, standard input).
 	Example, CLIExample string
 	Where               Where
+	// Source says where a custom command comes from, for /help; "" for
+	// forge's own.
+	Source string
 
 	// Flags declares the command's flags on fs and returns the Run that
 	// reads them; nil for a command without flags of its own, which

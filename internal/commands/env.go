@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/config"
+	"github.com/forgehq/forge/internal/custom"
 	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/mcp"
 	"github.com/forgehq/forge/internal/permission"
@@ -81,6 +82,8 @@ type Env struct {
 
 	printer render.Printer
 	quit    bool
+	// custom are the custom commands (SetCustom).
+	custom []custom.Command
 }
 
 // AgentFactory builds the agent for one prompt, with what the front end
@@ -96,6 +99,11 @@ type AgentOptions struct {
 	Asker tools.Asker
 	// Exec is the context the agent's calls start from.
 	Exec tools.ExecutionContext
+	// Tools, when not nil, narrow the tools of this prompt (a custom
+	// command's allowed-tools: names or rules such as Bash(git diff:*)).
+	Tools []string
+	// Model, when set, is the model of this prompt, of the same provider.
+	Model string
 }
 
 // Printer returns the printer of the current output mode.

@@ -14,12 +14,12 @@ func helpCommand() Command {
 	return Command{
 		Name: "help", Usage: "/help [COMMAND]", Summary: "List the commands, or explain one",
 		Example: "/help run", Where: ShellOnly, Run: runHelp,
-		Complete: func(_ *Env, words []string, _ string) []string {
+		Complete: func(env *Env, words []string, _ string) []string {
 			if len(words) > 0 {
 				return nil
 			}
 			var out []string
-			for _, c := range Table() {
+			for _, c := range env.commandTable() {
 				if c.InShell() {
 					out = append(out, c.Name+" ")
 				}
@@ -33,7 +33,7 @@ func runHelp(_ context.Context, env *Env, inv Invocation) int {
 	if len(inv.Args) > 1 {
 		return env.Usage(helpCommand(), inv, "too many arguments")
 	}
-	table := Table()
+	table := env.commandTable()
 	if len(inv.Args) == 1 {
 		name := strings.TrimPrefix(inv.Args[0], "/")
 		c, ok := lookup(table, name)
@@ -61,5 +61,5 @@ func commandInfo(c Command) render.CommandInfo {
 	for _, a := range c.Aliases {
 		aliases = append(aliases, "/"+a)
 	}
-	return render.CommandInfo{Name: "/" + c.Name, Aliases: aliases, Usage: c.Usage, Summary: c.Summary}
+	return render.CommandInfo{Name: "/" + c.Name, Aliases: aliases, Usage: c.Usage, Summary: c.Summary, Source: c.Source}
 }

@@ -19,9 +19,10 @@ type Shell struct {
 	table []Command
 }
 
-// NewShell returns the shell of env with the whole command table.
+// NewShell returns the shell of env with the whole command table, the
+// custom commands included.
 func NewShell(env *Env) *Shell {
-	return &Shell{env: env, table: Table()}
+	return &Shell{env: env, table: env.commandTable()}
 }
 
 // Env returns the shell's environment.

@@ -32,6 +32,18 @@ func DefaultPluginDir(env func(string) (string, bool)) string {
 	return xdgPath(env, "XDG_CONFIG_HOME", ".config", "forge", "plugins")
 }
 
+// DefaultCommandsDir is $XDG_CONFIG_HOME/forge/commands, or ~/.config/forge/commands:
+// the user's custom slash commands; "" when neither is known.
+func DefaultCommandsDir(env func(string) (string, bool)) string {
+	return xdgPath(env, "XDG_CONFIG_HOME", ".config", "forge", "commands")
+}
+
+// DefaultAgentsDir is $XDG_CONFIG_HOME/forge/agents, or ~/.config/forge/agents: the
+// user's custom subagents; "" when neither is known.
+func DefaultAgentsDir(env func(string) (string, bool)) string {
+	return xdgPath(env, "XDG_CONFIG_HOME", ".config", "forge", "agents")
+}
+
 // xdgPath joins elem under the XDG base directory named by xdgVar, falling back to
 // $HOME/fallback.
 func xdgPath(env func(string) (string, bool), xdgVar, fallback string, elem ...string) string {

@@ -224,7 +224,7 @@ func (p jsonPrinter) RegistrationFailed(string, error) {}
 func (p jsonPrinter) CommandList(cs []CommandInfo, _ string) {
 	es := make([]CommandInfo, len(cs))
 	for i, c := range cs {
-		es[i] = CommandInfo{Name: c.Name, Aliases: c.Aliases, Usage: c.Usage, Summary: c.Summary}
+		es[i] = CommandInfo{Name: c.Name, Aliases: c.Aliases, Usage: c.Usage, Summary: c.Summary, Source: c.Source}
 	}
 	p.write(map[string]any{"commands": es})
 }

@@ -105,8 +105,11 @@ type CommandInfo struct {
 	Aliases []string `json:"aliases,omitempty"`
 	Usage   string   `json:"usage"`
 	Summary string   `json:"summary"`
-	Help    string   `json:"help,omitempty"`
-	Example string   `json:"example,omitempty"`
+	// Source says where a custom command comes from: "custom, project
+	// .forge/commands/review.md"; "" for forge's own.
+	Source  string `json:"source,omitempty"`
+	Help    string `json:"help,omitempty"`
+	Example string `json:"example,omitempty"`
 }
 
 // VersionInfo is what forge version prints.

@@ -132,7 +132,10 @@ func (p textPrinter) RegistrationFailed(name string, err error) {
 func (p textPrinter) CommandList(cs []CommandInfo, footer string) {
 	var b strings.Builder
 	for _, c := range cs {
-		fmt.Fprintf(&b, "%s\n    %s\n", c.Usage, c.Summary)
+		fmt.Fprintf(&b, "%s\n    %s\n", sanitizeText(c.Usage), sanitizeText(c.Summary))
+		if c.Source != "" {
+			fmt.Fprintf(&b, "    (%s)\n", sanitizeText(c.Source))
+		}
 	}
 	if footer != "" {
 		b.WriteString("\n" + footer)
@@ -142,9 +145,12 @@ func (p textPrinter) CommandList(cs []CommandInfo, footer string) {
 
 func (p textPrinter) CommandHelp(c CommandInfo) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: %s\n\n%s.\n", c.Usage, c.Summary)
+	fmt.Fprintf(&b, "Usage: %s\n\n%s.\n", sanitizeText(c.Usage), strings.TrimSuffix(sanitizeText(c.Summary), "."))
+	if c.Source != "" {
+		fmt.Fprintf(&b, "(%s)\n", sanitizeText(c.Source))
+	}
 	if c.Help != "" {
-		fmt.Fprintf(&b, "\n%s\n", Reflow(c.Help))
+		fmt.Fprintf(&b, "\n%s\n", Reflow(sanitizeText(c.Help)))
 	}
 	if c.Example != "" {
 		b.WriteString("\nExamples:\n")

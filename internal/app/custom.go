@@ -1,0 +1,138 @@
+package app
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/config"
+	"github.com/forgehq/forge/internal/custom"
+	"github.com/forgehq/forge/internal/permission"
+)
+
+// customDirs are the directories of custom commands or agents (sub is
+// "commands" or "agents"): the user's, then the project's, which
+// override the user's.
+func (a *App) customDirs(sub string, user string) []custom.Dir {
+	var dirs []custom.Dir
+	if user != "" {
+		dirs = append(dirs, custom.Dir{Path: user, Scope: custom.ScopeUser})
+	}
+	if a.cfg.ProjectDir != "" {
+		dirs = append(dirs, custom.Dir{Path: filepath.Join(a.cfg.ProjectDir, config.ProjectDirName, sub), Scope: custom.ScopeProject})
+	}
+	return dirs
+}
+
+// loadCustomCommands gives the shell the custom commands; what is wrong
+// with their files is a warning each.
+func (a *App) loadCustomCommands() {
+	defs, rep := custom.LoadCommands(a.customDirs("commands", config.DefaultCommandsDir(a.opts.LookupEnv)))
+	a.reportCustom("command", rep)
+	kept := defs[:0]
+	for _, d := range defs {
+		if d.AllowedTools != nil {
+			if _, err := permission.NewScope(d.AllowedTools, a.cfg.WorkingDir, a.getenv("HOME")); err != nil {
+				a.warnCustom(d.Source.Path + ": allowed-tools: " + oneLine(err) + "; skipped")
+				continue
+			}
+		}
+		kept = append(kept, d)
+	}
+	for _, w := range a.env.SetCustom(kept) {
+		a.warnCustom(w)
+	}
+}
+
+// loadCustomAgents reads the custom subagents, which the Task tool offers.
+func (a *App) loadCustomAgents() {
+	defs, rep := custom.LoadAgents(a.customDirs("agents", config.DefaultAgentsDir(a.opts.LookupEnv)))
+	a.reportCustom("agent", rep)
+	a.agents = nil
+	for _, d := range defs {
+		if d.Name == agent.GeneralSubagent {
+			a.warnCustom(d.Source.Path + ": " + agent.GeneralSubagent + " is forge's own subagent; this agent is skipped (rename it)")
+			continue
+		}
+		if d.Tools != nil {
+			if _, err := permission.NewScope(d.Tools, a.cfg.WorkingDir, a.getenv("HOME")); err != nil {
+				a.warnCustom(d.Source.Path + ": tools: " + oneLine(err) + "; skipped")
+				continue
+			}
+		}
+		a.agents = append(a.agents, d)
+	}
+}
+
+// reportCustom logs what loading found: warnings, and at debug level the
+// project's definitions that replace the user's.
+func (a *App) reportCustom(kind string, rep custom.Report) {
+	for _, w := range rep.Warnings {
+		a.warnCustom(w.String())
+	}
+	for _, o := range rep.Overrides {
+		a.log.Debug().Str("component", "custom").Msgf("%s %s: %s overrides %s", kind, o.Name, o.Kept, o.Replaced)
+	}
+}
+
+func (a *App) warnCustom(msg string) { a.log.Warn().Str("component", "custom").Msg(msg) }
+
+// oneLine joins an error's lines (errors.Join lists one per line).
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+
+// taskProfiles name the custom subagents for the registry's Task tool.
+func (a *App) taskProfiles() []agent.Profile {
+	out := make([]agent.Profile, len(a.agents))
+	for i, d := range a.agents {
+		out[i] = agent.Profile{Name: d.Name, Description: d.Description}
+	}
+	return out
+}
+
+// profiles are the custom subagents for an agent working in wd: their
+// tools as scopes, their models resolved for the chosen provider.
+func (a *App) profiles(wd string) ([]agent.Profile, error) {
+	out := make([]agent.Profile, 0, len(a.agents))
+	for _, d := range a.agents {
+		p := agent.Profile{Name: d.Name, Description: d.Description, System: d.Prompt}
+		if d.Tools != nil {
+			s, err := permission.NewScope(d.Tools, wd, a.getenv("HOME"))
+			if err != nil {
+				return nil, err
+			}
+			p.Tools = s
+		}
+		if name := a.modelFor(d.Model, d.Source.Path); name != "" && name != a.model.Name {
+			price, err := a.priceOf(name)
+			if err != nil {
+				a.warnCustom(d.Source.Path + ": " + err.Error() + "; the agent uses " + a.model.Name)
+			} else {
+				p.ModelName, p.Price, p.ContextWindow = name, price, a.windowOf(name)
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// claudeAliases are the model names Claude Code's files use, for the
+// Anthropic provider.
+var claudeAliases = map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "claude-opus-4-5", "haiku": "claude-haiku-4-5"}
+
+// modelFor is the model a definition's model: asks for, of the chosen
+// provider: "" (and "inherit") is the session's own; Claude Code's
+// aliases mean Anthropic's models, and the session's model elsewhere.
+func (a *App) modelFor(name, path string) string {
+	name = strings.TrimSpace(name)
+	if name == "" || strings.EqualFold(name, "inherit") {
+		return ""
+	}
+	if full, ok := claudeAliases[strings.ToLower(name)]; ok {
+		if a.model.Provider == "anthropic" {
+			return full
+		}
+		a.log.Debug().Str("component", "custom").Msgf("%s: model %s is Anthropic's; %s keeps %s", path, name, a.model.Provider, a.model.Name)
+		return ""
+	}
+	return name
+}

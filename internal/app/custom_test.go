@@ -1,0 +1,92 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/forgehq/forge/internal/llm/llmtest"
+)
+
+// writeFiles writes files (path -> content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A custom command sends its body, filled in with its arguments, with only
+// its allowed tools and its model; a call outside allowed-tools is not
+// run, even in yolo mode. The next prompt is back to every tool and the
+// session's model.
+func TestCustomCommandThroughTheAgent(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{
+			{Name: "Bash", Arguments: json.RawMessage(`{"command": "git push"}`)},
+			{Name: "Bash", Arguments: json.RawMessage(`{"command": "git diff --stat"}`)},
+		}},
+		{Text: "Reviewed."},
+		{Text: "Plain."},
+	}})
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".forge/commands/review.md": "---\ndescription: Review\nallowed-tools: Read, Bash(git diff:*)\nmodel: review-model\n---\n" +
+			"Review $1 for $2; all of it: $ARGUMENTS\n",
+	})
+	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": dir,
+		"FORGE_PROVIDER": "openai", "FORGE_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test", "FORGE_APPROVAL": "yolo"}
+	var out, errb bytes.Buffer
+	opts := Options{
+		Clock:     func() time.Time { return time.Date(2024, 1, 15, 10, 23, 45, 0, time.UTC) },
+		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		Getwd:     func() (string, error) { return dir, nil },
+	}
+	code := Main(context.Background(), nil, strings.NewReader("/review src/ 'error handling'\nhello\n"), &out, &errb, opts)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	first := reqs[0]
+	if names := first.ToolNames(); !slices.Equal(names, []string{"Bash", "Read"}) {
+		t.Errorf("offered %v", names)
+	}
+	if first.Model != "review-model" {
+		t.Errorf("model %q", first.Model)
+	}
+	if got := first.Messages[0].Text; got != "Review src/ for error handling; all of it: src/ 'error handling'" {
+		t.Errorf("prompt %q", got)
+	}
+	res := resultsOf(reqs[1])
+	if len(res) != 2 || !strings.Contains(res[0], "only these tools may be used here: Read, Bash(git diff:*)") ||
+		strings.Contains(res[1], "only these tools") {
+		t.Errorf("results %q", res)
+	}
+	if last := reqs[2]; len(last.ToolNames()) < 5 || last.Model == "review-model" {
+		t.Errorf("the next prompt: model %q, tools %v", last.Model, last.ToolNames())
+	}
+}
+
+// resultsOf are a request's tool results.
+func resultsOf(req llmtest.Request) []string {
+	var out []string
+	for _, r := range req.Results() {
+		out = append(out, r.Content)
+	}
+	return out
+}

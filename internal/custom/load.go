@@ -1,0 +1,328 @@
+package custom
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// MaxFileSize bounds one command or agent file: a prompt larger than this
+// is a mistake (a log, a data file), not a prompt.
+const MaxFileSize = 256 << 10
+
+// maxFiles bounds the files read from one directory.
+const maxFiles = 1000
+
+// Scope is where a definition comes from.
+type Scope string
+
+// The scopes. A project's definitions override the user's of the same name.
+const (
+	ScopeUser    Scope = "user"
+	ScopeProject Scope = "project"
+)
+
+// Dir is a directory of definitions and its scope.
+type Dir struct {
+	Path  string
+	Scope Scope
+}
+
+// Source is the file a definition came from.
+type Source struct {
+	Path  string
+	Scope Scope
+}
+
+// String is "project .forge/commands/review.md", for the person.
+func (s Source) String() string { return string(s.Scope) + " " + s.Path }
+
+// Command is a custom slash command.
+type Command struct {
+	// Name is the path under the commands directory without .md, its
+	// directories joined by ":" (git/commit.md is git:commit).
+	Name         string
+	Description  string
+	ArgumentHint string
+	// AllowedTools narrow the tools of the command's prompt (tool names or
+	// rules such as Bash(git diff:*)); nil when not given.
+	AllowedTools []string
+	Model        string
+	// Body is the prompt, with $ARGUMENTS and $1..$9 to fill in (Expand).
+	Body   string
+	Source Source
+}
+
+// Agent is a custom subagent.
+type Agent struct {
+	Name        string
+	Description string
+	// Tools narrow the subagent's tools; nil means the default subagent's.
+	Tools  []string
+	Model  string
+	Prompt string // the system prompt
+	Source Source
+}
+
+// Warning is a problem with one file, which was skipped or partly ignored.
+type Warning struct {
+	Path string
+	Line int // 0: the whole file
+	Msg  string
+}
+
+// String is "path:line: message".
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", w.Path, w.Line, w.Msg)
+	}
+	return w.Path + ": " + w.Msg
+}
+
+// Override says a project definition replaced a user one of the same name.
+type Override struct {
+	Name     string
+	Kept     Source
+	Replaced Source
+}
+
+// Report is what loading had to say besides the definitions.
+type Report struct {
+	Warnings  []Warning
+	Overrides []Override
+}
+
+// validName is one segment of a command's name, or an agent's name.
+var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// LoadCommands reads the .md files under dirs, later directories
+// overriding earlier ones (give the user's, then the project's). A missing
+// directory is no error. Commands come back sorted by name.
+func LoadCommands(dirs []Dir) ([]Command, Report) {
+	var rep Report
+	byName := map[string]Command{}
+	for _, d := range dirs {
+		for _, f := range readDir(d, &rep) {
+			c, ok := command(f, &rep)
+			if !ok {
+				continue
+			}
+			if old, dup := byName[c.Name]; dup {
+				rep.Overrides = append(rep.Overrides, Override{Name: c.Name, Kept: c.Source, Replaced: old.Source})
+			}
+			byName[c.Name] = c
+		}
+	}
+	out := make([]Command, 0, len(byName))
+	for _, c := range byName {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, rep
+}
+
+// LoadAgents reads the .md files under dirs as LoadCommands does. Two
+// files of one directory naming the same agent keep the first by path.
+func LoadAgents(dirs []Dir) ([]Agent, Report) {
+	var rep Report
+	byName := map[string]Agent{}
+	for _, d := range dirs {
+		here := map[string]bool{}
+		for _, f := range readDir(d, &rep) {
+			a, ok := agent(f, &rep)
+			if !ok {
+				continue
+			}
+			if here[a.Name] {
+				rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("agent %q is already defined in %s; this file is skipped", a.Name, d.Path)})
+				continue
+			}
+			here[a.Name] = true
+			if old, dup := byName[a.Name]; dup {
+				rep.Overrides = append(rep.Overrides, Override{Name: a.Name, Kept: a.Source, Replaced: old.Source})
+			}
+			byName[a.Name] = a
+		}
+	}
+	out := make([]Agent, 0, len(byName))
+	for _, a := range byName {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, rep
+}
+
+// file is one .md file read from a directory.
+type file struct {
+	path string // as shown: the directory's path joined with rel
+	rel  string // slash-separated, under the directory
+	data []byte
+	src  Source
+}
+
+// readDir reads the .md files under d, in lexical order, skipping hidden
+// files and directories; problems go to rep.
+func readDir(d Dir, rep *Report) []file {
+	if d.Path == "" {
+		return nil
+	}
+	var out []file
+	err := filepath.WalkDir(d.Path, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if p == d.Path && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: "cannot read: " + unwrapPath(err)})
+			return nil
+		}
+		if p != d.Path && strings.HasPrefix(e.Name(), ".") {
+			if e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+			return nil
+		}
+		if len(out) == maxFiles {
+			rep.Warnings = append(rep.Warnings, Warning{Path: d.Path, Msg: fmt.Sprintf("more than %d files; the rest are skipped", maxFiles)})
+			return fs.SkipAll
+		}
+		rel, _ := filepath.Rel(d.Path, p)
+		data, rerr := readCapped(p)
+		if rerr != nil {
+			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: rerr.Error()})
+			return nil
+		}
+		out = append(out, file{path: p, rel: filepath.ToSlash(rel), data: data, src: Source{Path: p, Scope: d.Scope}})
+		return nil
+	})
+	if err != nil {
+		rep.Warnings = append(rep.Warnings, Warning{Path: d.Path, Msg: "cannot read: " + unwrapPath(err)})
+	}
+	return out
+}
+
+// readCapped reads a regular file of at most MaxFileSize bytes.
+func readCapped(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %s", unwrapPath(err))
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file; skipped")
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %s", unwrapPath(err))
+	}
+	if len(b) > MaxFileSize {
+		return nil, fmt.Errorf("larger than %d KiB; skipped", MaxFileSize>>10)
+	}
+	return b, nil
+}
+
+// unwrapPath drops the path an *fs.PathError repeats.
+func unwrapPath(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// parseFile parses f, reporting its issues; ok is false when it is unusable.
+func parseFile(f file, k Kind, rep *Report) (Doc, bool) {
+	doc, warns, err := Parse(f.data, k)
+	for _, w := range warns {
+		rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Line: w.Line, Msg: w.Msg})
+	}
+	if err != nil {
+		w := Warning{Path: f.path, Msg: err.Error() + "; skipped"}
+		var is Issue
+		if errors.As(err, &is) {
+			w.Line, w.Msg = is.Line, is.Msg+"; skipped"
+		}
+		rep.Warnings = append(rep.Warnings, w)
+		return Doc{}, false
+	}
+	return doc, true
+}
+
+// command makes the command of f.
+func command(f file, rep *Report) (Command, bool) {
+	segs := strings.Split(strings.TrimSuffix(f.rel, ".md"), "/")
+	for _, s := range segs {
+		if !validName.MatchString(s) {
+			rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("%q cannot be a command name "+
+				"(letters, digits, -, _ and . only, starting with a letter or digit); skipped", s)})
+			return Command{}, false
+		}
+	}
+	doc, ok := parseFile(f, KindCommand, rep)
+	if !ok {
+		return Command{}, false
+	}
+	c := Command{Name: strings.Join(segs, ":"), Description: doc.Meta.Description, ArgumentHint: doc.Meta.ArgumentHint,
+		Model: doc.Meta.Model, Body: doc.Body, Source: f.src}
+	if doc.Meta.ToolsSet {
+		c.AllowedTools = doc.Meta.Tools
+	}
+	if c.Description == "" {
+		c.Description = firstLine(doc.Body)
+	}
+	if c.Body == "" {
+		rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: "the command has no prompt (the file's body is empty)"})
+	}
+	return c, true
+}
+
+// agent makes the agent of f: its name is the front matter's, else the
+// file's.
+func agent(f file, rep *Report) (Agent, bool) {
+	doc, ok := parseFile(f, KindAgent, rep)
+	if !ok {
+		return Agent{}, false
+	}
+	name := doc.Meta.Name
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(f.rel), ".md")
+	}
+	if !validName.MatchString(name) {
+		rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("%q cannot be an agent name "+
+			"(letters, digits, -, _ and . only, starting with a letter or digit); skipped", name)})
+		return Agent{}, false
+	}
+	a := Agent{Name: name, Description: doc.Meta.Description, Model: doc.Meta.Model, Prompt: doc.Body, Source: f.src}
+	if doc.Meta.ToolsSet {
+		a.Tools = doc.Meta.Tools
+	}
+	if a.Description == "" {
+		rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: "no description: the model will not know when to use this agent"})
+	}
+	if a.Prompt == "" {
+		rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: "the agent has no system prompt (the file's body is empty)"})
+	}
+	return a, true
+}
+
+// firstLine is the first non-blank line of s, for a command without a
+// description, as Claude Code shows it.
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#")); l != "" {
+			if r := []rune(l); len(r) > 80 {
+				l = string(r[:77]) + "..."
+			}
+			return l
+		}
+	}
+	return ""
+}

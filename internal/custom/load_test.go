@@ -1,0 +1,126 @@
+package custom
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func warningsText(rep Report) string {
+	var lines []string
+	for _, w := range rep.Warnings {
+		lines = append(lines, w.String())
+	}
+	return strings.Join(lines, "\n")
+}
+
+func TestLoadCommands(t *testing.T) {
+	user, project := t.TempDir(), t.TempDir()
+	write(t, user, map[string]string{
+		"review.md": "The user's review.",
+		"hello.md":  "Say hello.",
+	})
+	write(t, project, map[string]string{
+		"review.md":           "---\ndescription: Review\nallowed-tools: Read\n---\nThe project's review of $1.",
+		"git/commit.md":       "# Commit\n\nWrite a commit message.",
+		"notes.txt":           "not a command",
+		".hidden.md":          "skipped",
+		".drafts/x.md":        "skipped",
+		"bad name.md":         "skipped",
+		"huge.md":             strings.Repeat("x", MaxFileSize+1),
+		"binary.md":           "\x00\x01\x02",
+		"unclosed.md":         "---\ndescription: d\n",
+		"empty.md":            "",
+		"deep/er/still/ok.md": "ok",
+	})
+	cmds, rep := LoadCommands([]Dir{{Path: user, Scope: ScopeUser}, {Path: project, Scope: ScopeProject},
+		{Path: filepath.Join(project, "missing"), Scope: ScopeProject}})
+	var names []string
+	byName := map[string]Command{}
+	for _, c := range cmds {
+		names = append(names, c.Name)
+		byName[c.Name] = c
+	}
+	if got := strings.Join(names, " "); got != "deep:er:still:ok empty git:commit hello review" {
+		t.Errorf("commands %q", got)
+	}
+	r := byName["review"]
+	if r.Source.Scope != ScopeProject || r.Body != "The project's review of $1." || len(r.AllowedTools) != 1 {
+		t.Errorf("review %+v", r)
+	}
+	if c := byName["git:commit"]; c.Description != "Commit" || c.AllowedTools != nil {
+		t.Errorf("git:commit %+v", c)
+	}
+	if len(rep.Overrides) != 1 || rep.Overrides[0].Name != "review" || rep.Overrides[0].Replaced.Scope != ScopeUser {
+		t.Errorf("overrides %+v", rep.Overrides)
+	}
+	warns := warningsText(rep)
+	for _, want := range []string{
+		`bad name.md: "bad name" cannot be a command name`,
+		"huge.md: larger than 256 KiB; skipped",
+		"binary.md: not a text file",
+		"unclosed.md:1: front matter not closed",
+		"empty.md: the command has no prompt",
+	} {
+		if !strings.Contains(warns, want) {
+			t.Errorf("warnings lack %q:\n%s", want, warns)
+		}
+	}
+	if strings.Contains(warns, "hidden") || strings.Contains(warns, "missing") || strings.Contains(warns, "notes") {
+		t.Errorf("warnings about files that are not commands:\n%s", warns)
+	}
+}
+
+func TestLoadAgents(t *testing.T) {
+	user, project := t.TempDir(), t.TempDir()
+	write(t, user, map[string]string{
+		"x.md": "---\nname: x\ndescription: the user's\n---\nUser X.",
+		"y.md": "---\ndescription: Y\ntools: Read, Grep\nmodel: haiku\n---\nYou are Y.",
+	})
+	write(t, project, map[string]string{
+		"a.md": "---\nname: x\ndescription: the project's\ntools: []\n---\nProject X.",
+		"b.md": "---\nname: x\ndescription: again\n---\nDuplicate.",
+		"c.md": "---\nname: no good\n---\n",
+		"d.md": "No front matter: named after the file.",
+	})
+	agents, rep := LoadAgents([]Dir{{Path: user, Scope: ScopeUser}, {Path: project, Scope: ScopeProject}})
+	byName := map[string]Agent{}
+	for _, a := range agents {
+		byName[a.Name] = a
+	}
+	if len(agents) != 3 {
+		t.Fatalf("agents %+v", agents)
+	}
+	if x := byName["x"]; x.Prompt != "Project X." || x.Tools == nil || len(x.Tools) != 0 {
+		t.Errorf("x %+v", x)
+	}
+	if y := byName["y"]; y.Model != "haiku" || len(y.Tools) != 2 || y.Prompt != "You are Y." {
+		t.Errorf("y %+v", y)
+	}
+	if d, ok := byName["d"]; !ok || d.Tools != nil {
+		t.Errorf("d %+v", d)
+	}
+	warns := warningsText(rep)
+	for _, want := range []string{`b.md: agent "x" is already defined`, `c.md: "no good" cannot be an agent name`, "d.md: no description"} {
+		if !strings.Contains(warns, want) {
+			t.Errorf("warnings lack %q:\n%s", want, warns)
+		}
+	}
+	if len(rep.Overrides) != 1 || rep.Overrides[0].Kept.Path != filepath.Join(project, "a.md") {
+		t.Errorf("overrides %+v", rep.Overrides)
+	}
+}
