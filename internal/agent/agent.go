@@ -64,6 +64,10 @@ type Config struct {
 	// compacted before a request would fill most of it. 0 (unknown)
 	// compacts only when the provider says the request was too long.
 	ContextWindow int
+	// Checkpointer, when set, keeps the files Write, Edit and NotebookEdit
+	// calls change, before they change them, for undo. A subagent shares
+	// its parent's: its changes belong to the parent's prompt.
+	Checkpointer Checkpointer
 
 	// readOnly offers and allows read-only tools only (a subagent).
 	readOnly bool

@@ -97,7 +97,7 @@ func RunPrompt(ctx context.Context, env *Env, prompt string, toErr bool) int {
 	if env.Agent == nil {
 		return env.Fail(ExitFailed, "model", "this forge has no agent")
 	}
-	opts := AgentOptions{Exec: env.Exec}
+	opts := AgentOptions{Exec: env.Exec, Checkpointer: historyOf{env}}
 	if env.IO.InTerminal && env.Ask != nil {
 		// Only a person at a terminal can answer; a script's next line is
 		// not an answer.
@@ -113,6 +113,7 @@ func RunPrompt(ctx context.Context, env *Env, prompt string, toErr bool) int {
 	info.SessionID = env.Exec.SessionID
 	view := env.Printer().Run(info, render.RunOptions{ProgressToErr: toErr, Lookup: env.Registry.Get})
 	defer view.Close()
+	env.History().Prompt(prompt, env.Conversation.Messages)
 	d := a.Run(ctx, &env.Conversation, prompt, view.Event)
 	env.Spending.add(d)
 	return doneStatus(d)

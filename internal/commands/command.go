@@ -136,6 +136,8 @@ func Table() []Command {
 		askCommand(),
 		clearCommand(),
 		compactCommand(),
+		undoCommand(),
+		rewindCommand(),
 		toolsCommand(),
 		runCommand(),
 		schemaCommand(),

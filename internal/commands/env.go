@@ -17,6 +17,7 @@ import (
 	"github.com/forgehq/forge/internal/plugin"
 	"github.com/forgehq/forge/internal/ratelimit"
 	"github.com/forgehq/forge/internal/render"
+	"github.com/forgehq/forge/internal/session"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -75,6 +76,9 @@ type Env struct {
 
 	printer render.Printer
 	quit    bool
+	// files are the file checkpoints of a conversation no session log
+	// keeps (see History).
+	files *session.History
 }
 
 // AgentFactory builds the agent for one prompt, with what the front end
@@ -90,6 +94,8 @@ type AgentOptions struct {
 	Asker tools.Asker
 	// Exec is the context the agent's calls start from.
 	Exec tools.ExecutionContext
+	// Checkpointer keeps the files the agent's calls change, for /undo.
+	Checkpointer agent.Checkpointer
 }
 
 // Printer returns the printer of the current output mode.
