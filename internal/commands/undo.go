@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/forgehq/forge/internal/render"
 	"github.com/forgehq/forge/internal/session"
 )
 
@@ -213,15 +213,5 @@ func undoJSON(env *Env, id string, turns []int, done []session.Restored, conflic
 // relPath is path as the person reads it: relative to the working
 // directory when inside it.
 func (e *Env) relPath(path string) string {
-	wd := e.Exec.WorkingDir
-	if wd == "" {
-		return path
-	}
-	if real, err := filepath.EvalSymlinks(wd); err == nil {
-		wd = real
-	}
-	if rel, err := filepath.Rel(wd, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return rel
-	}
-	return path
+	return render.RelPaths(e.Exec.WorkingDir, []string{path})[0]
 }
