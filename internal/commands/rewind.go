@@ -19,7 +19,7 @@ const rewindText = 60
 func rewindCommand() Command {
 	return Command{
 		Name: "rewind", Usage: "/rewind [N [files|conversation|both]] [--force]",
-		Summary: "Go back to before a prompt: its files, the conversation, or both",
+		Summary: "Go back to before a prompt: files, conversation or both",
 		Help: `Without N, lists the prompts of this conversation with the files each changed, numbered as the session counts them (a prompt a rewind took out of the conversation leaves a gap).
 
 /rewind N goes back to before prompt N: the files that prompt N and every later one changed (through Write, Edit and NotebookEdit) are put back as they were, and the conversation is cut back to before prompt N, so the model forgets it. "files" does only the first, "conversation" only the second; both is the default. The cut is kept in the session log, so a resumed session (--continue) goes on from it.
