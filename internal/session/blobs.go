@@ -37,6 +37,21 @@ type dirBlobs struct{ dir string }
 func (b dirBlobs) path(hash string) string { return filepath.Join(b.dir, hash) }
 
 func (b dirBlobs) put(r io.Reader) (string, int64, error) {
+	// A content kept already (the same file saved again, a Write that
+	// put back what was there) costs a read, not a write: hash first
+	// when r can be read twice.
+	if rs, ok := r.(io.ReadSeeker); ok {
+		sum, n, err := hashReader(rs)
+		if err != nil {
+			return "", 0, fmt.Errorf("store file content: %w", err)
+		}
+		if fi, err := os.Stat(b.path(sum)); err == nil && fi.Size() == n {
+			return sum, n, nil
+		}
+		if _, err := rs.Seek(0, io.SeekStart); err != nil {
+			return "", 0, fmt.Errorf("store file content: %w", err)
+		}
+	}
 	if err := os.MkdirAll(b.dir, 0o700); err != nil {
 		return "", 0, fmt.Errorf("store file content: %w", err)
 	}
