@@ -199,6 +199,39 @@ func TestRewindConflictAndConversation(t *testing.T) {
 	}
 }
 
+func TestUndoAsksOnATerminal(t *testing.T) {
+	sh, out, errOut := agentShell(t, editScript(), false)
+	env := sh.Env()
+	p := func(n string) string { return filepath.Join(env.Exec.WorkingDir, n) }
+	must(t, os.WriteFile(p("old.go"), []byte("old code\n"), 0o644))
+	must(t, os.WriteFile(p("notes.txt"), []byte("n\n"), 0o644))
+	sh.Exec(context.Background(), "make the changes")
+	must(t, os.WriteFile(p("old.go"), []byte("by hand\n"), 0o644))
+	must(t, os.WriteFile(p("notes.txt"), []byte("by hand\n"), 0o644))
+	env.IO.InTerminal = true
+	var asked []string
+	ask := func(_ context.Context, q string) (string, error) {
+		asked = append(asked, q)
+		if strings.HasPrefix(q, "old.go") {
+			return "y", nil
+		}
+		return "n", nil
+	}
+	out.Reset()
+	if code, _ := sh.Dispatch(context.Background(), "/undo", ask); code != ExitOK {
+		t.Fatalf("/undo on a terminal: %d %s", code, errOut)
+	}
+	if len(asked) != 2 || !strings.Contains(asked[0], "changed since forge wrote it") {
+		t.Fatalf("asked %q", asked)
+	}
+	if readFile(t, p("old.go")) != "old code\n" || readFile(t, p("notes.txt")) != "by hand\n" {
+		t.Fatalf("old.go %q, notes.txt %q", readFile(t, p("old.go")), readFile(t, p("notes.txt")))
+	}
+	if !strings.Contains(out.String(), "kept      notes.txt (changed since forge wrote it)") {
+		t.Fatalf("/undo says\n%s", out)
+	}
+}
+
 func TestUndoCLISession(t *testing.T) {
 	sh, out, errOut := agentShell(t, editScript(), true)
 	env := sh.Env()
