@@ -74,6 +74,10 @@ type Config struct {
 	// Subagents are the subagents the Task tool offers besides the
 	// general one (custom agents).
 	Subagents []Profile
+	// Checkpointer, when set, keeps the files Write, Edit and NotebookEdit
+	// calls change, before they change them, for undo. A subagent shares
+	// its parent's: its changes belong to the parent's prompt.
+	Checkpointer Checkpointer
 
 	// readOnly offers and allows read-only tools only (a subagent).
 	readOnly bool

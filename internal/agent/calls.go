@@ -259,6 +259,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 		r.runSubagent(ctx, p)
 		return
 	}
+	afterCall := r.checkpoint(p)
 	var res tools.Result
 	if p.call.Args != nil {
 		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, r.a.cfg.Exec, p.call.Args)
@@ -268,6 +269,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	}
 	p.ran = true
 	p.res = outcome(p.call.Name, res, r.offered)
+	afterCall()
 }
 
 // breaksLoop ends the run after a loop-breaking tool that succeeded: its

@@ -131,4 +131,8 @@ type Done struct {
 	// Err is the provider's error when Reason is ReasonError, what was
 	// spent when it is ReasonBudget, the hook's reason when ReasonHook.
 	Err error
+	// FilesChanged are the files the run's Write, Edit and NotebookEdit
+	// calls changed (its subagents' too), absolute, in the order first
+	// changed. Changes made through Bash are not known.
+	FilesChanged []string
 }

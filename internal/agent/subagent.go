@@ -236,6 +236,7 @@ func (r *run) runSubagent(ctx context.Context, p *pending) {
 	r.done.Usage = r.done.Usage.Add(d.Usage)
 	r.done.Cost += d.Cost
 	r.mu.Unlock()
+	r.noteChanged(d.FilesChanged)
 	p.res = outcome(p.call.Name, taskResult(d), r.offered)
 }
 

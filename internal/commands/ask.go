@@ -115,6 +115,7 @@ func runPrompt(ctx context.Context, env *Env, prompt string, toErr bool, opts Ag
 	if env.Agent == nil {
 		return env.Fail(ExitFailed, "model", "this forge has no agent")
 	}
+	opts.Checkpointer = historyOf{env}
 	if env.IO.InTerminal && env.Ask != nil {
 		// Only a person at a terminal can answer; a script's next line is
 		// not an answer.
@@ -130,6 +131,7 @@ func runPrompt(ctx context.Context, env *Env, prompt string, toErr bool, opts Ag
 	info.SessionID = env.Exec.SessionID
 	view := env.Printer().Run(info, render.RunOptions{ProgressToErr: toErr, Lookup: env.Registry.Get})
 	defer view.Close()
+	env.History().Prompt(prompt, env.Conversation.Messages)
 	d := a.Run(ctx, &env.Conversation, prompt, view.Event)
 	env.Spending.add(d)
 	return doneStatus(d)

@@ -139,6 +139,8 @@ func Table() []Command {
 		askCommand(),
 		clearCommand(),
 		compactCommand(),
+		undoCommand(),
+		rewindCommand(),
 		toolsCommand(),
 		runCommand(),
 		schemaCommand(),

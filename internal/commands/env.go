@@ -19,6 +19,7 @@ import (
 	"github.com/forgehq/forge/internal/plugin"
 	"github.com/forgehq/forge/internal/ratelimit"
 	"github.com/forgehq/forge/internal/render"
+	"github.com/forgehq/forge/internal/session"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -84,6 +85,9 @@ type Env struct {
 	quit    bool
 	// custom are the custom commands (SetCustom).
 	custom []custom.Command
+	// files are the file checkpoints of a conversation no session log
+	// keeps (see History).
+	files *session.History
 }
 
 // AgentFactory builds the agent for one prompt, with what the front end
@@ -104,6 +108,8 @@ type AgentOptions struct {
 	Tools []string
 	// Model, when set, is the model of this prompt, of the same provider.
 	Model string
+	// Checkpointer keeps the files the agent's calls change, for /undo.
+	Checkpointer agent.Checkpointer
 }
 
 // Printer returns the printer of the current output mode.

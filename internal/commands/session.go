@@ -61,10 +61,32 @@ const maxIDTries = 8
 // agentInfo is what a session's meta names of the agent.
 type agentInfo struct{ provider, model string }
 
+// History is the current conversation's file checkpoints, for /undo and
+// /rewind: its session log's, or, when no session is kept, a history in
+// memory that lasts as long as the shell.
+func (e *Env) History() *session.History {
+	if e.Sessions != nil && e.Sessions.log != nil {
+		return e.Sessions.log.History()
+	}
+	if e.files == nil {
+		e.files = session.NewMemoryHistory()
+	}
+	return e.files
+}
+
+// historyOf is the agent's Checkpointer: the history of the conversation
+// at the time of the call, whose log opens on the first prompt.
+type historyOf struct{ env *Env }
+
+func (h historyOf) Checkpoint(paths []string) (func() error, error) {
+	return h.env.History().Checkpoint(paths)
+}
+
 // NewConversation ends the current conversation (its log closed) and
 // starts an empty one under a new session id.
 func (e *Env) NewConversation() {
 	e.CloseSession()
+	e.files = nil
 	e.Conversation = agent.Conversation{}
 	e.Spending = Spending{}
 	if e.Sessions != nil && e.Sessions.NewID != nil {
@@ -104,6 +126,7 @@ func (e *Env) Resume(id string, latest bool) ([]string, error) {
 		return nil, err
 	}
 	e.CloseSession()
+	e.files = nil
 	e.Exec.SessionID = id
 	e.Conversation = agent.Conversation{Messages: st.Messages, Log: log}
 	e.Sessions.log = log

@@ -22,13 +22,14 @@ func (p jsonPrinter) Run(info RunInfo, _ RunOptions) RunView {
 	}
 	p.write(initEvent{Type: "init", Version: EventsVersion, Provider: info.Provider, Model: info.Model,
 		WorkingDir: info.WorkingDir, Tools: tools, Approval: info.Approval, ToolFormat: info.ToolFormat, SessionID: info.SessionID})
-	return jsonRun{out: p.out, priced: info.Priced, sessionID: info.SessionID}
+	return jsonRun{out: p.out, priced: info.Priced, sessionID: info.SessionID, wd: info.WorkingDir}
 }
 
 type jsonRun struct {
 	out       io.Writer
 	priced    bool
 	sessionID string
+	wd        string
 }
 
 type initEvent struct {
@@ -94,6 +95,9 @@ type doneEvent struct {
 	Text      string   `json:"text"`
 	Error     string   `json:"error,omitempty"`
 	SessionID string   `json:"session_id,omitempty"`
+	// FilesChanged are the files Write, Edit and NotebookEdit changed,
+	// relative to the working directory when inside it.
+	FilesChanged []string `json:"files_changed,omitempty"`
 }
 
 func newUsage(u llm.Usage) usageJSON {
@@ -126,7 +130,7 @@ func (v jsonRun) Event(e agent.Event) {
 		v.write(ev)
 	case agent.EventDone:
 		d := doneEvent{Type: "done", Reason: string(e.Done.Reason), Turns: e.Done.Turns, Usage: newUsage(e.Done.Usage),
-			Text: e.Done.Text, SessionID: v.sessionID}
+			Text: e.Done.Text, SessionID: v.sessionID, FilesChanged: RelPaths(v.wd, e.Done.FilesChanged)}
 		if e.Done.Priced {
 			d.CostUSD = roundedCost(e.Done.Cost)
 		}

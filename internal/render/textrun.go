@@ -160,6 +160,13 @@ func (v *runView) footer(d *agent.Done) {
 	if d.Turns != 1 {
 		turns = fmt.Sprintf("%d requests", d.Turns)
 	}
+	switch n := len(d.FilesChanged); n {
+	case 0:
+	case 1:
+		line += " · 1 file changed (/undo reverts it)"
+	default:
+		line += fmt.Sprintf(" · %d files changed (/undo reverts them)", n)
+	}
 	r0 := v.p.Renderer
 	v.line(v.progress, r0.paint(r0.st.label, turns+" · "+line))
 }

@@ -11,6 +11,8 @@
 //	            reads a few hundred bytes per session instead of every log
 //	ID.d/N.out  tool outputs too big to sit in a line, each stored once;
 //	            the message's record names N
+//	ID.d/blobs/ the files the agent's edits changed, as they were before,
+//	            each content once, named by its sha256 (see History)
 //
 // Durability: each record is a whole line given to the kernel in one
 // write on a file opened for appending. There is no fsync per record: a

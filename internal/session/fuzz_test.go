@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -27,6 +28,11 @@ func FuzzReadLog(f *testing.F) {
 		meta + `{"type":"usage","usage":{"input_tokens":5},"cost_usd":1e308}` + "\n" + `{"type":"usage"}` + "\n",
 		meta + `{"type":"event","kind":"approval","data":[1,2]}` + "\n" + `{"type":"meta","meta":{"id":"../x"}}` + "\n",
 		meta + "\n\n\r\n" + msg(`{"role":"user","text":"\u0000"}`),
+		meta + `{"type":"message","prompt":true,"message":{"role":"user","text":"p"}}` + "\n" +
+			`{"type":"checkpoint","checkpoint":{"turn":1,"files":[{"path":"/a","before":null,"after":{"sha256":"` + strings.Repeat("ab", 32) + `","size":1,"mode":420}}]}}` + "\n" +
+			`{"type":"restore","restore":{"turns":[1,7]}}` + "\n" + `{"type":"rewind","turn":1}` + "\n",
+		meta + `{"type":"checkpoint","checkpoint":{"turn":9,"files":[{"path":"../x","before":{"sha256":"../../etc/passwd"}}]}}` + "\n" +
+			`{"type":"rewind","turn":-3}` + "\n" + `{"type":"rewind","turn":4}` + "\n" + `{"type":"restore"}` + "\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -42,6 +48,13 @@ func FuzzReadLog(f *testing.F) {
 		}
 		if rp.end > int64(len(data)) || (rp.torn && rp.unterminated) {
 			t.Fatalf("end %d of %d, torn %v unterminated %v", rp.end, len(data), rp.torn, rp.unterminated)
+		}
+		for _, p := range rp.hist.prompts {
+			for _, c := range p.changes {
+				if !filepath.IsAbs(c.Path) || (c.Before != nil && checkHash(c.Before.Hash) != nil) {
+					t.Fatalf("replayed a checkpoint of %q, %+v", c.Path, c.Before)
+				}
+			}
 		}
 		msgs, _ := resolveOutputs(dir, rp.meta.ID, rp.msgs, maxLoaded)
 		msgs, _ = llm.Repair(msgs)

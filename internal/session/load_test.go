@@ -48,7 +48,7 @@ func TestLoad(t *testing.T) {
 		{"events and unknown records are not conversation", func(t *testing.T, l *Log, path string) {
 			must(t, l.Prompt("hi"))
 			must(t, l.Record("approval", map[string]any{"call": "a", "allowed": true}))
-			appendRaw(t, path, `{"type":"checkpoint","files":["a.go"]}`+"\n\n")
+			appendRaw(t, path, `{"type":"bookmark","files":["a.go"]}`+"\n\n")
 			must(t, l.Append(say("hello")))
 		}, []llm.Message{user("hi"), say("hello")}, 1, nil},
 		{"a 1 MB line loads", func(t *testing.T, l *Log, _ string) {

@@ -29,6 +29,8 @@ type Log struct {
 	// partial says the last write was cut short (a full disk): the next
 	// record starts with '\n' so that it is not glued to the fragment.
 	partial bool
+	// hist is the file checkpoints, kept in this log and ID.d/blobs.
+	hist *History
 }
 
 // ID is the session's ID.
@@ -36,6 +38,44 @@ func (l *Log) ID() string { return l.id }
 
 // Path is the log's file (hooks read it as their transcript_path).
 func (l *Log) Path() string { return logPath(l.dir, l.id) }
+
+// History is the session's file checkpoints, for undo and rewind.
+func (l *Log) History() *History { return l.hist }
+
+// attach makes h (empty, or replayed from this log) the log's history,
+// writing its records here and its contents in ID.d/blobs.
+func (l *Log) attach(h *History, budget int64) {
+	h.blobs = dirBlobs{dir: blobDir(l.dir, l.id)}
+	h.journal = l.writeRecord
+	h.reload = func() ([]llm.Message, error) { return l.reload(budget) }
+	l.hist = h
+}
+
+// writeRecord appends a record that changes nothing the summary counts.
+func (l *Log) writeRecord(rec *record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil {
+		return fmt.Errorf("session %s: %w", l.id, ErrClosed)
+	}
+	return l.write(rec)
+}
+
+// reload reads the conversation back from the log, as a resume would.
+func (l *Log) reload(budget int64) ([]llm.Message, error) {
+	f, err := os.Open(logPath(l.dir, l.id))
+	if err != nil {
+		return nil, fmt.Errorf("session %s: %w", l.id, err)
+	}
+	defer f.Close()
+	rp, err := readLog(f)
+	if err != nil {
+		return nil, fmt.Errorf("session %s: %w", l.id, err)
+	}
+	msgs, _ := resolveOutputs(l.dir, l.id, rp.msgs, budget)
+	msgs, _ = llm.Repair(msgs)
+	return msgs, nil
+}
 
 // Prompt records the person's prompt: a user message that counts as a turn
 // and, the first time, names the session in a list. The messages the

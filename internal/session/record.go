@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -22,6 +23,12 @@ const (
 	typeUsage      = "usage"
 	typeCompaction = "compaction"
 	typeEvent      = "event"
+	// File checkpoints for undo: the files a call changed; the prompts
+	// whose changes were undone; the prompt the conversation was taken
+	// back to before.
+	typeCheckpoint = "checkpoint"
+	typeRestore    = "restore"
+	typeRewind     = "rewind"
 )
 
 // record is one line of a log. Which fields are set depends on Type.
@@ -43,6 +50,10 @@ type record struct {
 	// event
 	Kind string          `json:"kind,omitempty"`
 	Data json.RawMessage `json:"data,omitempty"`
+	// checkpoint, restore, rewind (Turn)
+	Checkpoint *Checkpoint    `json:"checkpoint,omitempty"`
+	Restore    *restoreRecord `json:"restore,omitempty"`
+	Turn       int            `json:"turn,omitempty"`
 }
 
 // storedMessage is a message as a log keeps it: when Output is set, the
@@ -104,10 +115,39 @@ func decodeRecord(line []byte) (record, error) {
 				return record{}, fmt.Errorf("compaction message %d: %w", i+1, err)
 			}
 		}
+	case typeCheckpoint:
+		return rec, checkCheckpoint(rec.Checkpoint)
+	case typeRestore:
+		if rec.Restore == nil || len(rec.Restore.Turns) == 0 {
+			return record{}, errors.New("restore record without prompts")
+		}
+	case typeRewind:
+		if rec.Turn < 1 {
+			return record{}, fmt.Errorf("rewind to prompt %d", rec.Turn)
+		}
 	case "":
 		return record{}, errors.New("record without type")
 	}
 	return rec, nil
+}
+
+// checkCheckpoint refuses a checkpoint a restore could not act on safely:
+// a relative path, or a file state without a content hash.
+func checkCheckpoint(c *Checkpoint) error {
+	if c == nil || c.Turn < 1 || len(c.Files) == 0 {
+		return errors.New("checkpoint record without prompt or files")
+	}
+	for _, f := range c.Files {
+		if !filepath.IsAbs(f.Path) || filepath.Clean(f.Path) != f.Path {
+			return fmt.Errorf("checkpoint of path %q", f.Path)
+		}
+		for _, st := range []*FileState{f.Before, f.After} {
+			if st != nil && (checkHash(st.Hash) != nil || st.Size < 0) {
+				return fmt.Errorf("checkpoint of %s: bad file state", f.Path)
+			}
+		}
+	}
+	return nil
 }
 
 // checkMessage refuses a role no provider knows and a side-file reference

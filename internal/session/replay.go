@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -33,13 +34,17 @@ type replay struct {
 	// the old ones and reuse a side file that already holds an output.
 	nextOut int
 	outputs map[string]sideRef
+	// hist is the file checkpoints; promptAt the conversation as each
+	// prompt found it (slices of it, not copies), for a rewind.
+	hist     *History
+	promptAt [][]storedMessage
 }
 
 // readLog replays the records of r. Damage is a warning, never a failure:
 // only a log that does not start with a meta record, or a read error, is
 // an error, since without the meta there is no session to speak of.
 func readLog(r io.Reader) (*replay, error) {
-	rp := &replay{outputs: map[string]sideRef{}}
+	rp := &replay{outputs: map[string]sideRef{}, hist: &History{}}
 	seen := false // the meta record
 	for l, err := range decodeLines(r) {
 		if err != nil {
@@ -91,10 +96,11 @@ func (rp *replay) apply(rec *record, line int) {
 		}
 	case typeMessage:
 		rp.note(rec.Message)
-		rp.msgs = append(rp.msgs, *rec.Message)
 		if rec.Prompt {
+			rp.promptAt = append(rp.promptAt, slices.Clip(rp.msgs))
 			rp.sum.addPrompt(rec.Message.Text)
 		}
+		rp.msgs = append(rp.msgs, *rec.Message)
 	case typeUsage:
 		rp.sum.Usage = rp.sum.Usage.Add(*rec.Usage)
 		rp.sum.CostUSD += rec.CostUSD
@@ -103,6 +109,13 @@ func (rp *replay) apply(rec *record, line int) {
 			rp.note(&rec.Messages[i])
 		}
 		rp.msgs = append([]storedMessage(nil), rec.Messages...)
+	case typeRewind:
+		if rec.Turn <= len(rp.promptAt) {
+			rp.msgs = rp.promptAt[rec.Turn-1]
+		}
+	}
+	if w := rp.hist.apply(rec); w != "" {
+		rp.warn(fmt.Sprintf("line %d: %s", line, w))
 	}
 }
 

@@ -62,6 +62,7 @@ func (s *Store) Create(meta Meta) (*Log, error) {
 		return nil, fmt.Errorf("create session %s: %w", meta.ID, err)
 	}
 	l := &Log{f: f, dir: s.dir, id: meta.ID, now: s.now, outputs: map[string]sideRef{}}
+	l.attach(&History{}, s.budget)
 	l.sum.setMeta(meta)
 	err = l.write(&record{Type: typeMeta, Version: formatVersion, Meta: &meta})
 	if err == nil {
@@ -109,6 +110,7 @@ func (s *Store) Resume(id string) (*Log, *State, error) {
 	}
 	st := s.state(id, rp)
 	l := &Log{f: f, dir: s.dir, id: id, now: s.now, sum: rp.sum, nextOut: rp.nextOut, outputs: rp.outputs}
+	l.attach(rp.hist, s.budget)
 	return l, st, nil
 }
 

@@ -228,6 +228,20 @@ func (l *lazyTool) DryRun(ec ExecutionContext, args Args) string {
 	return genericDryRun(l.d.Name, args)
 }
 
+// ChangedFiles forwards to the built tool when it names the files it
+// changes; none otherwise.
+func (l *lazyTool) ChangedFiles(ec ExecutionContext, args Args) []string {
+	t, err := l.getFor(ec)
+	if err != nil {
+		return nil
+	}
+	defer l.put(t)
+	if fc, ok := t.(FileChanger); ok {
+		return fc.ChangedFiles(ec, args)
+	}
+	return nil
+}
+
 // CallTimeout forwards to the built tool when it chooses its deadline, and
 // otherwise returns 0 ("use the context's timeout").
 func (l *lazyTool) CallTimeout(ec ExecutionContext, raw Args) time.Duration {

@@ -56,6 +56,14 @@ type ReadOnlyTool interface {
 	IsReadOnly() bool
 }
 
+// FileChanger is implemented by tools that change files in place (Write,
+// Edit, NotebookEdit): it names the files a call would change, absolute
+// and with links resolved, so that the agent can keep their state first
+// and undo the change later. A path the call would refuse is not named.
+type FileChanger interface {
+	ChangedFiles(ec ExecutionContext, args Args) []string
+}
+
 // IsReadOnly reports whether t declares that it changes nothing.
 func IsReadOnly(t Tool) bool {
 	ro, ok := t.(ReadOnlyTool)

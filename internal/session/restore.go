@@ -1,0 +1,202 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// FileRestore is one file a restore would put back.
+type FileRestore struct {
+	Path string
+	// To is the state it goes back to; nil: the file is removed (the
+	// prompt created it).
+	To *FileState
+	// Left is the state forge left it in; Current is the state now.
+	Left, Current *FileState
+}
+
+// Conflict says someone else changed the file since forge did: it is
+// neither as forge left it nor already as it would be restored.
+func (f FileRestore) Conflict() bool {
+	return !sameState(f.Current, f.Left) && !f.Unchanged()
+}
+
+// Unchanged says the file is already as it would be restored.
+func (f FileRestore) Unchanged() bool { return sameState(f.Current, f.To) }
+
+// Plan is what undoing the file changes of some prompts would do.
+type Plan struct {
+	// Turns are the prompts undone, newest first.
+	Turns []int
+	Files []FileRestore
+}
+
+// The actions of a restore on one file.
+const (
+	ActionRestored  = "restored"  // written back as it was
+	ActionRemoved   = "removed"   // the prompt created it: removed
+	ActionUnchanged = "unchanged" // already as it was
+	ActionKept      = "kept"      // changed since by someone else, and kept so
+)
+
+// Restored is what a restore did to one file.
+type Restored struct {
+	Path   string `json:"path"`
+	Action string `json:"action"`
+}
+
+// PlanUndo plans undoing the file changes of the newest prompt of the
+// conversation that has some not undone yet; ErrNothingToUndo when none.
+func (h *History) PlanUndo() (Plan, error) {
+	h.mu.Lock()
+	turn := 0
+	for i := len(h.prompts) - 1; i >= 0 && turn == 0; i-- {
+		if p := h.prompts[i]; p.live && !p.restored && len(p.changes) > 0 {
+			turn = i + 1
+		}
+	}
+	h.mu.Unlock()
+	if turn == 0 {
+		return Plan{}, ErrNothingToUndo
+	}
+	return h.plan([]int{turn})
+}
+
+// PlanRewind plans putting the files back as they were before prompt
+// turn: the changes of it and of every later prompt of the conversation,
+// newest first. A plan without turns has nothing to restore.
+func (h *History) PlanRewind(turn int) (Plan, error) {
+	h.mu.Lock()
+	if p := h.prompt(turn); p == nil || !p.live {
+		h.mu.Unlock()
+		return Plan{}, fmt.Errorf("no prompt %d in this conversation", turn)
+	}
+	var turns []int
+	for i := len(h.prompts) - 1; i >= turn-1; i-- {
+		if p := h.prompts[i]; p.live && !p.restored && len(p.changes) > 0 {
+			turns = append(turns, i+1)
+		}
+	}
+	h.mu.Unlock()
+	return h.plan(turns)
+}
+
+// plan is the restore of turns (newest first): per file, the state before
+// the earliest change and the state after the latest, and the state now.
+func (h *History) plan(turns []int) (Plan, error) {
+	h.mu.Lock()
+	var files []FileRestore
+	idx := map[string]int{}
+	for _, t := range slices.Backward(turns) {
+		for _, c := range h.prompts[t-1].changes {
+			if i, ok := idx[c.Path]; ok {
+				files[i].Left = c.After
+				continue
+			}
+			idx[c.Path] = len(files)
+			files = append(files, FileRestore{Path: c.Path, To: c.Before, Left: c.After})
+		}
+	}
+	h.mu.Unlock()
+	for i := range files {
+		cur, err := currentState(files[i].Path)
+		if err != nil {
+			return Plan{}, err
+		}
+		files[i].Current = cur
+	}
+	return Plan{Turns: turns, Files: files}, nil
+}
+
+// Restore carries out p: each file goes back to its state before, except
+// a conflict (changed since by someone else) that overwrite does not
+// allow, which is kept. Every saved content is checked first, so a
+// missing blob restores nothing. When a file cannot be written the others
+// are still restored, the error names it, and the prompts stay to undo
+// (a retry finds the files already restored unchanged).
+func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored, error) {
+	if len(p.Turns) == 0 {
+		return nil, ErrNothingToUndo
+	}
+	for _, f := range p.Files {
+		if f.To != nil && !f.Unchanged() {
+			if err := h.blobs.has(f.To.Hash, f.To.Size); err != nil {
+				return nil, fmt.Errorf("cannot restore %s: %w", f.Path, err)
+			}
+		}
+	}
+	var (
+		out  []Restored
+		kept []string
+		errs []error
+	)
+	for _, f := range p.Files {
+		switch {
+		case f.Unchanged():
+			out = append(out, Restored{f.Path, ActionUnchanged})
+		case f.Conflict() && (overwrite == nil || !overwrite(f)):
+			out = append(out, Restored{f.Path, ActionKept})
+			kept = append(kept, f.Path)
+		default:
+			if err := h.restoreFile(f.Path, f.To); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			action := ActionRestored
+			if f.To == nil {
+				action = ActionRemoved
+			}
+			out = append(out, Restored{f.Path, action})
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return out, err
+	}
+	return out, h.commit(&record{Type: typeRestore, Restore: &restoreRecord{Turns: p.Turns, Kept: kept}})
+}
+
+// restoreFile puts the file at path in state to: removed when to is nil,
+// else its content and mode written back through a temporary file renamed
+// over it, so the file is never half-restored.
+func (h *History) restoreFile(path string, to *FileState) error {
+	if to == nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", path, err)
+		}
+		return nil
+	}
+	data, err := h.blobs.get(to.Hash)
+	if err != nil {
+		return fmt.Errorf("cannot restore %s: %w", path, err)
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("restore %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".forge-undo.*")
+	if err != nil {
+		return fmt.Errorf("restore %s: %w", path, err)
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(to.Mode)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("restore %s: %w", path, err)
+	}
+	return nil
+}
