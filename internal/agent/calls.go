@@ -255,7 +255,9 @@ func editsFiles(t tools.Tool) bool {
 // execute runs p through the executor and sets its result.
 func (r *run) execute(ctx context.Context, p *pending) {
 	defer r.postToolUse(ctx, p)
-	if p.call.Name == TaskToolName && r.a.cfg.depth == 0 && p.call.Args != nil {
+	// An invalid Task call goes to the executor, which words the error for
+	// the model, rather than starting a subagent without a prompt.
+	if p.call.Name == TaskToolName && r.a.cfg.depth == 0 && p.tool != nil && p.call.Args != nil && r.valid(p) {
 		r.runSubagent(ctx, p)
 		return
 	}

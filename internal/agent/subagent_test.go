@@ -149,3 +149,28 @@ func TestSubagentBudget(t *testing.T) {
 	}
 	h.assertValid()
 }
+
+// A Task call that its parameters refuse (no prompt) starts no subagent:
+// the model gets the validation error to correct.
+func TestInvalidTaskCallStartsNoSubagent(t *testing.T) {
+	parent := &llmtest.When{System: "You are a test."}
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+		{When: parent, ToolCalls: []llmtest.ToolCall{scriptCall(TaskToolName, `{"description": "no prompt"}`)}},
+		{When: parent, Text: "Corrected."},
+	}})
+	h.withTask()
+	d := h.run(context.Background(), "delegate")
+	if d.Reason != ReasonStop {
+		t.Fatalf("done %+v", d)
+	}
+	for _, req := range h.srv.Requests() {
+		if strings.Contains(req.System, "You are a subagent") {
+			t.Fatal("an invalid Task call started a subagent")
+		}
+	}
+	last := h.lastRequest()
+	res := last.Results()
+	if len(res) != 1 || !strings.Contains(res[0].Content, "prompt") {
+		t.Errorf("results %+v, want the validation error naming prompt", res)
+	}
+}
