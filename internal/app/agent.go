@@ -25,7 +25,8 @@ func (a *App) newPolicy() (*permission.Policy, error) {
 		return nil, err
 	}
 	return permission.New(permission.Config{Mode: mode, Allow: a.cfg.Permissions.Allow, Deny: a.cfg.Permissions.Deny,
-		WorkingDir: a.cfg.WorkingDir, AllowedRoots: a.cfg.AllowedRoots, Home: a.getenv("HOME")})
+		WorkingDir: a.cfg.WorkingDir, AllowedRoots: a.cfg.AllowedRoots, Home: a.getenv("HOME"),
+		Protected: a.protectedDirs()})
 }
 
 // newAgent is the commands' AgentFactory: the model is chosen on the first
@@ -135,6 +136,9 @@ func (a *App) newHooks() (*hooks.Runner, error) {
 	hs := make([]hooks.Hook, len(a.cfg.Hooks))
 	for i, h := range a.cfg.Hooks {
 		hs[i] = hooks.Hook{Event: hooks.Event(h.Event), Matcher: h.Matcher, Command: h.Command, Timeout: h.Timeout, Source: h.File}
+		if h.File != "" && h.File == a.cfg.Project.File {
+			hs[i].Dir = a.cfg.ProjectDir
+		}
 	}
 	return hooks.New(hs, hooks.Options{Dir: a.cfg.WorkingDir, ProjectDir: a.cfg.ProjectDir,
 		Env: proc.Environ(os.Environ(), a.cfg.PassEnv), Log: a.log.With().Str("component", "hooks").Logger(), Now: a.opts.Clock})

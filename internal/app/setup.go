@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/forgehq/forge/internal/agent"
 	"os"
@@ -27,13 +28,20 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		return nil
 	}
 	trust, trustWarning := a.loadTrust()
-	src := config.Source{Flags: cmd.Flags(), Env: a.opts.LookupEnv, Getwd: a.opts.Getwd, Trusted: trust.Has}
+	src := config.Source{Flags: cmd.Flags(), Env: a.opts.LookupEnv, Getwd: a.opts.Getwd, Trusted: trust.Hash}
 	cfg, err := config.Load(src)
+	var perr *config.ProjectError
+	if errors.As(err, &perr) && repairs(cmd) {
+		src.SkipProject = true
+		if cfg, err = config.Load(src); err == nil {
+			cfg.Warnings = append(cfg.Warnings, perr.Error()+"; the project file is ignored")
+		}
+	}
 	asked := false
 	if err == nil && !lenient && a.mayAskTrust(cmd, cfg) {
 		asked = true
 		if a.askTrust(cfg) {
-			if terr := trust.Add(cfg.Project.Dir, a.opts.Clock()); terr != nil {
+			if terr := trust.Add(cfg.Project.Dir, cfg.Project.Hash, a.opts.Clock()); terr != nil {
 				trustWarning = terr.Error()
 			} else {
 				cfg, err = config.Load(src)

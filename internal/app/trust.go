@@ -3,11 +3,13 @@ package app
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/forgehq/forge/internal/config"
+	"github.com/forgehq/forge/internal/termsafe"
 )
 
 // loadTrust reads the person's trusted project directories. A trust file
@@ -47,9 +49,15 @@ func showsTrust(cmd *cobra.Command) bool {
 // standard input; anything but yes is no.
 func (a *App) askTrust(cfg config.Config) bool {
 	p := cfg.Project
-	fmt.Fprintf(a.ios.Err, "This project's %s asks for more than forge allows by default:\n  %s\n"+
+	what := "asks for more than forge allows by default"
+	if p.Changed {
+		what = "changed since you trusted it, and asks for more than forge allows by default"
+	}
+	// The names and commands come from the repository: sanitised, so that
+	// escape sequences in them cannot redraw the question.
+	fmt.Fprintf(a.ios.Err, "This project's %s %s:\n  %s\n"+
 		"Trust %s and apply them? Only trust a repository whose code you trust. [y/N] ",
-		p.File, strings.Join(p.Ignored, ", "), p.Dir)
+		termsafe.Text(p.File), what, termsafe.Text(strings.Join(p.Ignored, "\n  ")), termsafe.Text(p.Dir))
 	answer := strings.ToLower(strings.TrimSpace(readLine(a.ios.In)))
 	return answer == "y" || answer == "yes"
 }
@@ -72,4 +80,32 @@ func readLine(r io.Reader) string {
 		}
 	}
 	return b.String()
+}
+
+// repairs says the command mends or inspects what a broken project file
+// would otherwise keep it from running: undo the edit that broke it, look
+// at the configuration, or change trust.
+func repairs(cmd *cobra.Command) bool {
+	name := cmd.Name()
+	if p := cmd.Parent(); p != nil && p.Parent() != nil {
+		name = p.Name() // forge sessions rm
+	}
+	switch name {
+	case "undo", "trust", "config", "sessions", "version":
+		return true
+	}
+	return false
+}
+
+// protectedDirs are where the agent's edits always ask: the person's forge
+// configuration (settings, hooks, commands) and state (which projects are
+// trusted). Project .forge directories are protected by name.
+func (a *App) protectedDirs() []string {
+	var dirs []string
+	for _, f := range []string{config.DefaultConfigFile(a.opts.LookupEnv), config.DefaultTrustFile(a.opts.LookupEnv), a.cfg.File} {
+		if f != "" {
+			dirs = append(dirs, filepath.Dir(f))
+		}
+	}
+	return dirs
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"github.com/forgehq/forge/internal/config"
 	"strings"
 
 	"github.com/forgehq/forge/internal/hooks"
@@ -48,9 +49,25 @@ func runHooks(_ context.Context, env *Env, _ Invocation) int {
 		}
 		fmt.Fprintf(&b, "%s%s: %s (timeout %s)\n  from %s\n", h.Event, matcher, h.Command, timeout, h.File)
 	}
-	if len(views) == 0 {
+	ignored := ignoredHooks(env.Config.Project)
+	if len(views) == 0 && len(ignored) == 0 {
 		b.WriteString("No hooks configured (see the hooks section of the configuration).\n")
 	}
-	env.Printer().Value(strings.TrimSuffix(b.String(), "\n"), map[string]any{"hooks": views})
+	if len(ignored) > 0 {
+		fmt.Fprintf(&b, "Not run: %s of %s, which is not trusted (forge trust applies them):\n  %s\n",
+			plural(len(ignored), "hook"), env.Config.Project.File, strings.Join(ignored, "\n  "))
+	}
+	env.Printer().Value(strings.TrimSuffix(b.String(), "\n"), map[string]any{"hooks": views, "ignored": ignored})
 	return ExitOK
+}
+
+// ignoredHooks are the hooks of an untrusted project, as Config names them.
+func ignoredHooks(p config.Project) []string {
+	var out []string
+	for _, name := range p.Ignored {
+		if strings.HasPrefix(name, "hooks.") {
+			out = append(out, name)
+		}
+	}
+	return out
 }

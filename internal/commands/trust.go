@@ -37,7 +37,7 @@ func runTrust(env *Env, inv Invocation, list, revoke bool) int {
 	}
 	if list {
 		if len(inv.Args) > 0 || revoke {
-			return env.Usage(trustCommand(), inv, "--list takes no directory")
+			return env.Usage(trustCommand(), inv, "--list lists the trusted projects: it takes no directory and no --revoke")
 		}
 		dirs := env.Trust.Dirs()
 		text := "No trusted projects."
@@ -63,7 +63,11 @@ func runTrust(env *Env, inv Invocation, list, revoke bool) int {
 		env.Printer().Value(text, map[string]any{"dir": dir, "trusted": false})
 		return ExitOK
 	}
-	if err := env.Trust.Add(dir, env.Clock()); err != nil {
+	hash, err := config.ProjectFileHash(dir)
+	if err == nil {
+		err = env.Trust.Add(dir, hash, env.Clock())
+	}
+	if err != nil {
 		return env.Fail(ExitFailed, "error", err.Error())
 	}
 	env.Printer().Value(trustedText(env, dir, inv.Shell), map[string]any{"dir": dir, "trusted": true})

@@ -116,9 +116,12 @@ type Source struct {
 	Flags *pflag.FlagSet              // the command's flags (see AddFlags); only flags the user set (Changed) count
 	Env   func(string) (string, bool) // os.LookupEnv in production (nil means that); a map in tests
 	Getwd func() (string, error)      // os.Getwd in production (nil means that)
-	// Trusted says whether the person trusts a project directory, so that its
-	// settings may widen what forge does; nil trusts none.
-	Trusted func(dir string) bool
+	// Trusted returns the hash (ProjectFileHash) of a project's file when the
+	// person trusted its directory, false when they did not; its settings
+	// widen what forge does only while the file is unchanged. nil trusts none.
+	Trusted func(dir string) (hash string, ok bool)
+	// SkipProject reads no project file (the project is still found).
+	SkipProject bool
 }
 
 // ToolSection returns the tools.<name> section, nil when absent. An exact match wins;

@@ -53,12 +53,7 @@ func (c *Config) noteSections(origin string, tools map[string]map[string]any, mc
 		add("permissions.deny", r)
 	}
 	for _, name := range sortedKeys(mcp.Servers) {
-		s := mcp.Servers[name]
-		v := s.URL
-		if v == "" {
-			v = strings.Join(append([]string{s.Command}, s.Args...), " ")
-		}
-		add("mcp.servers."+name, v)
+		add("mcp.servers."+name, serverText(mcp.Servers[name]))
 	}
 	for _, name := range sortedKeys(tools) {
 		for _, k := range sortedKeys(tools[name]) {
@@ -66,13 +61,25 @@ func (c *Config) noteSections(origin string, tools map[string]map[string]any, mc
 		}
 	}
 	for _, name := range sortedKeys(models) {
-		m := models[name]
-		v := fmt.Sprintf("context_window %d", m.ContextWindow)
-		if m.Priced {
-			v += fmt.Sprintf(", input $%g, output $%g per million tokens", m.Input, m.Output)
-		}
-		add("models."+name, v)
+		add("models."+name, modelText(models[name]))
 	}
+}
+
+// serverText is an MCP server as Entries shows it: its URL or command line.
+func serverText(s MCPServer) string {
+	if s.URL != "" {
+		return s.URL
+	}
+	return strings.Join(append([]string{s.Command}, s.Args...), " ")
+}
+
+// modelText is a models entry as Entries shows it.
+func modelText(m ModelSettings) string {
+	v := fmt.Sprintf("context_window %d", m.ContextWindow)
+	if m.Priced {
+		v += fmt.Sprintf(", input $%g, output $%g per million tokens", m.Input, m.Output)
+	}
+	return v
 }
 
 // noteHooks records the hooks one file gave, for Entries.

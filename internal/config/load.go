@@ -116,7 +116,7 @@ func load(src Source, r resolver, path string, data []byte) (Config, error) {
 	}
 	if project != nil {
 		if err := c.mergeProjectSections(project); err != nil {
-			return Config{}, err
+			return Config{}, &ProjectError{File: project.path, Err: err}
 		}
 	}
 	return c, nil

@@ -60,7 +60,10 @@ func isDir(p string) bool {
 type Project struct {
 	Dir     string // the directory holding .forge; "" when there is none
 	File    string // its .forge/config.yaml, "" when it has none
-	Trusted bool   // the person trusts Dir, so every setting in File applies
+	Trusted bool   // the person trusts Dir with File as it is, so every setting in File applies
+	// Changed says Dir was trusted with another File: it changed since.
+	Changed bool
+	Hash    string // the file's ProjectFileHash, which trusting records
 	// Ignored names the settings of File that widen what forge may do and
 	// were ignored because Dir is not trusted, as "approval: yolo".
 	Ignored []string
@@ -72,9 +75,13 @@ func (p Project) Warning() string {
 	if p.Trusted || len(p.Ignored) == 0 {
 		return ""
 	}
+	state := "is not trusted"
+	if p.Changed {
+		state = "changed since you trusted it"
+	}
 	return fmt.Sprintf(
-		"project file %s is not trusted, so its settings that widen what forge may do are ignored: %s; to apply them, run: forge trust %s",
-		p.File, strings.Join(p.Ignored, ", "), shellQuote(p.Dir))
+		"project file %s %s, so its settings that widen what forge may do are ignored: %s; to apply them, run: forge trust %s",
+		p.File, state, strings.Join(p.Ignored, ", "), shellQuote(p.Dir))
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
@@ -102,21 +109,55 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 	if c.ProjectDir == "" {
 		return nil, nil
 	}
-	path := filepath.Join(c.ProjectDir, ProjectDirName, "config.yaml")
+	if src.SkipProject {
+		return nil, nil
+	}
+	path := projectFile(c.ProjectDir)
 	data, found, err := readFile(path, false)
-	if err != nil || !found {
-		return nil, err
+	if err != nil {
+		return nil, &ProjectError{File: path, Err: err}
+	}
+	c.Project.Hash = contentHash(data, found)
+	if !found {
+		return nil, nil
 	}
 	c.Project.File = path
-	c.Project.Trusted = src.Trusted != nil && src.Trusted(c.ProjectDir)
-	l, err := readLayer(path, "project file "+path, data)
-	if err != nil {
-		return nil, err
+	if src.Trusted != nil {
+		hash, ok := src.Trusted(c.ProjectDir)
+		c.Project.Trusted = ok && hash == c.Project.Hash
+		c.Project.Changed = ok && !c.Project.Trusted
 	}
-	l.r = resolver{cwd: c.ProjectDir, home: r.home}
-	c.Warnings = append(c.Warnings, l.warnings...)
-	return &l, c.admitSettings(l, r, v)
+	l, err := readLayer(path, "project file "+path, data)
+	if err == nil {
+		l.r = resolver{cwd: c.ProjectDir, home: r.home}
+		c.Warnings = append(c.Warnings, l.warnings...)
+		err = c.admitSettings(l, r, v)
+	}
+	if err != nil {
+		return nil, &ProjectError{File: path, Err: err}
+	}
+	return &l, nil
 }
+
+// ProjectError is a project file that cannot be used. The commands that
+// repair things (undo, trust, config) load again with Source.SkipProject
+// rather than stop: an agent's bad edit of the file must not lock the
+// person out of undoing it.
+type ProjectError struct {
+	File string
+	Err  error
+}
+
+// Error names the file as a project file: the parsers, shared with the
+// user's file, call every file a config file.
+func (e *ProjectError) Error() string {
+	msg := e.Err.Error()
+	if rest, ok := strings.CutPrefix(msg, "config file "+e.File); ok {
+		return "project file " + e.File + rest
+	}
+	return msg
+}
+func (e *ProjectError) Unwrap() error { return e.Err }
 
 // workingDirBelowProject is the working directory as the flags, the
 // environment, the user's file and the defaults give it.
@@ -179,7 +220,7 @@ func (c *Config) ignore(origin, key, value string) {
 }
 
 // mergeProjectSections adds the project's sections to the user's: deny
-// rules and model figures always; allow rules, hooks, MCP servers and tool
+// rules always; allow rules, hooks, MCP servers, model prices and tool
 // settings other than rate limits only when the project is trusted.
 func (c *Config) mergeProjectSections(l *layer) error {
 	tools, tw, err := parseTools(l.path, l.sections["tools"])
@@ -210,7 +251,7 @@ func (c *Config) mergeProjectSections(l *layer) error {
 		c.noteHooks(l.origin, hooks)
 	} else {
 		for _, h := range hooks {
-			c.ignore(l.origin, hookKey(h), "")
+			c.ignore(l.origin, hookKey(h), h.Command)
 		}
 	}
 
@@ -225,14 +266,24 @@ func (c *Config) mergeProjectSections(l *layer) error {
 	}
 	for _, name := range sortedKeys(mcp.Servers) {
 		if !trusted {
-			c.ignore(l.origin, "mcp.servers."+name, "")
+			c.ignore(l.origin, "mcp.servers."+name, serverText(mcp.Servers[name]))
 			delete(mcp.Servers, name)
 			continue
 		}
 		c.MCP.Servers[name] = mcp.Servers[name]
 	}
 	tools = c.mergeTools(l.origin, tools, trusted)
-	maps.Copy(c.Models, models)
+	// A model's price and window are what budgets and compaction count
+	// with: a cheaper price or a larger window would loosen the person's
+	// limits, so they too wait for trust.
+	for _, name := range sortedKeys(models) {
+		if !trusted {
+			c.ignore(l.origin, "models."+name, modelText(models[name]))
+			delete(models, name)
+			continue
+		}
+		c.Models[name] = models[name]
+	}
 	c.noteSections(l.origin, tools, mcp, perms, models)
 	return nil
 }

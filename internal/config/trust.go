@@ -1,6 +1,8 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,21 +21,28 @@ func DefaultTrustFile(env func(string) (string, bool)) string {
 
 // Trust is the set of project directories whose settings may widen what
 // forge does. It is remembered per directory, in the user's state, never in
-// the project: a repository cannot vouch for itself.
+// the project: a repository cannot vouch for itself. Each directory is
+// trusted with its project file as it was then: a pull, or an agent's edit,
+// that changes the file needs the person's word again.
 type Trust struct {
 	path string
-	dirs map[string]time.Time // absolute directory -> when it was trusted
+	dirs map[string]trustEntry // absolute directory -> when, and which file
+}
+
+type trustEntry struct {
+	At   time.Time `json:"at"`
+	Hash string    `json:"hash"` // ProjectFileHash of the file trusted
 }
 
 // trustFile is the file's shape.
 type trustFile struct {
-	Dirs map[string]time.Time `json:"dirs"`
+	Dirs map[string]trustEntry `json:"dirs"`
 }
 
 // LoadTrust reads the trust file at path; a missing file trusts nothing.
 // path "" keeps trust in memory only.
 func LoadTrust(path string) (*Trust, error) {
-	t := &Trust{path: path, dirs: map[string]time.Time{}}
+	t := &Trust{path: path, dirs: map[string]trustEntry{}}
 	if path == "" {
 		return t, nil
 	}
@@ -48,35 +57,42 @@ func LoadTrust(path string) (*Trust, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("trust file %s: %w (delete it to trust nothing)", path, err)
 	}
-	for d, at := range f.Dirs {
+	for d, e := range f.Dirs {
 		if filepath.IsAbs(d) {
-			t.dirs[filepath.Clean(d)] = at
+			t.dirs[filepath.Clean(d)] = e
 		}
 	}
 	return t, nil
 }
 
-// Has reports whether dir is trusted.
-func (t *Trust) Has(dir string) bool {
+// Hash returns the hash of dir's project file when the person trusted it;
+// false when dir is not trusted.
+func (t *Trust) Hash(dir string) (string, bool) {
 	if t == nil || dir == "" {
-		return false
+		return "", false
 	}
-	_, ok := t.dirs[filepath.Clean(dir)]
-	return ok
+	e, ok := t.dirs[filepath.Clean(dir)]
+	return e.Hash, ok
 }
 
 // Dirs returns the trusted directories, sorted.
 func (t *Trust) Dirs() []string { return sortedKeys(t.dirs) }
 
-// Add trusts dir from now on and saves the file.
-func (t *Trust) Add(dir string, now time.Time) error {
+// Add trusts dir, with its project file as hash says it is, from now on,
+// and saves the file.
+func (t *Trust) Add(dir, hash string, now time.Time) error {
 	dir = filepath.Clean(dir)
-	if _, ok := t.dirs[dir]; ok {
+	old, had := t.dirs[dir]
+	if had && old.Hash == hash {
 		return nil
 	}
-	t.dirs[dir] = now.UTC()
+	t.dirs[dir] = trustEntry{At: now.UTC(), Hash: hash}
 	if err := t.save(); err != nil {
-		delete(t.dirs, dir)
+		if had {
+			t.dirs[dir] = old
+		} else {
+			delete(t.dirs, dir)
+		}
 		return err
 	}
 	return nil
@@ -85,13 +101,13 @@ func (t *Trust) Add(dir string, now time.Time) error {
 // Remove stops trusting dir and saves the file; false when it was not trusted.
 func (t *Trust) Remove(dir string) (bool, error) {
 	dir = filepath.Clean(dir)
-	at, ok := t.dirs[dir]
+	e, ok := t.dirs[dir]
 	if !ok {
 		return false, nil
 	}
 	delete(t.dirs, dir)
 	if err := t.save(); err != nil {
-		t.dirs[dir] = at
+		t.dirs[dir] = e
 		return false, err
 	}
 	return true, nil
@@ -127,3 +143,25 @@ func (t *Trust) save() error {
 	}
 	return nil
 }
+
+// ProjectFileHash is the hash trust records of dir's .forge/config.yaml:
+// its sha256, or "none" when there is no such file (so a file added later
+// counts as a change).
+func ProjectFileHash(dir string) (string, error) {
+	data, found, err := readFile(projectFile(dir), false)
+	if err != nil {
+		return "", err
+	}
+	return contentHash(data, found), nil
+}
+
+func contentHash(data []byte, found bool) string {
+	if !found {
+		return "none"
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// projectFile is the settings file of the project at dir.
+func projectFile(dir string) string { return filepath.Join(dir, ProjectDirName, "config.yaml") }

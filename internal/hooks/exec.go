@@ -57,6 +57,9 @@ func (r *Runner) exec(ctx context.Context, h Hook, input []byte) runResult {
 	stdout.limit, stderr.limit = maxStdout, maxStderr
 	cmd := exec.CommandContext(ctx, shell, "-c", h.Command)
 	cmd.Dir = r.opts.Dir
+	if h.Dir != "" {
+		cmd.Dir = h.Dir
+	}
 	cmd.Env = r.env
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -65,6 +65,10 @@ type Hook struct {
 	Timeout time.Duration
 	// Source is the file the hook was configured in.
 	Source string
+	// Dir is the directory the command runs in; "" is Options.Dir. A
+	// project's hooks run at the project's root, where their relative
+	// paths were written from, wherever forge was started below it.
+	Dir string
 }
 
 // Options say where and how the hooks run.

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -344,5 +345,36 @@ func TestNewRelativeRootsAndTilde(t *testing.T) {
 	// Without a home, ~/x is the tool's own reading: a directory named ~.
 	if v := p.Decide(write("~/x")); v.Decision != Allow {
 		t.Errorf("write ~/x without a home: %s (%s), want allow", v.Decision, v.Reason)
+	}
+}
+
+// Edits of forge's own settings always ask: the agent must not use a mode
+// that lets it edit files to widen what it may do.
+func TestProtectedEditsAlwaysAsk(t *testing.T) {
+	wd := t.TempDir()
+	conf := filepath.Join(t.TempDir(), "forge")
+	for _, mode := range []Mode{ModeAutoEdit, ModeYolo} {
+		p, err := New(Config{Mode: mode, WorkingDir: wd, Allow: []string{"Write", "Edit(**)"}, Protected: []string{conf}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{".forge/config.yaml", "sub/.forge/hooks/check.sh", filepath.Join(conf, "config.yaml")} {
+			for _, tool := range []string{"Write", "Edit"} {
+				v := p.Decide(Call{Tool: tool, Args: tools.Args{"file_path": path}, EditsFiles: true})
+				if v.Decision != Ask || !strings.Contains(v.Reason, "forge's own settings") || len(v.Always) != 0 {
+					t.Errorf("%s %s(%s): %+v, want a question", mode, tool, path, v)
+				}
+			}
+		}
+		if v := p.Decide(Call{Tool: "Write", Args: tools.Args{"file_path": "src/forge.go"}, EditsFiles: true}); v.Decision != Allow {
+			t.Errorf("%s: an ordinary edit: %+v", mode, v)
+		}
+		if v := p.Decide(Call{Tool: "Read", Args: tools.Args{"file_path": ".forge/config.yaml"}, ReadOnly: true}); v.Decision != Allow {
+			t.Errorf("%s: reading the settings: %+v", mode, v)
+		}
+	}
+	p, _ := New(Config{Mode: ModeYolo, WorkingDir: wd, Deny: []string{"Write(.forge/**)"}})
+	if v := p.Decide(Call{Tool: "Write", Args: tools.Args{"file_path": ".forge/x"}, EditsFiles: true}); v.Decision != Deny {
+		t.Errorf("a deny rule still denies: %+v", v)
 	}
 }

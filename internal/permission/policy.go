@@ -25,6 +25,10 @@ type Config struct {
 	// Home is the home directory, for ~ in patterns and paths; "" when
 	// unknown (then rules with ~ are errors).
 	Home string
+	// Protected are directories (absolute) where an edit always asks, in
+	// every mode and whatever the allow rules say: forge's own
+	// configuration and state. Directories named .forge always are.
+	Protected []string
 }
 
 // Call is a tool call to judge.
@@ -88,6 +92,7 @@ type Policy struct {
 	allow, deny []*compiledRule
 	wd          place
 	roots       []place // the working directory and the allowed roots
+	protected   []place // where edits always ask (Config.Protected)
 	home        string
 	parsers     parsers
 
@@ -113,6 +118,11 @@ func New(cfg Config) (*Policy, error) {
 		p.home = filepath.Clean(cfg.Home)
 	}
 	p.roots = append(p.roots, p.wd)
+	for _, d := range cfg.Protected {
+		if filepath.IsAbs(d) {
+			p.protected = append(p.protected, newPlace(d))
+		}
+	}
 	for _, r := range cfg.AllowedRoots {
 		if !filepath.IsAbs(r) {
 			r = filepath.Join(p.wd.lexical, r)

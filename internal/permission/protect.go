@@ -1,0 +1,41 @@
+package permission
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// forgeDirName is the project's settings directory. An edit anywhere under
+// a directory of this name changes what forge itself may do (settings,
+// hooks, commands, agents), so it is always put to the person.
+const forgeDirName = ".forge"
+
+// protectedEdit says c edits a path that must never be edited unasked
+// (under a .forge directory, or under one of the protected directories such
+// as the person's own forge configuration). An
+// agent allowed to edit files must not use that to give itself more: yolo
+// in the project file, a hook that runs whatever it likes.
+func (p *Policy) protectedEdit(c Call, s *subjects) bool {
+	if !c.EditsFiles {
+		return false
+	}
+	for _, ps := range s.paths {
+		for _, f := range slices.Concat(ps.lexical, ps.physical) {
+			if hasComponent(f, forgeDirName) {
+				return true
+			}
+			for _, d := range p.protected {
+				if within(f, d.lexical) || within(f, d.physical) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// hasComponent reports whether one of the elements of path is name.
+func hasComponent(path, name string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(path), "/"), name)
+}
