@@ -98,7 +98,7 @@ func commandRule(tool string, c *command) (string, bool) {
 	ws := c.words
 	var pattern string
 	switch {
-	case c.runner:
+	case c.runner, len(ws) > 1 && destructive(path.Base(ws[0].allow)):
 		pattern = joinAllow(ws)
 	case len(ws) > 1 && ws[1].literal() && looksLikeSubcommand(ws[1].allow):
 		pattern = ws[0].allow + " " + ws[1].allow + ":*"
@@ -144,4 +144,16 @@ func multiCommand(name string) bool {
 		return true
 	}
 	return false
+}
+
+// destructive reports whether name is a program whose every use can lose
+// data or power: a rule for all of its uses (rm:*) is never suggested,
+// only the exact command.
+func destructive(name string) bool {
+	switch name {
+	case "rm", "rmdir", "shred", "dd", "truncate", "mkfs", "chmod", "chown", "chgrp", "sudo", "doas", "su",
+		"kill", "killall", "pkill", "reboot", "shutdown":
+		return true
+	}
+	return strings.HasPrefix(name, "mkfs.")
 }

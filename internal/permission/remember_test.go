@@ -25,6 +25,8 @@ func TestSuggestRule(t *testing.T) {
 		{"program by path", nil, bash("./gradlew build --info"), []string{"Bash(./gradlew build:*)"}},
 		{"multi-command program with a flag", nil, bash("git --no-pager log -5"), []string{"Bash(git --no-pager log -5)"}},
 		{"one rule per command", nil, bash("go vet ./... && go test ./... | tee log"), []string{"Bash(go vet:*)", "Bash(go test:*)", "Bash(tee log:*)"}}, // log reads as a subcommand: narrower
+		{"destructive program gets its exact text", nil, bash("rm -rf build"), []string{"Bash(rm -rf build)"}},
+		{"sudo too, and what it runs", nil, bash("sudo apt install x"), []string{"Bash(sudo apt install x)", "Bash(apt install:*)"}},
 		{"duplicates once", nil, bash("go test ./a; go test ./b"), []string{"Bash(go test:*)"}},
 		{"only what is not allowed yet", []string{"Bash(go vet:*)"}, bash("go vet ./... && go test ./..."), []string{"Bash(go test:*)"}},
 		{"substitution", nil, bash("echo $(date)"), []string{"Bash(echo:*)", "Bash(date:*)"}},
