@@ -3,9 +3,6 @@ package session
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 )
 
@@ -114,8 +111,9 @@ func (h *History) plan(turns []int) (Plan, error) {
 
 // Restore carries out p: each file goes back to its state before, except
 // a conflict (changed since by someone else) that overwrite does not
-// allow, which is kept. Every saved content is checked first, so a
-// missing blob restores nothing. When a file cannot be written the others
+// allow, which is kept. Every saved content and every file's directory
+// are checked first, so a missing blob or a directory swapped for a link
+// restores nothing. When a file cannot be written the others
 // are still restored, the error names it, and the prompts stay to undo
 // (a retry finds the files already restored unchanged).
 func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored, error) {
@@ -126,6 +124,13 @@ func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored,
 		if f.To != nil && !f.Unchanged() {
 			if err := h.blobs.has(f.To.Hash, f.To.Size); err != nil {
 				return nil, fmt.Errorf("cannot restore %s: %w", f.Path, err)
+			}
+		}
+	}
+	for _, f := range p.Files {
+		if !f.Unchanged() {
+			if err := checkDir(f.Path); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -157,46 +162,4 @@ func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored,
 		return out, err
 	}
 	return out, h.commit(&record{Type: typeRestore, Restore: &restoreRecord{Turns: p.Turns, Kept: kept}})
-}
-
-// restoreFile puts the file at path in state to: removed when to is nil,
-// else its content and mode written back through a temporary file renamed
-// over it, so the file is never half-restored.
-func (h *History) restoreFile(path string, to *FileState) error {
-	if to == nil {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("remove %s: %w", path, err)
-		}
-		return nil
-	}
-	data, err := h.blobs.get(to.Hash)
-	if err != nil {
-		return fmt.Errorf("cannot restore %s: %w", path, err)
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("restore %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".forge-undo.*")
-	if err != nil {
-		return fmt.Errorf("restore %s: %w", path, err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(to.Mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("restore %s: %w", path, err)
-	}
-	return nil
 }
