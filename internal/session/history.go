@@ -93,6 +93,17 @@ func (h *History) Prompt(text string, conv []llm.Message) {
 	h.prompts[len(h.prompts)-1].before = slices.Clip(conv)
 }
 
+// Withdraw takes back the prompt Prompt began last, which the agent did
+// not record in the log after all (a hook blocked it), so that the
+// count stays the log's. A prompt with checkpoints stays.
+func (h *History) Withdraw() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := len(h.prompts); n > 0 && len(h.prompts[n-1].changes) == 0 {
+		h.prompts = h.prompts[:n-1]
+	}
+}
+
 func (h *History) addPrompt(text string) {
 	h.prompts = append(h.prompts, promptState{text: text, live: true})
 }
