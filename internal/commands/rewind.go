@@ -72,7 +72,7 @@ func runRewind(ctx context.Context, env *Env, inv Invocation, force bool) int {
 			return env.Fail(ExitFailed, "rewind", err.Error())
 		}
 		if len(plan.Turns) == 0 {
-			env.Printer().Value(fmt.Sprintf("No file changes to undo since prompt %d.", n), undoJSON(env, env.Exec.SessionID, nil, nil, nil, "nothing"))
+			env.Printer().Value(fmt.Sprintf("No file changes to undo since prompt %d.", n), map[string]any{"undo": undoJSON(env, env.Exec.SessionID, nil, nil, "nothing")})
 		} else if code := restoreFiles(ctx, env, h, env.Exec.SessionID, plan, force, "Rewound"); code != ExitOK {
 			return code
 		}

@@ -48,7 +48,8 @@ Exit status:
 				return withHistory(env, inv, *id, func(h *session.History, id string) int {
 					plan, err := h.PlanUndo()
 					if errors.Is(err, session.ErrNothingToUndo) {
-						return env.Fail(ExitNothingToUndo, "nothing_to_undo", "Nothing to undo: no prompt of this session has file changes left to undo.")
+						return undoFailed(env, ExitNothingToUndo, "nothing_to_undo", "",
+							"Nothing to undo: no prompt of this session has file changes left to undo.", undoView{Status: "nothing", SessionID: id})
 					}
 					if err != nil {
 						return env.Fail(ExitFailed, "undo", err.Error())
@@ -74,7 +75,8 @@ func withHistory(env *Env, inv Invocation, id string, f func(h *session.History,
 	if id == "" {
 		latest, err := env.Sessions.Store.Latest(env.Exec.WorkingDir)
 		if errors.Is(err, session.ErrNoSession) {
-			return env.Fail(ExitNothingToUndo, "nothing_to_undo", "Nothing to undo: no session in "+env.Exec.WorkingDir+" (--session ID names one)")
+			return undoFailed(env, ExitNothingToUndo, "nothing_to_undo", "",
+				"Nothing to undo: no session in "+env.Exec.WorkingDir+" (--session ID names one)", undoView{Status: "nothing"})
 		}
 		if err != nil {
 			return env.Fail(ExitFailed, "session", err.Error())
@@ -83,7 +85,8 @@ func withHistory(env *Env, inv Invocation, id string, f func(h *session.History,
 	}
 	log, _, err := env.Sessions.Store.Resume(id)
 	if errors.Is(err, session.ErrNoSession) {
-		return env.Fail(ExitFailed, "session", "no session "+id+" (forge sessions lists them)")
+		// A session id that names none is a mistake in the command line.
+		return env.Fail(ExitUsage, "usage", "no session "+id+" (forge sessions lists them)")
 	}
 	if err != nil {
 		return env.Fail(ExitFailed, "session", err.Error())
@@ -107,10 +110,11 @@ func restoreFiles(ctx context.Context, env *Env, h *session.History, id string, 
 	}
 	asking := env.IO.InTerminal && env.Ask != nil
 	if len(conflicts) > 0 && !force && !asking {
-		env.Printer().Value(plannedText(env, plan), undoJSON(env, id, plan.Turns, nil, conflicts, "conflict"))
-		return env.Fail(ExitConflict, "conflict", fmt.Sprintf("Nothing restored: %s changed since forge wrote %s: %s. "+
+		v := undoJSON(env, id, plan.Turns, nil, "conflict")
+		v.Conflicts = conflicts
+		return undoFailed(env, ExitConflict, "conflict", plannedText(env, plan), fmt.Sprintf("Nothing restored: %s changed since forge wrote %s: %s. "+
 			"Look at the changes, then use --force to overwrite them.", plural(len(conflicts), "file"), pronoun(len(conflicts)),
-			strings.Join(conflicts, ", ")))
+			strings.Join(conflicts, ", ")), v)
 	}
 	overwrite := func(f session.FileRestore) bool {
 		if force {
@@ -126,13 +130,32 @@ func restoreFiles(ctx context.Context, env *Env, h *session.History, id string, 
 	done, err := h.Restore(plan, overwrite)
 	text := restoredText(env, verb, plan.Turns, done)
 	if err != nil {
-		if text != "" {
-			env.Printer().Value(text, undoJSON(env, id, plan.Turns, done, nil, "failed"))
-		}
-		return env.Fail(ExitFailed, "undo", err.Error())
+		return undoFailed(env, ExitFailed, "undo", text, err.Error(), undoJSON(env, id, plan.Turns, done, "failed"))
 	}
-	env.Printer().Value(text, undoJSON(env, id, plan.Turns, done, nil, "restored"))
+	env.Printer().Value(text, map[string]any{"undo": undoJSON(env, id, plan.Turns, done, "restored")})
 	return ExitOK
+}
+
+// undoFailed reports a restore that did not happen, or not whole, as one
+// value: for a program, the undo object with its status and the message;
+// for a person, what was planned or done (text, if any) and the message
+// as an error.
+func undoFailed(env *Env, code int, kind, text, msg string, v undoView) int {
+	if env.JSON() {
+		v.Message = msg
+		if v.Prompts == nil {
+			v.Prompts = []int{}
+		}
+		if v.Files == nil {
+			v.Files = []restoredView{}
+		}
+		env.Printer().Value("", map[string]any{"undo": v})
+		return code
+	}
+	if text != "" {
+		env.Printer().Value(text, nil)
+	}
+	return env.Fail(code, kind, msg)
 }
 
 // restoredText is what a restore did, a line per file.
@@ -196,18 +219,28 @@ type restoredView struct {
 	Action string `json:"action"`
 }
 
-// undoJSON is a restore as JSON: its status, the prompts, and each file
-// relative to the working directory.
-func undoJSON(env *Env, id string, turns []int, done []session.Restored, conflicts []string, status string) map[string]any {
+// undoView is a restore as JSON: its status (restored, conflict, failed,
+// nothing), the prompts, each file relative to the working directory, the
+// files changed since forge wrote them (conflict), and why it did not
+// restore (all but restored).
+type undoView struct {
+	Status    string         `json:"status"`
+	Prompts   []int          `json:"prompts"`
+	Files     []restoredView `json:"files"`
+	Conflicts []string       `json:"conflicts,omitempty"`
+	SessionID string         `json:"session_id,omitempty"`
+	Message   string         `json:"message,omitempty"`
+}
+
+func undoJSON(env *Env, id string, turns []int, done []session.Restored, status string) undoView {
 	files := make([]restoredView, 0, len(done))
 	for _, r := range done {
 		files = append(files, restoredView{Path: env.relPath(r.Path), Action: r.Action})
 	}
-	v := map[string]any{"status": status, "prompts": turns, "files": files, "session_id": id}
-	if conflicts != nil {
-		v["conflicts"] = conflicts
+	if turns == nil {
+		turns = []int{}
 	}
-	return map[string]any{"undo": v}
+	return undoView{Status: status, Prompts: turns, Files: files, SessionID: id}
 }
 
 // relPath is path as the person reads it: relative to the working
