@@ -279,6 +279,11 @@ func TestUndoAsksOnATerminal(t *testing.T) {
 	if !strings.Contains(out.String(), "kept      notes.txt (changed since forge wrote it)") {
 		t.Fatalf("/undo says\n%s", out)
 	}
+	out.Reset()
+	if code := sh.Exec(context.Background(), "/rewind"); code != ExitOK ||
+		!strings.Contains(out.String(), "3 files: new.go, old.go, notes.txt (partly undone: notes.txt kept)\n") {
+		t.Fatalf("/rewind after a partial undo:\n%s", out)
+	}
 }
 
 func TestUndoCLISession(t *testing.T) {

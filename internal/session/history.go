@@ -68,8 +68,10 @@ type promptState struct {
 	// live says the prompt is still in the conversation (no rewind went
 	// back before it).
 	live bool
-	// restored says its file changes were undone.
+	// restored says its file changes were undone; kept are the files of
+	// it that the person chose to keep as they were then.
 	restored bool
+	kept     []string
 	changes  []FileChange
 	// before is the conversation as the prompt found it, kept for a
 	// rewind in memory: a slice of the conversation, not a copy.
@@ -182,6 +184,7 @@ func (h *History) apply(rec *record) (warning string) {
 		for _, t := range rec.Restore.Turns {
 			if p := h.prompt(t); p != nil {
 				p.restored = true
+				p.kept = p.keptOf(rec.Restore.Kept)
 			}
 		}
 	case typeRewind:
@@ -193,6 +196,17 @@ func (h *History) apply(rec *record) (warning string) {
 		}
 	}
 	return ""
+}
+
+// keptOf are the files of kept that p changed.
+func (p *promptState) keptOf(kept []string) []string {
+	var out []string
+	for _, k := range kept {
+		if slices.ContainsFunc(p.changes, func(c FileChange) bool { return c.Path == k }) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // prompt is prompt turn, nil when there is none.
@@ -210,8 +224,11 @@ type PromptInfo struct {
 	Text string `json:"text"`
 	// Files are the files its calls changed, in the order first changed.
 	Files []string `json:"files"`
-	// Restored says its file changes were undone.
-	Restored bool `json:"restored,omitempty"`
+	// Restored says its file changes were undone; Kept are the files the
+	// undo kept as they were (changed since forge wrote them): the prompt
+	// was only partly undone.
+	Restored bool     `json:"restored,omitempty"`
+	Kept     []string `json:"kept,omitempty"`
 }
 
 // Prompts are the prompts still in the conversation, oldest first.
@@ -223,7 +240,7 @@ func (h *History) Prompts() []PromptInfo {
 		if !p.live {
 			continue
 		}
-		info := PromptInfo{Turn: i + 1, Text: p.text, Files: []string{}, Restored: p.restored}
+		info := PromptInfo{Turn: i + 1, Text: p.text, Files: []string{}, Restored: p.restored, Kept: slices.Clone(p.kept)}
 		for _, c := range p.changes {
 			if !slices.Contains(info.Files, c.Path) {
 				info.Files = append(info.Files, c.Path)
