@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -21,7 +22,7 @@ const (
 func undoCommand() Command {
 	return Command{
 		Name: "undo", Usage: "/undo [--force] [--session ID]", Summary: "Undo the file changes of the last prompt",
-		Help: `Puts back every file that the last prompt's Write, Edit and NotebookEdit calls changed, as it was before the prompt (content and mode): a file the prompt created is removed, a file it emptied gets its content back. A second /undo undoes the prompt before. The conversation stays as it is (/rewind takes it back too).
+		Help: `Puts back every file that the last prompt's Write, Edit and NotebookEdit calls changed, as it was before the prompt (content and mode): a file the prompt created is removed (and the directories forge created for it, when they are empty), a file it emptied gets its content back. A second /undo undoes the prompt before. The conversation stays as it is (/rewind takes it back too).
 
 Changes made through Bash are not tracked, and neither is anything outside forge.
 
@@ -166,7 +167,7 @@ func restoredText(env *Env, verb string, turns []int, done []session.Restored) s
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s the file changes of %s:", verb, promptNames(turns))
 	for _, r := range done {
-		line := fmt.Sprintf("\n  %-9s %s", r.Action, env.relPath(r.Path))
+		line := fmt.Sprintf("\n  %-9s %s", r.Action, env.restoredPath(r))
 		switch r.Action {
 		case session.ActionRemoved:
 			line += " (the prompt created it)"
@@ -235,12 +236,21 @@ type undoView struct {
 func undoJSON(env *Env, id string, turns []int, done []session.Restored, status string) undoView {
 	files := make([]restoredView, 0, len(done))
 	for _, r := range done {
-		files = append(files, restoredView{Path: env.relPath(r.Path), Action: r.Action})
+		files = append(files, restoredView{Path: env.restoredPath(r), Action: r.Action})
 	}
 	if turns == nil {
 		turns = []int{}
 	}
 	return undoView{Status: status, Prompts: turns, Files: files, SessionID: id}
+}
+
+// restoredPath is the path of what a restore did, a directory's with a
+// trailing slash.
+func (e *Env) restoredPath(r session.Restored) string {
+	if r.Dir {
+		return e.relPath(r.Path) + string(filepath.Separator)
+	}
+	return e.relPath(r.Path)
 }
 
 // relPath is path as the person reads it: relative to the working

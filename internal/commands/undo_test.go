@@ -248,6 +248,27 @@ func TestBlockedPromptIsNotCounted(t *testing.T) {
 	}
 }
 
+// The directories a Write created go with its file.
+func TestUndoRemovesCreatedDirectories(t *testing.T) {
+	sh, out, errOut := agentShell(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{call("Write", `{"file_path": "newdir/sub/x.go", "content": "package x\n"}`)}},
+		{Text: "done"},
+	}}, true)
+	dir := sh.Env().Exec.WorkingDir
+	ctx := context.Background()
+	if code := sh.Exec(ctx, "write x"); code != ExitOK {
+		t.Fatalf("prompt: %d %s", code, errOut)
+	}
+	out.Reset()
+	if code := sh.Exec(ctx, "/undo"); code != ExitOK ||
+		!strings.Contains(out.String(), "removed   newdir/sub/ (the prompt created it)\n  removed   newdir/ (the prompt created it)") {
+		t.Fatalf("/undo: %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "newdir")); !os.IsNotExist(err) {
+		t.Fatalf("newdir is still there: %v", err)
+	}
+}
+
 func TestUndoAsksOnATerminal(t *testing.T) {
 	sh, out, errOut := agentShell(t, editScript(), false)
 	env := sh.Env()

@@ -27,6 +27,10 @@ type FileChange struct {
 	Path   string     `json:"path"`
 	Before *FileState `json:"before"`
 	After  *FileState `json:"after"`
+	// Dirs are the directories above Path that the call created, deepest
+	// first: an undo removes them again when they are empty, never a
+	// directory that was there before.
+	Dirs []string `json:"dirs,omitempty"`
 }
 
 // Checkpoint is the files one call changed, during prompt Turn (the
@@ -128,22 +132,25 @@ func (h *History) Checkpoint(paths []string) (func() error, error) {
 		return func() error { return nil }, nil
 	}
 	changes := make([]FileChange, 0, len(paths))
+	missing := make([][]string, 0, len(paths))
 	for _, p := range paths {
 		st, err := saveState(h.blobs, p)
 		if err != nil {
 			return nil, err
 		}
 		changes = append(changes, FileChange{Path: p, Before: st})
+		missing = append(missing, missingDirs(p))
 	}
 	return func() error {
 		var changed []FileChange
-		for _, c := range changes {
+		for i, c := range changes {
 			after, err := currentState(c.Path)
 			if err != nil {
 				return err
 			}
 			if !sameState(after, c.Before) {
 				c.After = after
+				c.Dirs = existingDirs(missing[i])
 				changed = append(changed, c)
 			}
 		}
@@ -274,6 +281,30 @@ func (h *History) Rewind(turn int) ([]llm.Message, error) {
 		return nil, errors.New("the conversation cannot be read back")
 	}
 	return h.reload()
+}
+
+// missingDirs are the directories above path that do not exist, deepest
+// first.
+func missingDirs(path string) []string {
+	var out []string
+	for dir := filepath.Dir(path); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		out = append(out, dir)
+	}
+	return out
+}
+
+// existingDirs are those of dirs that are directories now.
+func existingDirs(dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // saveState keeps the file at path in blobs and returns its state, nil

@@ -14,6 +14,8 @@ type FileRestore struct {
 	To *FileState
 	// Left is the state forge left it in; Current is the state now.
 	Left, Current *FileState
+	// Dirs are the directories above it that the prompts created.
+	Dirs []string
 }
 
 // Conflict says someone else changed the file since forge did: it is
@@ -44,6 +46,8 @@ const (
 type Restored struct {
 	Path   string `json:"path"`
 	Action string `json:"action"`
+	// Dir says Path is a directory the prompts created, removed.
+	Dir bool `json:"dir,omitempty"`
 }
 
 // PlanUndo plans undoing the file changes of the newest prompt of the
@@ -92,10 +96,11 @@ func (h *History) plan(turns []int) (Plan, error) {
 		for _, c := range h.prompts[t-1].changes {
 			if i, ok := idx[c.Path]; ok {
 				files[i].Left = c.After
+				files[i].Dirs = append(files[i].Dirs, c.Dirs...)
 				continue
 			}
 			idx[c.Path] = len(files)
-			files = append(files, FileRestore{Path: c.Path, To: c.Before, Left: c.After})
+			files = append(files, FileRestore{Path: c.Path, To: c.Before, Left: c.After, Dirs: slices.Clone(c.Dirs)})
 		}
 	}
 	h.mu.Unlock()
@@ -142,9 +147,9 @@ func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored,
 	for _, f := range p.Files {
 		switch {
 		case f.Unchanged():
-			out = append(out, Restored{f.Path, ActionUnchanged})
+			out = append(out, Restored{Path: f.Path, Action: ActionUnchanged})
 		case f.Conflict() && (overwrite == nil || !overwrite(f)):
-			out = append(out, Restored{f.Path, ActionKept})
+			out = append(out, Restored{Path: f.Path, Action: ActionKept})
 			kept = append(kept, f.Path)
 		default:
 			if err := h.restoreFile(f.Path, f.To); err != nil {
@@ -155,10 +160,15 @@ func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored,
 			if f.To == nil {
 				action = ActionRemoved
 			}
-			out = append(out, Restored{f.Path, action})
+			out = append(out, Restored{Path: f.Path, Action: action})
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
+		return out, err
+	}
+	removed, err := removeEmptyDirs(p.Files)
+	out = append(out, removed...)
+	if err != nil {
 		return out, err
 	}
 	return out, h.commit(&record{Type: typeRestore, Restore: &restoreRecord{Turns: p.Turns, Kept: kept}})

@@ -3,11 +3,14 @@ package session
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // checkDir refuses to restore path when its directory, or the nearest of
@@ -147,4 +150,58 @@ func createTemp(d *os.Root, base string) (*os.File, string, error) {
 		}
 	}
 	return nil, "", fmt.Errorf("no unused temporary name beside %s", base)
+}
+
+// removeEmptyDirs removes the directories the prompts created above files,
+// deepest first, those that are empty now; one that holds anything stays.
+func removeEmptyDirs(files []FileRestore) ([]Restored, error) {
+	var dirs []string
+	for _, f := range files {
+		dirs = append(dirs, f.Dirs...)
+	}
+	// Deepest first: a directory after those below it.
+	slices.SortFunc(dirs, func(a, b string) int {
+		if d := strings.Count(b, string(filepath.Separator)) - strings.Count(a, string(filepath.Separator)); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	var out []Restored
+	for _, d := range slices.Compact(dirs) {
+		removed, err := removeEmptyDir(d)
+		if err != nil {
+			return out, err
+		}
+		if removed {
+			out = append(out, Restored{Path: d, Action: ActionRemoved, Dir: true})
+		}
+	}
+	return out, nil
+}
+
+// removeEmptyDir removes dir when it is an empty directory, through a root
+// at the directory above it.
+func removeEmptyDir(dir string) (bool, error) {
+	root, rel, err := openAncestor(dir)
+	if err != nil {
+		return false, err
+	}
+	defer root.Close()
+	fi, err := root.Lstat(rel)
+	if err != nil || !fi.IsDir() {
+		return false, nil // gone already, or no longer a directory
+	}
+	d, err := root.Open(rel)
+	if err != nil {
+		return false, nil
+	}
+	names, err := d.Readdirnames(1)
+	_ = d.Close()
+	if len(names) > 0 || err != nil && !errors.Is(err, io.EOF) {
+		return false, nil // holds something: not forge's to remove
+	}
+	if err := root.Remove(rel); err != nil {
+		return false, fmt.Errorf("remove directory %s: %w", dir, err)
+	}
+	return true, nil
 }
