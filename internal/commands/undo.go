@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -124,12 +125,16 @@ func restoreFiles(ctx context.Context, env *Env, h *session.History, id string, 
 		if !asking {
 			return false
 		}
-		ans, err := env.Ask(ctx, env.relPath(f.Path)+" changed since forge wrote it. Overwrite it with the version before? [y/N] ")
+		q := env.relPath(f.Path) + " changed since forge wrote it. Overwrite it with the version before? [y/N] "
+		if f.Current == nil {
+			q = env.relPath(f.Path) + " was deleted since forge wrote it. Put back the version before? [y/N] "
+		}
+		ans, err := env.Ask(ctx, q)
 		ans = strings.ToLower(strings.TrimSpace(ans))
 		return err == nil && (ans == "y" || ans == "yes")
 	}
 	done, err := h.Restore(plan, overwrite)
-	text := restoredText(env, verb, plan.Turns, done)
+	text := restoredText(env, verb, plan, done)
 	if err != nil {
 		return undoFailed(env, ExitFailed, "undo", text, err.Error(), undoJSON(env, id, plan.Turns, done, "failed"))
 	}
@@ -159,24 +164,45 @@ func undoFailed(env *Env, code int, kind, text, msg string, v undoView) int {
 	return env.Fail(code, kind, msg)
 }
 
-// restoredText is what a restore did, a line per file.
-func restoredText(env *Env, verb string, turns []int, done []session.Restored) string {
+// restoredText is what a restore did, a line per file. When every file
+// was already as before (another forge undid them), it says so.
+func restoredText(env *Env, verb string, plan session.Plan, done []session.Restored) string {
 	if len(done) == 0 {
 		return ""
 	}
+	already := true
+	for _, r := range done {
+		already = already && r.Action == session.ActionUnchanged
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s the file changes of %s:", verb, promptNames(turns))
+	if already {
+		fmt.Fprintf(&b, "The file changes of %s were already undone:", promptNames(plan.Turns))
+	} else {
+		fmt.Fprintf(&b, "%s the file changes of %s:", verb, promptNames(plan.Turns))
+	}
 	for _, r := range done {
 		line := fmt.Sprintf("\n  %-9s %s", r.Action, env.restoredPath(r))
 		switch r.Action {
 		case session.ActionRemoved:
 			line += " (the prompt created it)"
+		case session.ActionUnchanged:
+			line += " (already as before)"
 		case session.ActionKept:
-			line += " (changed since forge wrote it)"
+			if i := slices.IndexFunc(plan.Files, func(f session.FileRestore) bool { return f.Path == r.Path }); i >= 0 {
+				line += " (" + conflictNote(plan.Files[i]) + ")"
+			}
 		}
 		b.WriteString(line)
 	}
 	return b.String()
+}
+
+// conflictNote is how a file changed since forge wrote it.
+func conflictNote(f session.FileRestore) string {
+	if f.Current == nil {
+		return "deleted since forge wrote it"
+	}
+	return "changed since forge wrote it"
 }
 
 // plannedText is a restore not carried out: what each file would be.
@@ -189,7 +215,7 @@ func plannedText(env *Env, plan session.Plan) string {
 		case f.Unchanged():
 			state = "already as before"
 		case f.Conflict():
-			state = "changed since forge wrote it"
+			state = conflictNote(f)
 		}
 		fmt.Fprintf(&b, "\n  %s (%s)", env.relPath(f.Path), state)
 	}

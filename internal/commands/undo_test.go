@@ -269,6 +269,48 @@ func TestUndoRemovesCreatedDirectories(t *testing.T) {
 	}
 }
 
+// A file deleted since forge wrote it is said to be deleted, not changed;
+// a second undo of files already put back says so.
+func TestUndoMessages(t *testing.T) {
+	sh, out, errOut := agentShell(t, editScript(), true)
+	env := sh.Env()
+	p := func(n string) string { return filepath.Join(env.Exec.WorkingDir, n) }
+	must(t, os.WriteFile(p("old.go"), []byte("old code\n"), 0o644))
+	must(t, os.WriteFile(p("notes.txt"), []byte("n\n"), 0o644))
+	ctx := context.Background()
+	sh.Exec(ctx, "make the changes")
+	must(t, os.Remove(p("old.go")))
+	out.Reset()
+	errOut.Reset()
+	if code := sh.Exec(ctx, "/undo"); code != ExitConflict || !strings.Contains(out.String(), "  old.go (deleted since forge wrote it)") {
+		t.Fatalf("/undo of a deleted file: %d\n%s%s", code, out, errOut)
+	}
+	env.IO.InTerminal = true
+	var asked []string
+	out.Reset()
+	code, _ := sh.Dispatch(ctx, "/undo", func(_ context.Context, q string) (string, error) { asked = append(asked, q); return "n", nil })
+	if code != ExitOK || len(asked) != 1 || !strings.HasPrefix(asked[0], "old.go was deleted since forge wrote it.") ||
+		!strings.Contains(out.String(), "kept      old.go (deleted since forge wrote it)") {
+		t.Fatalf("/undo on a terminal: %d %q\n%s%s", code, asked, out, errOut)
+	}
+
+	// Another forge put the files back (forge undo beside this shell):
+	// this shell's history does not know, and finds them as before.
+	sh, out, errOut = agentShell(t, editScript(), true)
+	env = sh.Env()
+	must(t, os.WriteFile(p("old.go"), []byte("old code\n"), 0o644))
+	must(t, os.WriteFile(p("notes.txt"), []byte("n\n"), 0o644))
+	sh.Exec(ctx, "make the changes")
+	must(t, os.WriteFile(p("old.go"), []byte("old code\n"), 0o644))
+	must(t, os.WriteFile(p("notes.txt"), []byte("n\n"), 0o644))
+	must(t, os.Remove(p("new.go")))
+	out.Reset()
+	if code := sh.Exec(ctx, "/undo"); code != ExitOK || !strings.Contains(out.String(), "The file changes of prompt 1 were already undone:") ||
+		!strings.Contains(out.String(), "unchanged old.go (already as before)") {
+		t.Fatalf("/undo of files already put back: %d\n%s%s", code, out, errOut)
+	}
+}
+
 func TestUndoAsksOnATerminal(t *testing.T) {
 	sh, out, errOut := agentShell(t, editScript(), false)
 	env := sh.Env()
