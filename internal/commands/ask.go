@@ -131,8 +131,14 @@ func runPrompt(ctx context.Context, env *Env, prompt string, toErr bool, opts Ag
 	info.SessionID = env.Exec.SessionID
 	view := env.Printer().Run(info, render.RunOptions{ProgressToErr: toErr, Lookup: env.Registry.Get})
 	defer view.Close()
-	env.History().Prompt(prompt, env.Conversation.Messages)
+	h := env.History()
+	h.Prompt(prompt, env.Conversation.Messages)
 	d := a.Run(ctx, &env.Conversation, prompt, view.Event)
+	if d.Reason == agent.ReasonHook {
+		// A blocked prompt never reaches the log: not counted there, it
+		// must not be counted here either.
+		h.Withdraw()
+	}
 	env.Spending.add(d)
 	return doneStatus(d)
 }

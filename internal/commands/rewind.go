@@ -72,7 +72,7 @@ func runRewind(ctx context.Context, env *Env, inv Invocation, force bool) int {
 			return env.Fail(ExitFailed, "rewind", err.Error())
 		}
 		if len(plan.Turns) == 0 {
-			env.Printer().Value(fmt.Sprintf("No file changes to undo since prompt %d.", n), undoJSON(env, env.Exec.SessionID, nil, nil, nil, "nothing"))
+			env.Printer().Value(fmt.Sprintf("No file changes to undo since prompt %d.", n), map[string]any{"undo": undoJSON(env, env.Exec.SessionID, nil, nil, "nothing")})
 		} else if code := restoreFiles(ctx, env, h, env.Exec.SessionID, plan, force, "Rewound"); code != ExitOK {
 			return code
 		}
@@ -107,7 +107,14 @@ func promptsText(env *Env, prompts []session.PromptInfo) string {
 				files[j] = env.relPath(f)
 			}
 			note := ""
-			if p.Restored {
+			switch {
+			case p.Restored && len(p.Kept) > 0:
+				kept := make([]string, len(p.Kept))
+				for j, f := range p.Kept {
+					kept[j] = env.relPath(f)
+				}
+				note = " (partly undone: " + strings.Join(kept, ", ") + " kept)"
+			case p.Restored:
 				note = " (undone)"
 			}
 			fmt.Fprintf(&b, "     %s: %s%s\n", plural(len(files), "file"), strings.Join(files, ", "), note)
@@ -122,6 +129,8 @@ type promptView struct {
 	Text     string   `json:"text"`
 	Files    []string `json:"files"`
 	Restored bool     `json:"restored"`
+	// Kept are the files the undo kept: the prompt is partly undone.
+	Kept []string `json:"kept,omitempty"`
 }
 
 func promptsJSON(env *Env, prompts []session.PromptInfo) map[string]any {
@@ -132,6 +141,9 @@ func promptsJSON(env *Env, prompts []session.PromptInfo) map[string]any {
 			files[j] = env.relPath(f)
 		}
 		out[i] = promptView{Prompt: p.Turn, Text: p.Text, Files: files, Restored: p.Restored}
+		for _, f := range p.Kept {
+			out[i].Kept = append(out[i].Kept, env.relPath(f))
+		}
 	}
 	return map[string]any{"prompts": out}
 }

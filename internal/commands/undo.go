@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -21,7 +23,7 @@ const (
 func undoCommand() Command {
 	return Command{
 		Name: "undo", Usage: "/undo [--force] [--session ID]", Summary: "Undo the file changes of the last prompt",
-		Help: `Puts back every file that the last prompt's Write, Edit and NotebookEdit calls changed, as it was before the prompt (content and mode): a file the prompt created is removed, a file it emptied gets its content back. A second /undo undoes the prompt before. The conversation stays as it is (/rewind takes it back too).
+		Help: `Puts back every file that the last prompt's Write, Edit and NotebookEdit calls changed, as it was before the prompt (content and mode): a file the prompt created is removed (and the directories forge created for it, when they are empty), a file it emptied gets its content back. A second /undo undoes the prompt before. The conversation stays as it is (/rewind takes it back too).
 
 Changes made through Bash are not tracked, and neither is anything outside forge.
 
@@ -48,7 +50,8 @@ Exit status:
 				return withHistory(env, inv, *id, func(h *session.History, id string) int {
 					plan, err := h.PlanUndo()
 					if errors.Is(err, session.ErrNothingToUndo) {
-						return env.Fail(ExitNothingToUndo, "nothing_to_undo", "Nothing to undo: no prompt of this session has file changes left to undo.")
+						return undoFailed(env, ExitNothingToUndo, "nothing_to_undo", "",
+							"Nothing to undo: no prompt of this session has file changes left to undo.", undoView{Status: "nothing", SessionID: id})
 					}
 					if err != nil {
 						return env.Fail(ExitFailed, "undo", err.Error())
@@ -74,7 +77,8 @@ func withHistory(env *Env, inv Invocation, id string, f func(h *session.History,
 	if id == "" {
 		latest, err := env.Sessions.Store.Latest(env.Exec.WorkingDir)
 		if errors.Is(err, session.ErrNoSession) {
-			return env.Fail(ExitNothingToUndo, "nothing_to_undo", "Nothing to undo: no session in "+env.Exec.WorkingDir+" (--session ID names one)")
+			return undoFailed(env, ExitNothingToUndo, "nothing_to_undo", "",
+				"Nothing to undo: no session in "+env.Exec.WorkingDir+" (--session ID names one)", undoView{Status: "nothing"})
 		}
 		if err != nil {
 			return env.Fail(ExitFailed, "session", err.Error())
@@ -83,7 +87,8 @@ func withHistory(env *Env, inv Invocation, id string, f func(h *session.History,
 	}
 	log, _, err := env.Sessions.Store.Resume(id)
 	if errors.Is(err, session.ErrNoSession) {
-		return env.Fail(ExitFailed, "session", "no session "+id+" (forge sessions lists them)")
+		// A session id that names none is a mistake in the command line.
+		return env.Fail(ExitUsage, "usage", "no session "+id+" (forge sessions lists them)")
 	}
 	if err != nil {
 		return env.Fail(ExitFailed, "session", err.Error())
@@ -107,10 +112,11 @@ func restoreFiles(ctx context.Context, env *Env, h *session.History, id string, 
 	}
 	asking := env.IO.InTerminal && env.Ask != nil
 	if len(conflicts) > 0 && !force && !asking {
-		env.Printer().Value(plannedText(env, plan), undoJSON(env, id, plan.Turns, nil, conflicts, "conflict"))
-		return env.Fail(ExitConflict, "conflict", fmt.Sprintf("Nothing restored: %s changed since forge wrote %s: %s. "+
+		v := undoJSON(env, id, plan.Turns, nil, "conflict")
+		v.Conflicts = conflicts
+		return undoFailed(env, ExitConflict, "conflict", plannedText(env, plan), fmt.Sprintf("Nothing restored: %s changed since forge wrote %s: %s. "+
 			"Look at the changes, then use --force to overwrite them.", plural(len(conflicts), "file"), pronoun(len(conflicts)),
-			strings.Join(conflicts, ", ")))
+			strings.Join(conflicts, ", ")), v)
 	}
 	overwrite := func(f session.FileRestore) bool {
 		if force {
@@ -119,40 +125,84 @@ func restoreFiles(ctx context.Context, env *Env, h *session.History, id string, 
 		if !asking {
 			return false
 		}
-		ans, err := env.Ask(ctx, env.relPath(f.Path)+" changed since forge wrote it. Overwrite it with the version before? [y/N] ")
+		q := env.relPath(f.Path) + " changed since forge wrote it. Overwrite it with the version before? [y/N] "
+		if f.Current == nil {
+			q = env.relPath(f.Path) + " was deleted since forge wrote it. Put back the version before? [y/N] "
+		}
+		ans, err := env.Ask(ctx, q)
 		ans = strings.ToLower(strings.TrimSpace(ans))
 		return err == nil && (ans == "y" || ans == "yes")
 	}
 	done, err := h.Restore(plan, overwrite)
-	text := restoredText(env, verb, plan.Turns, done)
+	text := restoredText(env, verb, plan, done)
 	if err != nil {
-		if text != "" {
-			env.Printer().Value(text, undoJSON(env, id, plan.Turns, done, nil, "failed"))
-		}
-		return env.Fail(ExitFailed, "undo", err.Error())
+		return undoFailed(env, ExitFailed, "undo", text, err.Error(), undoJSON(env, id, plan.Turns, done, "failed"))
 	}
-	env.Printer().Value(text, undoJSON(env, id, plan.Turns, done, nil, "restored"))
+	env.Printer().Value(text, map[string]any{"undo": undoJSON(env, id, plan.Turns, done, "restored")})
 	return ExitOK
 }
 
-// restoredText is what a restore did, a line per file.
-func restoredText(env *Env, verb string, turns []int, done []session.Restored) string {
+// undoFailed reports a restore that did not happen, or not whole, as one
+// value: for a program, the undo object with its status and the message;
+// for a person, what was planned or done (text, if any) and the message
+// as an error.
+func undoFailed(env *Env, code int, kind, text, msg string, v undoView) int {
+	if env.JSON() {
+		v.Message = msg
+		if v.Prompts == nil {
+			v.Prompts = []int{}
+		}
+		if v.Files == nil {
+			v.Files = []restoredView{}
+		}
+		env.Printer().Value("", map[string]any{"undo": v})
+		return code
+	}
+	if text != "" {
+		env.Printer().Value(text, nil)
+	}
+	return env.Fail(code, kind, msg)
+}
+
+// restoredText is what a restore did, a line per file. When every file
+// was already as before (another forge undid them), it says so.
+func restoredText(env *Env, verb string, plan session.Plan, done []session.Restored) string {
 	if len(done) == 0 {
 		return ""
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s the file changes of %s:", verb, promptNames(turns))
+	already := true
 	for _, r := range done {
-		line := fmt.Sprintf("\n  %-9s %s", r.Action, env.relPath(r.Path))
+		already = already && r.Action == session.ActionUnchanged
+	}
+	var b strings.Builder
+	if already {
+		fmt.Fprintf(&b, "The file changes of %s were already undone:", promptNames(plan.Turns))
+	} else {
+		fmt.Fprintf(&b, "%s the file changes of %s:", verb, promptNames(plan.Turns))
+	}
+	for _, r := range done {
+		line := fmt.Sprintf("\n  %-9s %s", r.Action, env.restoredPath(r))
 		switch r.Action {
 		case session.ActionRemoved:
 			line += " (the prompt created it)"
+		case session.ActionUnchanged:
+			line += " (already as before)"
 		case session.ActionKept:
-			line += " (changed since forge wrote it)"
+			if i := slices.IndexFunc(plan.Files, func(f session.FileRestore) bool { return f.Path == r.Path }); i >= 0 {
+				line += " (" + conflictNote(plan.Files[i]) + ")"
+			}
 		}
 		b.WriteString(line)
 	}
 	return b.String()
+}
+
+// conflictNote is how a file changed since forge wrote it.
+func conflictNote(f session.FileRestore) string {
+	if f.Current == nil {
+		return "deleted since forge wrote it"
+	}
+	return "changed since forge wrote it"
 }
 
 // plannedText is a restore not carried out: what each file would be.
@@ -165,7 +215,7 @@ func plannedText(env *Env, plan session.Plan) string {
 		case f.Unchanged():
 			state = "already as before"
 		case f.Conflict():
-			state = "changed since forge wrote it"
+			state = conflictNote(f)
 		}
 		fmt.Fprintf(&b, "\n  %s (%s)", env.relPath(f.Path), state)
 	}
@@ -196,18 +246,37 @@ type restoredView struct {
 	Action string `json:"action"`
 }
 
-// undoJSON is a restore as JSON: its status, the prompts, and each file
-// relative to the working directory.
-func undoJSON(env *Env, id string, turns []int, done []session.Restored, conflicts []string, status string) map[string]any {
+// undoView is a restore as JSON: its status (restored, conflict, failed,
+// nothing), the prompts, each file relative to the working directory, the
+// files changed since forge wrote them (conflict), and why it did not
+// restore (all but restored).
+type undoView struct {
+	Status    string         `json:"status"`
+	Prompts   []int          `json:"prompts"`
+	Files     []restoredView `json:"files"`
+	Conflicts []string       `json:"conflicts,omitempty"`
+	SessionID string         `json:"session_id,omitempty"`
+	Message   string         `json:"message,omitempty"`
+}
+
+func undoJSON(env *Env, id string, turns []int, done []session.Restored, status string) undoView {
 	files := make([]restoredView, 0, len(done))
 	for _, r := range done {
-		files = append(files, restoredView{Path: env.relPath(r.Path), Action: r.Action})
+		files = append(files, restoredView{Path: env.restoredPath(r), Action: r.Action})
 	}
-	v := map[string]any{"status": status, "prompts": turns, "files": files, "session_id": id}
-	if conflicts != nil {
-		v["conflicts"] = conflicts
+	if turns == nil {
+		turns = []int{}
 	}
-	return map[string]any{"undo": v}
+	return undoView{Status: status, Prompts: turns, Files: files, SessionID: id}
+}
+
+// restoredPath is the path of what a restore did, a directory's with a
+// trailing slash.
+func (e *Env) restoredPath(r session.Restored) string {
+	if r.Dir {
+		return e.relPath(r.Path) + string(filepath.Separator)
+	}
+	return e.relPath(r.Path)
 }
 
 // relPath is path as the person reads it: relative to the working

@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgehq/forge/builtin"
 	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/llm/llmtest"
 	"github.com/forgehq/forge/internal/llm/openai"
 	"github.com/forgehq/forge/internal/permission"
@@ -27,7 +28,7 @@ func call(name, args string) llmtest.ToolCall {
 // agentShell is a shell whose prompts go to an agent over a scripted fake
 // provider, with the built-in tools, allowed everything, in a temporary
 // working directory; sessions kept in a store when withStore.
-func agentShell(t *testing.T, script llmtest.Script, withStore bool) (*Shell, *bytes.Buffer, *bytes.Buffer) {
+func agentShell(t *testing.T, script llmtest.Script, withStore bool, hs ...hooks.Hook) (*Shell, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	srv := llmtest.NewServer(t, script)
 	model, err := openai.New(openai.Config{BaseURL: srv.OpenAIURL(), APIKey: "test", Model: "m", MaxRetries: -1})
@@ -57,9 +58,17 @@ func agentShell(t *testing.T, script llmtest.Script, withStore bool) (*Shell, *b
 		now := func() time.Time { return time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC) }
 		env.Sessions = &Sessions{Store: session.NewStore(filepath.Join(t.TempDir(), "sessions"), now)}
 	}
+	var runner agent.Hooks
+	if len(hs) > 0 {
+		r, err := hooks.New(hs, hooks.Options{Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runner = r
+	}
 	env.Agent = func(_ context.Context, opts AgentOptions) (*agent.Agent, render.RunInfo, error) {
 		a := agent.New(agent.Config{Model: model, Executor: env.Executor, Policy: pol, Exec: opts.Exec,
-			Approver: opts.Approver, Checkpointer: opts.Checkpointer})
+			Approver: opts.Approver, Checkpointer: opts.Checkpointer, Hooks: runner})
 		return a, render.RunInfo{WorkingDir: opts.Exec.WorkingDir}, nil
 	}
 	return NewShell(env), &out, &errOut
@@ -199,6 +208,109 @@ func TestRewindConflictAndConversation(t *testing.T) {
 	}
 }
 
+// A prompt a hook blocked is not in the log: it is not counted either, so
+// that after a resume the checkpoints still belong to the right prompt.
+func TestBlockedPromptIsNotCounted(t *testing.T) {
+	sh, out, errOut := agentShell(t, editScript(), true,
+		hooks.Hook{Event: hooks.UserPromptSubmit, Command: `if grep -q secret; then echo "no secrets" >&2; exit 2; fi`})
+	env := sh.Env()
+	p := func(n string) string { return filepath.Join(env.Exec.WorkingDir, n) }
+	must(t, os.WriteFile(p("old.go"), []byte("old code\n"), 0o644))
+	must(t, os.WriteFile(p("notes.txt"), []byte("n\n"), 0o644))
+	ctx := context.Background()
+	if code := sh.Exec(ctx, "the secret plan"); code == ExitOK {
+		t.Fatal("the hook did not block the prompt")
+	}
+	if code := sh.Exec(ctx, "make the changes"); code != ExitOK {
+		t.Fatalf("prompt: %d %s", code, errOut)
+	}
+	id := env.Exec.SessionID
+	env.CloseSession()
+	warnings, err := env.Resume(id, false)
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("resume: %v %q", err, warnings)
+	}
+	out.Reset()
+	if code := sh.Exec(ctx, "/rewind"); code != ExitOK || !strings.Contains(out.String(), `  1  "make the changes"`) ||
+		!strings.Contains(out.String(), "3 files: new.go, old.go, notes.txt") {
+		t.Fatalf("/rewind list after the resume: %d\n%s", code, out)
+	}
+	out.Reset()
+	if code := sh.Exec(ctx, "/undo"); code != ExitOK || !strings.Contains(out.String(), "Undid the file changes of prompt 1:") {
+		t.Fatalf("/undo after the resume: %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(p("new.go")); !os.IsNotExist(err) {
+		t.Errorf("new.go still there: %v", err)
+	}
+	out.Reset()
+	if code := sh.Exec(ctx, "/rewind 1 conversation"); code != ExitOK || !strings.Contains(out.String(), "before prompt 1 (0 messages)") {
+		t.Fatalf("/rewind 1: %d %s %s", code, out, errOut)
+	}
+}
+
+// The directories a Write created go with its file.
+func TestUndoRemovesCreatedDirectories(t *testing.T) {
+	sh, out, errOut := agentShell(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{call("Write", `{"file_path": "newdir/sub/x.go", "content": "package x\n"}`)}},
+		{Text: "done"},
+	}}, true)
+	dir := sh.Env().Exec.WorkingDir
+	ctx := context.Background()
+	if code := sh.Exec(ctx, "write x"); code != ExitOK {
+		t.Fatalf("prompt: %d %s", code, errOut)
+	}
+	out.Reset()
+	if code := sh.Exec(ctx, "/undo"); code != ExitOK ||
+		!strings.Contains(out.String(), "removed   newdir/sub/ (the prompt created it)\n  removed   newdir/ (the prompt created it)") {
+		t.Fatalf("/undo: %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "newdir")); !os.IsNotExist(err) {
+		t.Fatalf("newdir is still there: %v", err)
+	}
+}
+
+// A file deleted since forge wrote it is said to be deleted, not changed;
+// a second undo of files already put back says so.
+func TestUndoMessages(t *testing.T) {
+	sh, out, errOut := agentShell(t, editScript(), true)
+	env := sh.Env()
+	p := func(n string) string { return filepath.Join(env.Exec.WorkingDir, n) }
+	must(t, os.WriteFile(p("old.go"), []byte("old code\n"), 0o644))
+	must(t, os.WriteFile(p("notes.txt"), []byte("n\n"), 0o644))
+	ctx := context.Background()
+	sh.Exec(ctx, "make the changes")
+	must(t, os.Remove(p("old.go")))
+	out.Reset()
+	errOut.Reset()
+	if code := sh.Exec(ctx, "/undo"); code != ExitConflict || !strings.Contains(out.String(), "  old.go (deleted since forge wrote it)") {
+		t.Fatalf("/undo of a deleted file: %d\n%s%s", code, out, errOut)
+	}
+	env.IO.InTerminal = true
+	var asked []string
+	out.Reset()
+	code, _ := sh.Dispatch(ctx, "/undo", func(_ context.Context, q string) (string, error) { asked = append(asked, q); return "n", nil })
+	if code != ExitOK || len(asked) != 1 || !strings.HasPrefix(asked[0], "old.go was deleted since forge wrote it.") ||
+		!strings.Contains(out.String(), "kept      old.go (deleted since forge wrote it)") {
+		t.Fatalf("/undo on a terminal: %d %q\n%s%s", code, asked, out, errOut)
+	}
+
+	// Another forge put the files back (forge undo beside this shell):
+	// this shell's history does not know, and finds them as before.
+	sh, out, errOut = agentShell(t, editScript(), true)
+	env = sh.Env()
+	must(t, os.WriteFile(p("old.go"), []byte("old code\n"), 0o644))
+	must(t, os.WriteFile(p("notes.txt"), []byte("n\n"), 0o644))
+	sh.Exec(ctx, "make the changes")
+	must(t, os.WriteFile(p("old.go"), []byte("old code\n"), 0o644))
+	must(t, os.WriteFile(p("notes.txt"), []byte("n\n"), 0o644))
+	must(t, os.Remove(p("new.go")))
+	out.Reset()
+	if code := sh.Exec(ctx, "/undo"); code != ExitOK || !strings.Contains(out.String(), "The file changes of prompt 1 were already undone:") ||
+		!strings.Contains(out.String(), "unchanged old.go (already as before)") {
+		t.Fatalf("/undo of files already put back: %d\n%s%s", code, out, errOut)
+	}
+}
+
 func TestUndoAsksOnATerminal(t *testing.T) {
 	sh, out, errOut := agentShell(t, editScript(), false)
 	env := sh.Env()
@@ -229,6 +341,11 @@ func TestUndoAsksOnATerminal(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "kept      notes.txt (changed since forge wrote it)") {
 		t.Fatalf("/undo says\n%s", out)
+	}
+	out.Reset()
+	if code := sh.Exec(context.Background(), "/rewind"); code != ExitOK ||
+		!strings.Contains(out.String(), "3 files: new.go, old.go, notes.txt (partly undone: notes.txt kept)\n") {
+		t.Fatalf("/rewind after a partial undo:\n%s", out)
 	}
 }
 

@@ -27,6 +27,10 @@ type FileChange struct {
 	Path   string     `json:"path"`
 	Before *FileState `json:"before"`
 	After  *FileState `json:"after"`
+	// Dirs are the directories above Path that the call created, deepest
+	// first: an undo removes them again when they are empty, never a
+	// directory that was there before.
+	Dirs []string `json:"dirs,omitempty"`
 }
 
 // Checkpoint is the files one call changed, during prompt Turn (the
@@ -68,8 +72,10 @@ type promptState struct {
 	// live says the prompt is still in the conversation (no rewind went
 	// back before it).
 	live bool
-	// restored says its file changes were undone.
+	// restored says its file changes were undone; kept are the files of
+	// it that the person chose to keep as they were then.
 	restored bool
+	kept     []string
 	changes  []FileChange
 	// before is the conversation as the prompt found it, kept for a
 	// rewind in memory: a slice of the conversation, not a copy.
@@ -91,6 +97,17 @@ func (h *History) Prompt(text string, conv []llm.Message) {
 	defer h.mu.Unlock()
 	h.addPrompt(text)
 	h.prompts[len(h.prompts)-1].before = slices.Clip(conv)
+}
+
+// Withdraw takes back the prompt Prompt began last, which the agent did
+// not record in the log after all (a hook blocked it), so that the
+// count stays the log's. A prompt with checkpoints stays.
+func (h *History) Withdraw() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := len(h.prompts); n > 0 && len(h.prompts[n-1].changes) == 0 {
+		h.prompts = h.prompts[:n-1]
+	}
 }
 
 func (h *History) addPrompt(text string) {
@@ -115,22 +132,25 @@ func (h *History) Checkpoint(paths []string) (func() error, error) {
 		return func() error { return nil }, nil
 	}
 	changes := make([]FileChange, 0, len(paths))
+	missing := make([][]string, 0, len(paths))
 	for _, p := range paths {
 		st, err := saveState(h.blobs, p)
 		if err != nil {
 			return nil, err
 		}
 		changes = append(changes, FileChange{Path: p, Before: st})
+		missing = append(missing, missingDirs(p))
 	}
 	return func() error {
 		var changed []FileChange
-		for _, c := range changes {
+		for i, c := range changes {
 			after, err := currentState(c.Path)
 			if err != nil {
 				return err
 			}
 			if !sameState(after, c.Before) {
 				c.After = after
+				c.Dirs = existingDirs(missing[i])
 				changed = append(changed, c)
 			}
 		}
@@ -171,6 +191,7 @@ func (h *History) apply(rec *record) (warning string) {
 		for _, t := range rec.Restore.Turns {
 			if p := h.prompt(t); p != nil {
 				p.restored = true
+				p.kept = p.keptOf(rec.Restore.Kept)
 			}
 		}
 	case typeRewind:
@@ -182,6 +203,17 @@ func (h *History) apply(rec *record) (warning string) {
 		}
 	}
 	return ""
+}
+
+// keptOf are the files of kept that p changed.
+func (p *promptState) keptOf(kept []string) []string {
+	var out []string
+	for _, k := range kept {
+		if slices.ContainsFunc(p.changes, func(c FileChange) bool { return c.Path == k }) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // prompt is prompt turn, nil when there is none.
@@ -199,8 +231,11 @@ type PromptInfo struct {
 	Text string `json:"text"`
 	// Files are the files its calls changed, in the order first changed.
 	Files []string `json:"files"`
-	// Restored says its file changes were undone.
-	Restored bool `json:"restored,omitempty"`
+	// Restored says its file changes were undone; Kept are the files the
+	// undo kept as they were (changed since forge wrote them): the prompt
+	// was only partly undone.
+	Restored bool     `json:"restored,omitempty"`
+	Kept     []string `json:"kept,omitempty"`
 }
 
 // Prompts are the prompts still in the conversation, oldest first.
@@ -212,7 +247,7 @@ func (h *History) Prompts() []PromptInfo {
 		if !p.live {
 			continue
 		}
-		info := PromptInfo{Turn: i + 1, Text: p.text, Files: []string{}, Restored: p.restored}
+		info := PromptInfo{Turn: i + 1, Text: p.text, Files: []string{}, Restored: p.restored, Kept: slices.Clone(p.kept)}
 		for _, c := range p.changes {
 			if !slices.Contains(info.Files, c.Path) {
 				info.Files = append(info.Files, c.Path)
@@ -246,6 +281,30 @@ func (h *History) Rewind(turn int) ([]llm.Message, error) {
 		return nil, errors.New("the conversation cannot be read back")
 	}
 	return h.reload()
+}
+
+// missingDirs are the directories above path that do not exist, deepest
+// first.
+func missingDirs(path string) []string {
+	var out []string
+	for dir := filepath.Dir(path); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		out = append(out, dir)
+	}
+	return out
+}
+
+// existingDirs are those of dirs that are directories now.
+func existingDirs(dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // saveState keeps the file at path in blobs and returns its state, nil

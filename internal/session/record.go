@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -140,6 +141,13 @@ func checkCheckpoint(c *Checkpoint) error {
 	for _, f := range c.Files {
 		if !filepath.IsAbs(f.Path) || filepath.Clean(f.Path) != f.Path {
 			return fmt.Errorf("checkpoint of path %q", f.Path)
+		}
+		for _, d := range f.Dirs {
+			// Only a directory above the file: a damaged log must not
+			// name others for an undo to remove.
+			if !filepath.IsAbs(d) || filepath.Clean(d) != d || !strings.HasPrefix(f.Path, d+string(filepath.Separator)) {
+				return fmt.Errorf("checkpoint of %s: directory %q is not above it", f.Path, d)
+			}
 		}
 		for _, st := range []*FileState{f.Before, f.After} {
 			if st != nil && (checkHash(st.Hash) != nil || st.Size < 0) {

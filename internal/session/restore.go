@@ -3,9 +3,6 @@ package session
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 )
 
@@ -17,6 +14,8 @@ type FileRestore struct {
 	To *FileState
 	// Left is the state forge left it in; Current is the state now.
 	Left, Current *FileState
+	// Dirs are the directories above it that the prompts created.
+	Dirs []string
 }
 
 // Conflict says someone else changed the file since forge did: it is
@@ -47,6 +46,8 @@ const (
 type Restored struct {
 	Path   string `json:"path"`
 	Action string `json:"action"`
+	// Dir says Path is a directory the prompts created, removed.
+	Dir bool `json:"dir,omitempty"`
 }
 
 // PlanUndo plans undoing the file changes of the newest prompt of the
@@ -95,10 +96,11 @@ func (h *History) plan(turns []int) (Plan, error) {
 		for _, c := range h.prompts[t-1].changes {
 			if i, ok := idx[c.Path]; ok {
 				files[i].Left = c.After
+				files[i].Dirs = append(files[i].Dirs, c.Dirs...)
 				continue
 			}
 			idx[c.Path] = len(files)
-			files = append(files, FileRestore{Path: c.Path, To: c.Before, Left: c.After})
+			files = append(files, FileRestore{Path: c.Path, To: c.Before, Left: c.After, Dirs: slices.Clone(c.Dirs)})
 		}
 	}
 	h.mu.Unlock()
@@ -114,8 +116,9 @@ func (h *History) plan(turns []int) (Plan, error) {
 
 // Restore carries out p: each file goes back to its state before, except
 // a conflict (changed since by someone else) that overwrite does not
-// allow, which is kept. Every saved content is checked first, so a
-// missing blob restores nothing. When a file cannot be written the others
+// allow, which is kept. Every saved content and every file's directory
+// are checked first, so a missing blob or a directory swapped for a link
+// restores nothing. When a file cannot be written the others
 // are still restored, the error names it, and the prompts stay to undo
 // (a retry finds the files already restored unchanged).
 func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored, error) {
@@ -129,6 +132,13 @@ func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored,
 			}
 		}
 	}
+	for _, f := range p.Files {
+		if !f.Unchanged() {
+			if err := checkDir(f.Path); err != nil {
+				return nil, err
+			}
+		}
+	}
 	var (
 		out  []Restored
 		kept []string
@@ -137,9 +147,9 @@ func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored,
 	for _, f := range p.Files {
 		switch {
 		case f.Unchanged():
-			out = append(out, Restored{f.Path, ActionUnchanged})
+			out = append(out, Restored{Path: f.Path, Action: ActionUnchanged})
 		case f.Conflict() && (overwrite == nil || !overwrite(f)):
-			out = append(out, Restored{f.Path, ActionKept})
+			out = append(out, Restored{Path: f.Path, Action: ActionKept})
 			kept = append(kept, f.Path)
 		default:
 			if err := h.restoreFile(f.Path, f.To); err != nil {
@@ -150,53 +160,16 @@ func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored,
 			if f.To == nil {
 				action = ActionRemoved
 			}
-			out = append(out, Restored{f.Path, action})
+			out = append(out, Restored{Path: f.Path, Action: action})
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return out, err
 	}
+	removed, err := removeEmptyDirs(p.Files)
+	out = append(out, removed...)
+	if err != nil {
+		return out, err
+	}
 	return out, h.commit(&record{Type: typeRestore, Restore: &restoreRecord{Turns: p.Turns, Kept: kept}})
-}
-
-// restoreFile puts the file at path in state to: removed when to is nil,
-// else its content and mode written back through a temporary file renamed
-// over it, so the file is never half-restored.
-func (h *History) restoreFile(path string, to *FileState) error {
-	if to == nil {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("remove %s: %w", path, err)
-		}
-		return nil
-	}
-	data, err := h.blobs.get(to.Hash)
-	if err != nil {
-		return fmt.Errorf("cannot restore %s: %w", path, err)
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("restore %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".forge-undo.*")
-	if err != nil {
-		return fmt.Errorf("restore %s: %w", path, err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(to.Mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("restore %s: %w", path, err)
-	}
-	return nil
 }
