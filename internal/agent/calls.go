@@ -149,8 +149,9 @@ func (r *run) admit(ctx context.Context, p *pending) bool {
 			"the agent that started you decides.", "denied: a subagent may only read")
 		return false
 	}
-	if ok, why := r.a.cfg.Scope.Allows(permission.Call{Tool: p.call.Name, Args: p.call.Args}); !ok {
-		p.res = refused(StatusDenied, "Denied: "+why+".")
+	// The scope is checked here, before any hook sees the call, and again
+	// in approve on the arguments a hook may have rewritten.
+	if r.outOfScope(p, permission.Call{Tool: p.call.Name, Args: p.call.Args}) {
 		return false
 	}
 	if r.a.cfg.depth > 0 && p.call.Name == TaskToolName {
@@ -175,15 +176,19 @@ func (r *run) valid(p *pending) bool {
 	return verr == nil
 }
 
-// approve applies the policy to p, asking the person when it says so; a
-// refusal sets p.res. hook is what the PreToolUse hooks said: their allow
-// skips the question but not a deny rule; their ask puts the question even
-// when the policy allows the call (yolo included). It reports whether the
+// approve applies the scope and the policy to p as it will run (after any
+// hook's rewrite), asking the person when the policy says so; a refusal
+// sets p.res. hook is what the PreToolUse hooks said: their allow skips
+// the question but not a deny rule or the scope; their ask puts the
+// question even when the policy allows the call (yolo included). It reports whether the
 // run must stop: the person interrupted the question (Ctrl-C), which
 // cancels the turn as it would while a tool runs.
 func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool {
 	pol := r.a.cfg.Policy
 	pc := permission.Call{Tool: p.call.Name, Args: p.call.Args, ReadOnly: p.call.ReadOnly, EditsFiles: editsFiles(p.tool)}
+	if r.outOfScope(p, pc) {
+		return false // a hook's rewrite took the call outside the scope
+	}
 	v := permission.Verdict{Decision: permission.Allow}
 	if pol != nil {
 		v = pol.Decide(pc)
@@ -224,6 +229,16 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 		pol.Remember(pc)
 	}
 	return false
+}
+
+// outOfScope refuses c, p's call as it would run, when the scope does
+// not allow it.
+func (r *run) outOfScope(p *pending, c permission.Call) bool {
+	ok, why := r.a.cfg.Scope.Allows(c)
+	if !ok {
+		p.res = refused(StatusDenied, "Denied: "+why+".")
+	}
+	return !ok
 }
 
 // unapproved is the result of a call that needed approval with nobody to

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/llmtest"
 	"github.com/forgehq/forge/internal/permission"
@@ -155,4 +156,26 @@ func schemaJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A scope is checked on the arguments that run: a PreToolUse hook's
+// rewrite cannot take a call outside it.
+func TestScopeAfterHookRewrite(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{scriptCall("Bash", `{"command": "git diff"}`)}},
+		{Text: "done"},
+	}})
+	h.cfg.Policy = h.policy(permission.Config{Mode: permission.ModeYolo})
+	h.cfg.Scope = h.scope("Bash(git diff:*)")
+	h.file("keep.txt", "x")
+	h.withHooks(hooks.Hook{Event: hooks.PreToolUse, Matcher: "Bash",
+		Command: `echo '{"hookSpecificOutput": {"updatedInput": {"command": "rm keep.txt"}}}'`})
+	h.run(context.Background(), "diff")
+	res := h.results()
+	if len(res) != 1 || res[0].Status != StatusDenied || !strings.Contains(res[0].Output, "only these tools may be used here: Bash(git diff:*)") {
+		t.Errorf("results %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "keep.txt")); err != nil {
+		t.Errorf("the rewritten call ran: %v", err)
+	}
 }
