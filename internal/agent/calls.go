@@ -180,9 +180,9 @@ func (r *run) valid(p *pending) bool {
 // hook's rewrite), asking the person when the policy says so; a refusal
 // sets p.res. hook is what the PreToolUse hooks said: their allow skips
 // the question but not a deny rule or the scope; their ask puts the
-// question even when the policy allows the call (yolo included). It reports whether the
-// run must stop: the person interrupted the question (Ctrl-C), which
-// cancels the turn as it would while a tool runs.
+// question even when the policy allows the call (yolo included). It
+// reports whether the run must stop: the person interrupted the question
+// (Ctrl-C), which cancels the turn as it would while a tool runs.
 func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool {
 	pol := r.a.cfg.Policy
 	pc := permission.Call{Tool: p.call.Name, Args: p.call.Args, ReadOnly: p.call.ReadOnly, EditsFiles: editsFiles(p.tool)}
