@@ -167,10 +167,26 @@ type file struct {
 }
 
 // readDir reads the .md files under d, in lexical order, skipping hidden
-// files and directories; problems go to rep.
+// files and directories; problems go to rep. A project's directory is read
+// through an os.Root and its symbolic links are skipped: a cloned
+// repository must not turn the person's files (~/.aws/credentials) into a
+// prompt sent to the model. The person's own directories may hold links
+// (to their dotfiles).
 func readDir(d Dir, rep *Report) []file {
 	if d.Path == "" {
 		return nil
+	}
+	open := func(rel string) (fs.File, error) { return os.Open(filepath.Join(d.Path, rel)) }
+	if d.Scope == ScopeProject {
+		root, err := os.OpenRoot(d.Path)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				rep.Warnings = append(rep.Warnings, Warning{Path: d.Path, Msg: "cannot read: " + unwrapPath(err)})
+			}
+			return nil
+		}
+		defer root.Close()
+		open = func(rel string) (fs.File, error) { return root.Open(rel) }
 	}
 	var out []file
 	err := filepath.WalkDir(d.Path, func(p string, e fs.DirEntry, err error) error {
@@ -194,8 +210,12 @@ func readDir(d Dir, rep *Report) []file {
 			rep.Warnings = append(rep.Warnings, Warning{Path: d.Path, Msg: fmt.Sprintf("more than %d files; the rest are skipped", maxFiles)})
 			return fs.SkipAll
 		}
+		if d.Scope == ScopeProject && e.Type()&fs.ModeSymlink != 0 {
+			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: "a symbolic link, which forge does not follow in a project's directory; skipped"})
+			return nil
+		}
 		rel, _ := filepath.Rel(d.Path, p)
-		data, rerr := readCapped(p)
+		data, rerr := readCapped(open, rel)
 		if rerr != nil {
 			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: rerr.Error()})
 			return nil
@@ -209,9 +229,10 @@ func readDir(d Dir, rep *Report) []file {
 	return out
 }
 
-// readCapped reads a regular file of at most MaxFileSize bytes.
-func readCapped(p string) ([]byte, error) {
-	f, err := os.Open(p)
+// readCapped reads the regular file rel, opened with open, of at most
+// MaxFileSize bytes.
+func readCapped(open func(rel string) (fs.File, error), rel string) ([]byte, error) {
+	f, err := open(rel)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read: %s", unwrapPath(err))
 	}
