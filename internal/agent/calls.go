@@ -79,9 +79,19 @@ func (r *run) prepare(c llm.ToolCall) *pending {
 }
 
 // concurrent says p may run beside its neighbours: a read-only tool that
-// will not ask the person anything.
+// will not ask the person anything. The Task tool counts as read-only, but
+// a subagent whose profile gives it tools that write does not: two of them
+// side by side could lose each other's edits, and their checkpoints would
+// interleave.
 func (r *run) concurrent(p *pending) bool {
-	return p.tool != nil && p.call.ReadOnly && p.call.Name != askQuestion
+	if p.tool == nil || !p.call.ReadOnly || p.call.Name == askQuestion {
+		return false
+	}
+	if p.call.Name == TaskToolName && p.call.Args != nil {
+		prof, err := r.a.profile(p.call.Args.String("subagent_type"))
+		return err != nil || !r.a.subagentWrites(prof)
+	}
+	return true
 }
 
 // runBatch runs calls that may run together (or one call alone) and
