@@ -1,13 +1,16 @@
 package app
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/custom"
 	"github.com/forgehq/forge/internal/permission"
+	"github.com/forgehq/forge/internal/tools"
 )
 
 // customDirs are the directories of custom commands or agents (sub is
@@ -32,10 +35,12 @@ func (a *App) loadCustomCommands() {
 	kept := defs[:0]
 	for _, d := range defs {
 		if d.AllowedTools != nil {
-			if _, err := permission.NewScope(d.AllowedTools, a.cfg.WorkingDir, a.getenv("HOME")); err != nil {
+			s, err := permission.NewScope(d.AllowedTools, a.cfg.WorkingDir, a.getenv("HOME"))
+			if err != nil {
 				a.warnCustom(d.Source.Path + ": allowed-tools: " + oneLine(err) + "; skipped")
 				continue
 			}
+			a.warnUnknownTools(d.Source.Path, "allowed-tools", "its prompt", s)
 		}
 		kept = append(kept, d)
 	}
@@ -63,6 +68,46 @@ func (a *App) loadCustomAgents() {
 		a.agents = append(a.agents, d)
 	}
 }
+
+// checkAgentTools warns about the tools of custom agents that no tool
+// has: the agents are loaded before the registry, for the Task tool.
+func (a *App) checkAgentTools() {
+	for _, d := range a.agents {
+		if d.Tools != nil {
+			if s, err := permission.NewScope(d.Tools, a.cfg.WorkingDir, a.getenv("HOME")); err == nil {
+				a.warnUnknownTools(d.Source.Path, "tools", "the agent", s)
+			}
+		}
+	}
+}
+
+// warnUnknownTools warns about each tool the rules of s (a definition's
+// field) name that no registered tool has, with the closest names: a
+// misspelt tool leaves who (the prompt, the agent) with fewer tools than
+// meant, or none. MCP tools are left alone: their servers may connect
+// only when first used.
+func (a *App) warnUnknownTools(path, field, who string, s *permission.Scope) {
+	names := a.env.Registry.ListNames()
+	none := !slices.ContainsFunc(names, s.Offers)
+	for _, u := range s.Unnamed(names) {
+		if strings.HasPrefix(u, mcpPrefix) {
+			continue
+		}
+		msg := fmt.Sprintf("%s: %s: no tool is named %s", path, field, u)
+		if sug := tools.Suggest(u, names, 3); len(sug) > 0 {
+			msg += " (did you mean " + strings.Join(sug, ", ") + "?)"
+		} else {
+			msg += " (the tools are " + strings.Join(names, ", ") + ")"
+		}
+		if none {
+			msg += "; " + who + " will have no tools"
+		}
+		a.warnCustom(msg)
+	}
+}
+
+// mcpPrefix begins the names of MCP servers' tools.
+const mcpPrefix = "mcp__"
 
 // reportCustom logs what loading found: warnings, and at debug level the
 // project's definitions that replace the user's.

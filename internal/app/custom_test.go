@@ -90,3 +90,49 @@ func resultsOf(req llmtest.Request) []string {
 	}
 	return out
 }
+
+// runShell runs forge's shell in dir on stdin with env (HOME and the XDG
+// directories under dir unless given) and returns its standard error.
+func runShell(t *testing.T, dir, stdin string, env map[string]string) string {
+	t.Helper()
+	full := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": dir}
+	for k, v := range env {
+		full[k] = v
+	}
+	var out, errb bytes.Buffer
+	opts := Options{
+		Clock:     func() time.Time { return time.Date(2024, 1, 15, 10, 23, 45, 0, time.UTC) },
+		LookupEnv: func(k string) (string, bool) { v, ok := full[k]; return v, ok },
+		Getwd:     func() (string, error) { return dir, nil },
+	}
+	if code := Main(context.Background(), nil, strings.NewReader(stdin), &out, &errb, opts); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	return errb.String()
+}
+
+// A tool that no registered tool has, named in allowed-tools or an
+// agent's tools, is a warning naming the file; MCP tools are not (their
+// servers may connect later).
+func TestCustomUnknownTools(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".forge/commands/bogus.md": "---\nallowed-tools: Bogus\n---\nDo it.\n",
+		".forge/commands/typo.md":  "---\nallowed-tools: Read, Gerp, mcp__github__*\n---\nDo it.\n",
+		".forge/agents/a.md":       "---\ndescription: A\ntools: Read, Bogus, mcp__x__y\n---\nYou are A.\n",
+	})
+	stderr := runShell(t, dir, "", nil)
+	for _, want := range []string{
+		filepath.Join(".forge", "commands", "bogus.md") + ": allowed-tools: no tool is named Bogus (the tools are ",
+		"its prompt will have no tools",
+		"typo.md: allowed-tools: no tool is named Gerp (did you mean Grep?)",
+		"a.md: tools: no tool is named Bogus",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "mcp__") || strings.Count(stderr, "no tool is named") != 3 {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}

@@ -87,10 +87,14 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 			return usageErr(err)
 		}
 		a.env.Agent = a.newAgent
-		a.loadCustomCommands()
 	}
 	if a.opts.Registry == nil && !lenient {
 		a.loadExtensions(ctx)
+	}
+	if !lenient {
+		// After the plugins, whose tools custom definitions may name.
+		a.loadCustomCommands()
+		a.checkAgentTools()
 	}
 	a.ready = true
 	if !lenient {
