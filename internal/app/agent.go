@@ -43,7 +43,11 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		return nil, render.RunInfo{}, err
 	}
 	name := a.model.Name
-	if m := a.modelFor(opts.Model, "the command"); m != "" {
+	from := opts.ModelFrom
+	if from == "" {
+		from = "the command"
+	}
+	if m := a.modelFor(opts.Model, from); m != "" {
 		name = m
 	}
 	price, err := a.priceOf(name)

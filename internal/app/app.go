@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -72,6 +73,9 @@ type App struct {
 	model   modelChoice // chosen on the first prompt
 	// agents are the custom subagents loaded at start.
 	agents []custom.Agent
+	// aliasWarned holds the files whose Claude model alias was warned
+	// about, so that each is warned about once.
+	aliasWarned sync.Map
 }
 
 func newApp(in io.Reader, out, errOut io.Writer, opts Options) *App {

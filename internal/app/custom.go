@@ -166,7 +166,8 @@ var claudeAliases = map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "cl
 
 // modelFor is the model a definition's model: asks for, of the chosen
 // provider: "" (and "inherit") is the session's own; Claude Code's
-// aliases mean Anthropic's models, and the session's model elsewhere.
+// aliases mean Anthropic's models, and the session's model elsewhere
+// (said once for the file at path).
 func (a *App) modelFor(name, path string) string {
 	name = strings.TrimSpace(name)
 	if name == "" || strings.EqualFold(name, "inherit") {
@@ -176,7 +177,10 @@ func (a *App) modelFor(name, path string) string {
 		if a.model.Provider == "anthropic" {
 			return full
 		}
-		a.log.Debug().Str("component", "custom").Msgf("%s: model %s is Anthropic's; %s keeps %s", path, name, a.model.Provider, a.model.Name)
+		if _, warned := a.aliasWarned.LoadOrStore(path, true); !warned {
+			a.warnCustom(fmt.Sprintf("%s: model: %s names an Anthropic model, and the provider is %s: the session's model, %s, is used",
+				path, name, a.model.Provider, a.model.Name))
+		}
 		return ""
 	}
 	return name

@@ -136,3 +136,26 @@ func TestCustomUnknownTools(t *testing.T) {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }
+
+// Claude Code's model aliases mean nothing to another provider: the
+// session's model is used, and a warning, once for each file, says so.
+func TestCustomModelAliasElsewhere(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{{Text: "ok"}}, RepeatLast: true})
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".forge/commands/review.md": "---\nmodel: sonnet\n---\nReview.\n",
+		".forge/agents/a.md":        "---\ndescription: A\nmodel: haiku\n---\nYou are A.\n",
+	})
+	stderr := runShell(t, dir, "/review\n/review\n", map[string]string{"FORGE_PROVIDER": "openai", "FORGE_MODEL": "gpt-4o",
+		"FORGE_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test"})
+	for _, r := range srv.Requests() {
+		if r.Model != "gpt-4o" {
+			t.Errorf("a request for %q", r.Model)
+		}
+	}
+	for _, f := range []string{"review.md: model: sonnet", "a.md: model: haiku"} {
+		if n := strings.Count(stderr, f+" names an Anthropic model, and the provider is openai: the session's model, gpt-4o, is used"); n != 1 {
+			t.Errorf("%d warnings about %s:\n%s", n, f, stderr)
+		}
+	}
+}
