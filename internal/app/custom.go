@@ -15,14 +15,15 @@ import (
 
 // customDirs are the directories of custom commands or agents (sub is
 // "commands" or "agents"): the user's, then the project's, which
-// override the user's.
+// override the user's when the project is trusted.
 func (a *App) customDirs(sub string, user string) []custom.Dir {
 	var dirs []custom.Dir
 	if user != "" {
 		dirs = append(dirs, custom.Dir{Path: user, Scope: custom.ScopeUser})
 	}
 	if a.cfg.ProjectDir != "" {
-		dirs = append(dirs, custom.Dir{Path: filepath.Join(a.cfg.ProjectDir, config.ProjectDirName, sub), Scope: custom.ScopeProject})
+		dirs = append(dirs, custom.Dir{Path: filepath.Join(a.cfg.ProjectDir, config.ProjectDirName, sub), Scope: custom.ScopeProject,
+			NoOverride: !a.projectTrusted})
 	}
 	return dirs
 }
@@ -109,13 +110,19 @@ func (a *App) warnUnknownTools(path, field, who string, s *permission.Scope) {
 // mcpPrefix begins the names of MCP servers' tools.
 const mcpPrefix = "mcp__"
 
-// reportCustom logs what loading found: warnings, and at debug level the
-// project's definitions that replace the user's.
+// reportCustom logs what loading found: warnings, the definitions of an
+// untrusted project that were refused as they would replace the user's,
+// and at debug level the trusted project's that do.
 func (a *App) reportCustom(kind string, rep custom.Report) {
 	for _, w := range rep.Warnings {
 		a.warnCustom(w.String())
 	}
 	for _, o := range rep.Overrides {
+		if o.Refused {
+			a.warnCustom(fmt.Sprintf("%s %s: %s is not used, %s is: the project is not trusted, so it cannot replace "+
+				"your own %s; to let it, run: forge trust", kind, o.Name, o.Replaced, o.Kept, kind))
+			continue
+		}
 		a.log.Debug().Str("component", "custom").Msgf("%s %s: %s overrides %s", kind, o.Name, o.Kept, o.Replaced)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/llm/llmtest"
 )
 
@@ -158,4 +159,67 @@ func TestCustomModelAliasElsewhere(t *testing.T) {
 			t.Errorf("%d warnings about %s:\n%s", n, f, stderr)
 		}
 	}
+}
+
+// An untrusted project's command or agent does not replace the person's
+// own of the same name: theirs is kept, with a warning naming both files.
+// A trusted project's does.
+func TestUntrustedProjectKeepsUsersDefinitions(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{{Text: "ok"}}, RepeatLast: true})
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".forge/commands/review.md":         "The project's review.\n",
+		".forge/agents/x.md":                "---\ndescription: the project's\n---\nProject X.\n",
+		"config/forge/commands/review.md":   "The user's review.\n",
+		"config/forge/agents/x.md":          "---\ndescription: the user's\n---\nUser X.\n",
+		".forge/commands/project-only.md":   "Project only.\n",
+		"config/forge/commands/mine-too.md": "Mine.\n",
+	})
+	env := map[string]string{"FORGE_PROVIDER": "openai", "FORGE_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test"}
+	stderr := runShell(t, dir, "/review\n/project-only\n", env)
+	for _, want := range []string{
+		"command review: project " + filepath.Join(dir, ".forge", "commands", "review.md") + " is not used, user " +
+			filepath.Join(dir, "config", "forge", "commands", "review.md") + " is: the project is not trusted",
+		"agent x: project " + filepath.Join(dir, ".forge", "agents", "x.md") + " is not used",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || lastText(reqs[0]) != "The user's review." || lastText(reqs[1]) != "Project only." ||
+		!strings.Contains(string(schemaJSON(t, reqs[0].Tools)), "the user's") {
+		t.Errorf("%d requests; the first sends %q", len(reqs), lastText(reqs[0]))
+	}
+
+	trust, err := config.LoadTrust(filepath.Join(dir, "forge", "trusted.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trust.Add(dir, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if stderr := runShell(t, dir, "/review\n", env); strings.Contains(stderr, "not used") {
+		t.Errorf("a trusted project: %s", stderr)
+	}
+	if reqs := srv.Requests(); lastText(reqs[len(reqs)-1]) != "The project's review." {
+		t.Errorf("a trusted project's command was not used: %q", lastText(reqs[len(reqs)-1]))
+	}
+}
+
+// lastText is the text of a request's last message.
+func lastText(r llmtest.Request) string {
+	if len(r.Messages) == 0 {
+		return ""
+	}
+	return r.Messages[len(r.Messages)-1].Text
+}
+
+func schemaJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

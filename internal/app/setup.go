@@ -49,6 +49,8 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 			Read: config.Read{AllowOutside: true}}
 	}
 	a.cfg = cfg
+	// Project.Trusted is known only for a project with a settings file.
+	a.projectTrusted = cfg.Project.Trusted || trust.Has(cfg.ProjectDir)
 	if err := a.setupLogger(lenient); err != nil {
 		return err
 	}

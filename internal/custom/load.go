@@ -32,6 +32,10 @@ const (
 type Dir struct {
 	Path  string
 	Scope Scope
+	// NoOverride keeps the definitions of earlier directories over this
+	// one's of the same name: an untrusted project's must not replace the
+	// person's own.
+	NoOverride bool
 }
 
 // Source is the file a definition came from.
@@ -85,11 +89,14 @@ func (w Warning) String() string {
 	return w.Path + ": " + w.Msg
 }
 
-// Override says a project definition replaced a user one of the same name.
+// Override says a project definition replaced a user one of the same
+// name, or, Refused, that it did not because its directory may not
+// override (Kept is then the user's, Replaced the project's).
 type Override struct {
 	Name     string
 	Kept     Source
 	Replaced Source
+	Refused  bool
 }
 
 // Report is what loading had to say besides the definitions.
@@ -114,7 +121,14 @@ func LoadCommands(dirs []Dir) ([]Command, Report) {
 				continue
 			}
 			if old, dup := byName[c.Name]; dup {
-				rep.Overrides = append(rep.Overrides, Override{Name: c.Name, Kept: c.Source, Replaced: old.Source})
+				o := Override{Name: c.Name, Kept: c.Source, Replaced: old.Source}
+				if d.NoOverride {
+					o = Override{Name: c.Name, Kept: old.Source, Replaced: c.Source, Refused: true}
+				}
+				rep.Overrides = append(rep.Overrides, o)
+				if o.Refused {
+					continue
+				}
 			}
 			byName[c.Name] = c
 		}
@@ -145,7 +159,14 @@ func LoadAgents(dirs []Dir) ([]Agent, Report) {
 			}
 			here[a.Name] = true
 			if old, dup := byName[a.Name]; dup {
-				rep.Overrides = append(rep.Overrides, Override{Name: a.Name, Kept: a.Source, Replaced: old.Source})
+				o := Override{Name: a.Name, Kept: a.Source, Replaced: old.Source}
+				if d.NoOverride {
+					o = Override{Name: a.Name, Kept: old.Source, Replaced: a.Source, Refused: true}
+				}
+				rep.Overrides = append(rep.Overrides, o)
+				if o.Refused {
+					continue
+				}
 			}
 			byName[a.Name] = a
 		}

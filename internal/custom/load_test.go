@@ -158,3 +158,25 @@ func TestLoadSkipsProjectSymlinks(t *testing.T) {
 		t.Errorf("commands %+v, warnings %v", cmds, rep.Warnings)
 	}
 }
+
+// A directory that may not override (an untrusted project's) adds its
+// definitions but leaves the earlier ones of the same name in place.
+func TestLoadNoOverride(t *testing.T) {
+	user, project := t.TempDir(), t.TempDir()
+	write(t, user, map[string]string{"review.md": "The user's review.", "x.md": "---\ndescription: user x\n---\nUser X."})
+	write(t, project, map[string]string{"review.md": "The project's review.", "other.md": "Other.", "x.md": "---\ndescription: project x\n---\nProject X."})
+	dirs := []Dir{{Path: user, Scope: ScopeUser}, {Path: project, Scope: ScopeProject, NoOverride: true}}
+	cmds, rep := LoadCommands(dirs)
+	if len(cmds) != 3 || cmds[1].Name != "review" || cmds[1].Body != "The user's review." || cmds[2].Body != "User X." {
+		t.Errorf("commands %+v", cmds)
+	}
+	want := Override{Name: "review", Kept: Source{Path: filepath.Join(user, "review.md"), Scope: ScopeUser},
+		Replaced: Source{Path: filepath.Join(project, "review.md"), Scope: ScopeProject}, Refused: true}
+	if len(rep.Overrides) != 2 || rep.Overrides[0] != want {
+		t.Errorf("overrides %+v", rep.Overrides)
+	}
+	agents, rep := LoadAgents(dirs)
+	if len(agents) != 3 || agents[2].Prompt != "User X." || len(rep.Overrides) != 2 || !rep.Overrides[1].Refused {
+		t.Errorf("agents %+v, overrides %+v", agents, rep.Overrides)
+	}
+}
