@@ -216,7 +216,7 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	}
 	if r.a.cfg.Approver == nil {
 		if hook == hooks.Ask {
-			p.res = refusedFor(StatusDenied, "Denied: the person's PreToolUse hook asks for their approval of this call, and nobody can "+
+			p.res = refusedFor(StatusDenied, "Denied: a PreToolUse hook asks for the person's approval of this call, and nobody can "+
 				"give it here (no terminal). Do something else, or leave this step to the person.",
 				"denied: a hook asks for approval, and there is no terminal to ask")
 			return false

@@ -223,3 +223,23 @@ func schemaJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// A hook from the project's .forge directory is the project's; one from
+// anywhere else (the person's config, --config) is the person's.
+func TestHookInProject(t *testing.T) {
+	a := &App{cfg: config.Config{ProjectDir: "/repo"}}
+	for file, want := range map[string]bool{
+		"/repo/.forge/config.yaml":   true,
+		"/repo/hooks.yaml":           false,
+		"/repo/.forge-x/config.yaml": false,
+		"/home/me/.config/forge.yml": false,
+		"":                           false,
+	} {
+		if got := a.inProject(file); got != want {
+			t.Errorf("%q: %v", file, got)
+		}
+	}
+	if (&App{}).inProject("/repo/.forge/config.yaml") {
+		t.Error("no project, yet a project's hook")
+	}
+}

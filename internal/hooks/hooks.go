@@ -65,6 +65,9 @@ type Hook struct {
 	Timeout time.Duration
 	// Source is the file the hook was configured in.
 	Source string
+	// Project says Source is the project's file, not the person's: the
+	// model is told whose hook refused a call.
+	Project bool
 }
 
 // Options say where and how the hooks run.
