@@ -79,9 +79,19 @@ func (r *run) prepare(c llm.ToolCall) *pending {
 }
 
 // concurrent says p may run beside its neighbours: a read-only tool that
-// will not ask the person anything.
+// will not ask the person anything. The Task tool counts as read-only, but
+// a subagent whose profile gives it tools that write does not: two of them
+// side by side could lose each other's edits, and their checkpoints would
+// interleave.
 func (r *run) concurrent(p *pending) bool {
-	return p.tool != nil && p.call.ReadOnly && p.call.Name != askQuestion
+	if p.tool == nil || !p.call.ReadOnly || p.call.Name == askQuestion {
+		return false
+	}
+	if p.call.Name == TaskToolName && p.call.Args != nil {
+		prof, err := r.a.profile(p.call.Args.String("subagent_type"))
+		return err != nil || !r.a.subagentWrites(prof)
+	}
+	return true
 }
 
 // runBatch runs calls that may run together (or one call alone) and
@@ -149,8 +159,9 @@ func (r *run) admit(ctx context.Context, p *pending) bool {
 			"the agent that started you decides.", "denied: a subagent may only read")
 		return false
 	}
-	if ok, why := r.a.cfg.Scope.Allows(permission.Call{Tool: p.call.Name, Args: p.call.Args}); !ok {
-		p.res = refused(StatusDenied, "Denied: "+why+".")
+	// The scope is checked here, before any hook sees the call, and again
+	// in approve on the arguments a hook may have rewritten.
+	if r.outOfScope(p, permission.Call{Tool: p.call.Name, Args: p.call.Args}) {
 		return false
 	}
 	if r.a.cfg.depth > 0 && p.call.Name == TaskToolName {
@@ -175,15 +186,19 @@ func (r *run) valid(p *pending) bool {
 	return verr == nil
 }
 
-// approve applies the policy to p, asking the person when it says so; a
-// refusal sets p.res. hook is what the PreToolUse hooks said: their allow
-// skips the question but not a deny rule; their ask puts the question even
-// when the policy allows the call (yolo included). It reports whether the
-// run must stop: the person interrupted the question (Ctrl-C), which
-// cancels the turn as it would while a tool runs.
+// approve applies the scope and the policy to p as it will run (after any
+// hook's rewrite), asking the person when the policy says so; a refusal
+// sets p.res. hook is what the PreToolUse hooks said: their allow skips
+// the question but not a deny rule or the scope; their ask puts the
+// question even when the policy allows the call (yolo included). It
+// reports whether the run must stop: the person interrupted the question
+// (Ctrl-C), which cancels the turn as it would while a tool runs.
 func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool {
 	pol := r.a.cfg.Policy
 	pc := permission.Call{Tool: p.call.Name, Args: p.call.Args, ReadOnly: p.call.ReadOnly, EditsFiles: editsFiles(p.tool)}
+	if r.outOfScope(p, pc) {
+		return false // a hook's rewrite took the call outside the scope
+	}
 	v := permission.Verdict{Decision: permission.Allow}
 	if pol != nil {
 		v = pol.Decide(pc)
@@ -201,7 +216,7 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	}
 	if r.a.cfg.Approver == nil {
 		if hook == hooks.Ask {
-			p.res = refusedFor(StatusDenied, "Denied: the person's PreToolUse hook asks for their approval of this call, and nobody can "+
+			p.res = refusedFor(StatusDenied, "Denied: a PreToolUse hook asks for the person's approval of this call, and nobody can "+
 				"give it here (no terminal). Do something else, or leave this step to the person.",
 				"denied: a hook asks for approval, and there is no terminal to ask")
 			return false
@@ -224,6 +239,16 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 		pol.Remember(pc)
 	}
 	return false
+}
+
+// outOfScope refuses c, p's call as it would run, when the scope does
+// not allow it.
+func (r *run) outOfScope(p *pending, c permission.Call) bool {
+	ok, why := r.a.cfg.Scope.Allows(c)
+	if !ok {
+		p.res = refused(StatusDenied, "Denied: "+why+".")
+	}
+	return !ok
 }
 
 // unapproved is the result of a call that needed approval with nobody to

@@ -85,7 +85,7 @@ func (r *run) startHooks(ctx context.Context, prompt string) (string, bool) {
 		if o.Decision == hooks.Deny {
 			reason := o.Reason
 			if reason == "" {
-				reason = "a UserPromptSubmit hook refused it"
+				reason = "no reason given"
 			}
 			r.hookNotes([]hooks.Note{{Event: hooks.UserPromptSubmit, Command: o.Decider, Kind: hooks.NoteBlocked, Text: firstLine(reason)}})
 			r.done.Reason, r.done.Err = ReasonHook, errors.New(reason)
@@ -146,7 +146,11 @@ func (r *run) preToolUse(ctx context.Context, p *pending) hooks.Decision {
 	pre := r.a.cfg.Hooks.PreToolUse(ctx, base, p.tool, p.call.Args)
 	r.hookNotes(pre.Notes)
 	if pre.Decision == hooks.Deny {
-		p.res = refusedFor(StatusDenied, "Denied by the person's PreToolUse hook: "+pre.Reason+
+		whose := "the person's"
+		if pre.DeciderProject {
+			whose = "the project's"
+		}
+		p.res = refusedFor(StatusDenied, "Denied by "+whose+" PreToolUse hook: "+pre.Reason+
 			"\nDo not retry it unchanged; do something else or ask the person.", "blocked by a hook: "+firstLine(pre.Reason))
 		return hooks.Deny
 	}

@@ -233,3 +233,34 @@ func TestStopHook(t *testing.T) {
 		t.Errorf("done %+v, %d notices", d, h.countEvents(EventNotice))
 	}
 }
+
+// A hook that blocks with exit 2 and says nothing is reported once, as
+// that; the model is told whose hook it was, the person's or the
+// project's.
+func TestHookDenialWording(t *testing.T) {
+	for _, c := range []struct {
+		project bool
+		model   string
+	}{
+		{false, "Denied by the person's PreToolUse hook: exit status 2, nothing on standard error"},
+		{true, "Denied by the project's PreToolUse hook: exit status 2, nothing on standard error"},
+	} {
+		h := newHarness(t, llmtest.OpenAI, bashThenDone("echo hi"))
+		h.cfg.Policy = h.policy(permission.Config{Mode: permission.ModeYolo})
+		h.withHooks(hooks.Hook{Event: hooks.PreToolUse, Command: `exit 2`, Project: c.project})
+		h.run(context.Background(), "go")
+		if res := h.results(); res[0].Error != "blocked by a hook: exit status 2, nothing on standard error" {
+			t.Errorf("the person reads %q", res[0].Error)
+		}
+		if got := resultsOf(h.lastRequest()); !contains(got, c.model) {
+			t.Errorf("the model read %q", got)
+		}
+	}
+
+	h := newHarness(t, llmtest.OpenAI, bashThenDone("echo hi"))
+	h.withHooks(hooks.Hook{Event: hooks.PreToolUse, Command: `echo '{"decision": "deny"}'`})
+	h.run(context.Background(), "go")
+	if res := h.results(); res[0].Error != "blocked by a hook: no reason given" {
+		t.Errorf("a deny without a reason: the person reads %q", res[0].Error)
+	}
+}

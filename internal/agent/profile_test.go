@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/llmtest"
 	"github.com/forgehq/forge/internal/permission"
@@ -155,4 +156,80 @@ func schemaJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A scope is checked on the arguments that run: a PreToolUse hook's
+// rewrite cannot take a call outside it.
+func TestScopeAfterHookRewrite(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{scriptCall("Bash", `{"command": "git diff"}`)}},
+		{Text: "done"},
+	}})
+	h.cfg.Policy = h.policy(permission.Config{Mode: permission.ModeYolo})
+	h.cfg.Scope = h.scope("Bash(git diff:*)")
+	h.file("keep.txt", "x")
+	h.withHooks(hooks.Hook{Event: hooks.PreToolUse, Matcher: "Bash",
+		Command: `echo '{"hookSpecificOutput": {"updatedInput": {"command": "rm keep.txt"}}}'`})
+	h.run(context.Background(), "diff")
+	res := h.results()
+	if len(res) != 1 || res[0].Status != StatusDenied || !strings.Contains(res[0].Output, "only these tools may be used here: Bash(git diff:*)") {
+		t.Errorf("results %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "keep.txt")); err != nil {
+		t.Errorf("the rewritten call ran: %v", err)
+	}
+}
+
+// Task calls run side by side only for subagents that cannot change
+// anything: those of a profile with tools that write run one at a time,
+// in order, so that two of them cannot lose each other's edits.
+func TestWritingSubagentsRunInOrder(t *testing.T) {
+	parent := &llmtest.When{System: "You are a test.", Tool: TaskToolName}
+	writer := func(topic string, turn llmtest.Turn) llmtest.Turn {
+		turn.When = &llmtest.When{System: "You write.", Any: topic}
+		return turn
+	}
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+		{When: parent, ToolCalls: []llmtest.ToolCall{
+			scriptCall(TaskToolName, `{"description": "a", "prompt": "Write alpha", "subagent_type": "writer"}`),
+			scriptCall(TaskToolName, `{"description": "b", "prompt": "Write beta", "subagent_type": "writer"}`),
+		}},
+		writer("alpha", llmtest.Turn{ToolCalls: []llmtest.ToolCall{scriptCall("Write", `{"file_path": "a.txt", "content": "a"}`)}}),
+		writer("beta", llmtest.Turn{ToolCalls: []llmtest.ToolCall{scriptCall("Write", `{"file_path": "b.txt", "content": "b"}`)}}),
+		writer("alpha", llmtest.Turn{Text: "wrote alpha"}),
+		writer("beta", llmtest.Turn{Text: "wrote beta"}),
+		{When: parent, Text: "ok"},
+	}})
+	h.withTask()
+	h.cfg.Policy = h.policy(permission.Config{Mode: permission.ModeYolo})
+	h.cfg.Subagents = []Profile{
+		{Name: "writer", System: "You write.", Tools: h.scope("Read", "Write")},
+		{Name: "reader", System: "You read.", Tools: h.scope("Read", "Grep")},
+	}
+	r := &run{a: New(h.cfg)}
+	for _, c := range []struct {
+		args string
+		want bool
+	}{
+		{`{"prompt": "x", "subagent_type": "writer"}`, false},
+		{`{"prompt": "x", "subagent_type": "reader"}`, true},
+		{`{"prompt": "x"}`, true},
+		{`{"prompt": "x", "subagent_type": "nobody"}`, true},
+	} {
+		if got := r.concurrent(r.prepare(llm.ToolCall{ID: "1", Name: TaskToolName, Arguments: []byte(c.args)})); got != c.want {
+			t.Errorf("%s: concurrent %v", c.args, got)
+		}
+	}
+	if d := h.run(context.Background(), "write"); d.Reason != ReasonStop {
+		t.Fatalf("done %+v", d)
+	}
+	var order []string
+	for _, req := range h.srv.Requests() {
+		if strings.HasPrefix(req.System, "You write.") {
+			order = append(order, req.Messages[0].Text)
+		}
+	}
+	if got := strings.Join(order, ", "); got != "Write alpha, Write alpha, Write beta, Write beta" {
+		t.Errorf("the subagents' requests came in as %s", got)
+	}
 }

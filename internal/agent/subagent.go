@@ -60,7 +60,7 @@ var taskDescriptor = tools.Descriptor{
 	Description: "Launch a subagent. It works on a self-contained task (finding where something is done, reading many " +
 		"files) in a fresh conversation with read-only tools, and returns only its final report, which keeps your own " +
 		"conversation short. Give it everything it needs in the prompt: it does not see this conversation. Several " +
-		"Task calls in one turn run in parallel.",
+		"Task calls in one turn run in parallel (one at a time for subagents that may change files).",
 	Category: tools.CategoryTask,
 	ReadOnly: true,
 	Parameters: []tools.Parameter{
@@ -165,6 +165,21 @@ func (a *Agent) profile(name string) (Profile, error) {
 	}
 	return Profile{}, fmt.Errorf("unknown subagent_type %q: use one of %s (or leave it out for %s)",
 		name, strings.Join(known, ", "), GeneralSubagent)
+}
+
+// subagentWrites says the subagent p would be offered a tool that changes
+// things (the general subagent and plan mode offer none).
+func (a *Agent) subagentWrites(p Profile) bool {
+	if p.Tools == nil || (a.cfg.Policy != nil && a.cfg.Policy.Mode() == permission.ModePlan) {
+		return false
+	}
+	s := a.cfg.Scope.Narrow(p.Tools)
+	for _, t := range a.cfg.Executor.Registry().ListAll() {
+		if t.Name() != TaskToolName && !tools.IsReadOnly(t) && s.Offers(t.Name()) {
+			return true
+		}
+	}
+	return false
 }
 
 // subagent runs prompt as the subagent p in a fresh conversation with a's

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/commands"
+	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/permission"
@@ -44,7 +46,11 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		return nil, render.RunInfo{}, err
 	}
 	name := a.model.Name
-	if m := a.modelFor(opts.Model, "the command"); m != "" {
+	from := opts.ModelFrom
+	if from == "" {
+		from = "the command"
+	}
+	if m := a.modelFor(opts.Model, from); m != "" {
 		name = m
 	}
 	price, err := a.priceOf(name)
@@ -135,13 +141,23 @@ func (a *App) newHooks() (*hooks.Runner, error) {
 	}
 	hs := make([]hooks.Hook, len(a.cfg.Hooks))
 	for i, h := range a.cfg.Hooks {
-		hs[i] = hooks.Hook{Event: hooks.Event(h.Event), Matcher: h.Matcher, Command: h.Command, Timeout: h.Timeout, Source: h.File}
-		if h.File != "" && h.File == a.cfg.Project.File {
+		hs[i] = hooks.Hook{Event: hooks.Event(h.Event), Matcher: h.Matcher, Command: h.Command, Timeout: h.Timeout, Source: h.File,
+			Project: a.inProject(h.File)}
+		if hs[i].Project {
 			hs[i].Dir = a.cfg.ProjectDir
 		}
 	}
 	return hooks.New(hs, hooks.Options{Dir: a.cfg.WorkingDir, ProjectDir: a.cfg.ProjectDir,
 		Env: proc.Environ(os.Environ(), a.cfg.PassEnv), Log: a.log.With().Str("component", "hooks").Logger(), Now: a.opts.Clock})
+}
+
+// inProject says the file is the project's, under its .forge directory.
+func (a *App) inProject(file string) bool {
+	if a.cfg.ProjectDir == "" || file == "" {
+		return false
+	}
+	rel, err := filepath.Rel(filepath.Join(a.cfg.ProjectDir, config.ProjectDirName), file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // agentHooks is the session's hooks as the agent takes them: a nil

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -70,8 +71,14 @@ type App struct {
 	resumed bool
 	ready   bool
 	model   modelChoice // chosen on the first prompt
+	// projectTrusted says the person trusts the project: its custom
+	// commands and agents may replace the person's own.
+	projectTrusted bool
 	// agents are the custom subagents loaded at start.
 	agents []custom.Agent
+	// aliasWarned holds the files whose Claude model alias was warned
+	// about, so that each is warned about once.
+	aliasWarned sync.Map
 }
 
 func newApp(in io.Reader, out, errOut io.Writer, opts Options) *App {

@@ -1,25 +1,29 @@
 package app
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/custom"
 	"github.com/forgehq/forge/internal/permission"
+	"github.com/forgehq/forge/internal/tools"
 )
 
 // customDirs are the directories of custom commands or agents (sub is
 // "commands" or "agents"): the user's, then the project's, which
-// override the user's.
+// override the user's when the project is trusted.
 func (a *App) customDirs(sub string, user string) []custom.Dir {
 	var dirs []custom.Dir
 	if user != "" {
 		dirs = append(dirs, custom.Dir{Path: user, Scope: custom.ScopeUser})
 	}
 	if a.cfg.ProjectDir != "" {
-		dirs = append(dirs, custom.Dir{Path: filepath.Join(a.cfg.ProjectDir, config.ProjectDirName, sub), Scope: custom.ScopeProject})
+		dirs = append(dirs, custom.Dir{Path: filepath.Join(a.cfg.ProjectDir, config.ProjectDirName, sub), Scope: custom.ScopeProject,
+			NoOverride: !a.projectTrusted})
 	}
 	return dirs
 }
@@ -32,10 +36,12 @@ func (a *App) loadCustomCommands() {
 	kept := defs[:0]
 	for _, d := range defs {
 		if d.AllowedTools != nil {
-			if _, err := permission.NewScope(d.AllowedTools, a.cfg.WorkingDir, a.getenv("HOME")); err != nil {
+			s, err := permission.NewScope(d.AllowedTools, a.cfg.WorkingDir, a.getenv("HOME"))
+			if err != nil {
 				a.warnCustom(d.Source.Path + ": allowed-tools: " + oneLine(err) + "; skipped")
 				continue
 			}
+			a.warnUnknownTools(d.Source.Path, "allowed-tools", "its prompt", s)
 		}
 		kept = append(kept, d)
 	}
@@ -64,13 +70,59 @@ func (a *App) loadCustomAgents() {
 	}
 }
 
-// reportCustom logs what loading found: warnings, and at debug level the
-// project's definitions that replace the user's.
+// checkAgentTools warns about the tools of custom agents that no tool
+// has: the agents are loaded before the registry, for the Task tool.
+func (a *App) checkAgentTools() {
+	for _, d := range a.agents {
+		if d.Tools != nil {
+			if s, err := permission.NewScope(d.Tools, a.cfg.WorkingDir, a.getenv("HOME")); err == nil {
+				a.warnUnknownTools(d.Source.Path, "tools", "the agent", s)
+			}
+		}
+	}
+}
+
+// warnUnknownTools warns about each tool the rules of s (a definition's
+// field) name that no registered tool has, with the closest names: a
+// misspelt tool leaves who (the prompt, the agent) with fewer tools than
+// meant, or none. MCP tools are left alone: their servers may connect
+// only when first used.
+func (a *App) warnUnknownTools(path, field, who string, s *permission.Scope) {
+	names := a.env.Registry.ListNames()
+	none := !slices.ContainsFunc(names, s.Offers)
+	for _, u := range s.Unnamed(names) {
+		if strings.HasPrefix(u, mcpPrefix) {
+			continue
+		}
+		msg := fmt.Sprintf("%s: %s: no tool is named %s", path, field, u)
+		if sug := tools.Suggest(u, names, 3); len(sug) > 0 {
+			msg += " (did you mean " + strings.Join(sug, ", ") + "?)"
+		} else {
+			msg += " (the tools are " + strings.Join(names, ", ") + ")"
+		}
+		if none {
+			msg += "; " + who + " will have no tools"
+		}
+		a.warnCustom(msg)
+	}
+}
+
+// mcpPrefix begins the names of MCP servers' tools.
+const mcpPrefix = "mcp__"
+
+// reportCustom logs what loading found: warnings, the definitions of an
+// untrusted project that were refused as they would replace the user's,
+// and at debug level the trusted project's that do.
 func (a *App) reportCustom(kind string, rep custom.Report) {
 	for _, w := range rep.Warnings {
 		a.warnCustom(w.String())
 	}
 	for _, o := range rep.Overrides {
+		if o.Refused {
+			a.warnCustom(fmt.Sprintf("%s %s: %s is not used, %s is: the project is not trusted, so it cannot replace "+
+				"your own %s; to let it, run: forge trust", kind, o.Name, o.Replaced, o.Kept, kind))
+			continue
+		}
 		a.log.Debug().Str("component", "custom").Msgf("%s %s: %s overrides %s", kind, o.Name, o.Kept, o.Replaced)
 	}
 }
@@ -121,7 +173,8 @@ var claudeAliases = map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "cl
 
 // modelFor is the model a definition's model: asks for, of the chosen
 // provider: "" (and "inherit") is the session's own; Claude Code's
-// aliases mean Anthropic's models, and the session's model elsewhere.
+// aliases mean Anthropic's models, and the session's model elsewhere
+// (said once for the file at path).
 func (a *App) modelFor(name, path string) string {
 	name = strings.TrimSpace(name)
 	if name == "" || strings.EqualFold(name, "inherit") {
@@ -131,7 +184,10 @@ func (a *App) modelFor(name, path string) string {
 		if a.model.Provider == "anthropic" {
 			return full
 		}
-		a.log.Debug().Str("component", "custom").Msgf("%s: model %s is Anthropic's; %s keeps %s", path, name, a.model.Provider, a.model.Name)
+		if _, warned := a.aliasWarned.LoadOrStore(path, true); !warned {
+			a.warnCustom(fmt.Sprintf("%s: model: %s names an Anthropic model, and the provider is %s: the session's model, %s, is used",
+				path, name, a.model.Provider, a.model.Name))
+		}
 		return ""
 	}
 	return name

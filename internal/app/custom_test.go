@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/llm/llmtest"
 )
 
@@ -89,4 +90,160 @@ func resultsOf(req llmtest.Request) []string {
 		out = append(out, r.Content)
 	}
 	return out
+}
+
+// runShell runs forge's shell in dir on stdin with env (HOME and the XDG
+// directories under dir unless given) and returns its standard error.
+func runShell(t *testing.T, dir, stdin string, env map[string]string) string {
+	t.Helper()
+	full := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": dir}
+	for k, v := range env {
+		full[k] = v
+	}
+	var out, errb bytes.Buffer
+	opts := Options{
+		Clock:     func() time.Time { return time.Date(2024, 1, 15, 10, 23, 45, 0, time.UTC) },
+		LookupEnv: func(k string) (string, bool) { v, ok := full[k]; return v, ok },
+		Getwd:     func() (string, error) { return dir, nil },
+	}
+	if code := Main(context.Background(), nil, strings.NewReader(stdin), &out, &errb, opts); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	return errb.String()
+}
+
+// A tool that no registered tool has, named in allowed-tools or an
+// agent's tools, is a warning naming the file; MCP tools are not (their
+// servers may connect later).
+func TestCustomUnknownTools(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".forge/commands/bogus.md": "---\nallowed-tools: Bogus\n---\nDo it.\n",
+		".forge/commands/typo.md":  "---\nallowed-tools: Read, Gerp, mcp__github__*\n---\nDo it.\n",
+		".forge/agents/a.md":       "---\ndescription: A\ntools: Read, Bogus, mcp__x__y\n---\nYou are A.\n",
+	})
+	stderr := runShell(t, dir, "", nil)
+	for _, want := range []string{
+		filepath.Join(".forge", "commands", "bogus.md") + ": allowed-tools: no tool is named Bogus (the tools are ",
+		"its prompt will have no tools",
+		"typo.md: allowed-tools: no tool is named Gerp (did you mean Grep?)",
+		"a.md: tools: no tool is named Bogus",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "mcp__") || strings.Count(stderr, "no tool is named") != 3 {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// Claude Code's model aliases mean nothing to another provider: the
+// session's model is used, and a warning, once for each file, says so.
+func TestCustomModelAliasElsewhere(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{{Text: "ok"}}, RepeatLast: true})
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".forge/commands/review.md": "---\nmodel: sonnet\n---\nReview.\n",
+		".forge/agents/a.md":        "---\ndescription: A\nmodel: haiku\n---\nYou are A.\n",
+	})
+	stderr := runShell(t, dir, "/review\n/review\n", map[string]string{"FORGE_PROVIDER": "openai", "FORGE_MODEL": "gpt-4o",
+		"FORGE_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test"})
+	for _, r := range srv.Requests() {
+		if r.Model != "gpt-4o" {
+			t.Errorf("a request for %q", r.Model)
+		}
+	}
+	for _, f := range []string{"review.md: model: sonnet", "a.md: model: haiku"} {
+		if n := strings.Count(stderr, f+" names an Anthropic model, and the provider is openai: the session's model, gpt-4o, is used"); n != 1 {
+			t.Errorf("%d warnings about %s:\n%s", n, f, stderr)
+		}
+	}
+}
+
+// An untrusted project's command or agent does not replace the person's
+// own of the same name: theirs is kept, with a warning naming both files.
+// A trusted project's does.
+func TestUntrustedProjectKeepsUsersDefinitions(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{{Text: "ok"}}, RepeatLast: true})
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".forge/commands/review.md":         "The project's review.\n",
+		".forge/agents/x.md":                "---\ndescription: the project's\n---\nProject X.\n",
+		"config/forge/commands/review.md":   "The user's review.\n",
+		"config/forge/agents/x.md":          "---\ndescription: the user's\n---\nUser X.\n",
+		".forge/commands/project-only.md":   "Project only.\n",
+		"config/forge/commands/mine-too.md": "Mine.\n",
+	})
+	env := map[string]string{"FORGE_PROVIDER": "openai", "FORGE_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test"}
+	stderr := runShell(t, dir, "/review\n/project-only\n", env)
+	for _, want := range []string{
+		"command review: project " + filepath.Join(dir, ".forge", "commands", "review.md") + " is not used, user " +
+			filepath.Join(dir, "config", "forge", "commands", "review.md") + " is: the project is not trusted",
+		"agent x: project " + filepath.Join(dir, ".forge", "agents", "x.md") + " is not used",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || lastText(reqs[0]) != "The user's review." || lastText(reqs[1]) != "Project only." ||
+		!strings.Contains(string(schemaJSON(t, reqs[0].Tools)), "the user's") {
+		t.Errorf("%d requests; the first sends %q", len(reqs), lastText(reqs[0]))
+	}
+
+	trust, err := config.LoadTrust(filepath.Join(dir, "forge", "trusted.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, err := config.ProjectFileHash(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trust.Add(dir, hash, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if stderr := runShell(t, dir, "/review\n", env); strings.Contains(stderr, "not used") {
+		t.Errorf("a trusted project: %s", stderr)
+	}
+	if reqs := srv.Requests(); lastText(reqs[len(reqs)-1]) != "The project's review." {
+		t.Errorf("a trusted project's command was not used: %q", lastText(reqs[len(reqs)-1]))
+	}
+}
+
+// lastText is the text of a request's last message.
+func lastText(r llmtest.Request) string {
+	if len(r.Messages) == 0 {
+		return ""
+	}
+	return r.Messages[len(r.Messages)-1].Text
+}
+
+func schemaJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A hook from the project's .forge directory is the project's; one from
+// anywhere else (the person's config, --config) is the person's.
+func TestHookInProject(t *testing.T) {
+	a := &App{cfg: config.Config{ProjectDir: "/repo"}}
+	for file, want := range map[string]bool{
+		"/repo/.forge/config.yaml":   true,
+		"/repo/hooks.yaml":           false,
+		"/repo/.forge-x/config.yaml": false,
+		"/home/me/.config/forge.yml": false,
+		"":                           false,
+	} {
+		if got := a.inProject(file); got != want {
+			t.Errorf("%q: %v", file, got)
+		}
+	}
+	if (&App{}).inProject("/repo/.forge/config.yaml") {
+		t.Error("no project, yet a project's hook")
+	}
 }

@@ -57,6 +57,8 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 			Read: config.Read{AllowOutside: true}}
 	}
 	a.cfg = cfg
+	// Project.Trusted is known only for a project with a settings file.
+	a.projectTrusted = cfg.Project.Trusted
 	if err := a.setupLogger(lenient); err != nil {
 		return err
 	}
@@ -95,10 +97,14 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 			return usageErr(err)
 		}
 		a.env.Agent = a.newAgent
-		a.loadCustomCommands()
 	}
 	if a.opts.Registry == nil && !lenient {
 		a.loadExtensions(ctx)
+	}
+	if !lenient {
+		// After the plugins, whose tools custom definitions may name.
+		a.loadCustomCommands()
+		a.checkAgentTools()
 	}
 	a.ready = true
 	if !lenient {

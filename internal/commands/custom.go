@@ -89,7 +89,7 @@ func expandCustom(env *Env, d custom.Command, args string) (string, AgentOptions
 	if prompt == "" {
 		return "", AgentOptions{}, fmt.Errorf("/%s has no prompt: %s is empty", d.Name, d.Source.Path)
 	}
-	return prompt, AgentOptions{Exec: env.Exec, Tools: d.AllowedTools, Model: d.Model}, nil
+	return prompt, AgentOptions{Exec: env.Exec, Tools: d.AllowedTools, Model: d.Model, ModelFrom: d.Source.Path}, nil
 }
 
 // customFor finds the custom command a prompt such as "/review src/"

@@ -106,8 +106,10 @@ type AgentOptions struct {
 	// Tools, when not nil, narrow the tools of this prompt (a custom
 	// command's allowed-tools: names or rules such as Bash(git diff:*)).
 	Tools []string
-	// Model, when set, is the model of this prompt, of the same provider.
-	Model string
+	// Model, when set, is the model of this prompt, of the same provider;
+	// ModelFrom is the file that asks for it, for messages.
+	Model     string
+	ModelFrom string
 	// Checkpointer keeps the files the agent's calls change, for /undo.
 	Checkpointer agent.Checkpointer
 }

@@ -118,15 +118,17 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 		return nil, &ProjectError{File: path, Err: err}
 	}
 	c.Project.Hash = contentHash(data, found)
-	if !found {
-		return nil, nil
-	}
-	c.Project.File = path
+	// A project of commands and agents alone is trusted or not too: it
+	// decides whose definition wins when the person has one of the name.
 	if src.Trusted != nil {
 		hash, ok := src.Trusted(c.ProjectDir)
 		c.Project.Trusted = ok && hash == c.Project.Hash
 		c.Project.Changed = ok && !c.Project.Trusted
 	}
+	if !found {
+		return nil, nil
+	}
+	c.Project.File = path
 	l, err := readLayer(path, "project file "+path, data)
 	if err == nil {
 		l.r = resolver{cwd: c.ProjectDir, home: r.home}

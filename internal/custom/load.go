@@ -32,6 +32,10 @@ const (
 type Dir struct {
 	Path  string
 	Scope Scope
+	// NoOverride keeps the definitions of earlier directories over this
+	// one's of the same name: an untrusted project's must not replace the
+	// person's own.
+	NoOverride bool
 }
 
 // Source is the file a definition came from.
@@ -85,11 +89,14 @@ func (w Warning) String() string {
 	return w.Path + ": " + w.Msg
 }
 
-// Override says a project definition replaced a user one of the same name.
+// Override says a project definition replaced a user one of the same
+// name, or, Refused, that it did not because its directory may not
+// override (Kept is then the user's, Replaced the project's).
 type Override struct {
 	Name     string
 	Kept     Source
 	Replaced Source
+	Refused  bool
 }
 
 // Report is what loading had to say besides the definitions.
@@ -114,7 +121,14 @@ func LoadCommands(dirs []Dir) ([]Command, Report) {
 				continue
 			}
 			if old, dup := byName[c.Name]; dup {
-				rep.Overrides = append(rep.Overrides, Override{Name: c.Name, Kept: c.Source, Replaced: old.Source})
+				o := Override{Name: c.Name, Kept: c.Source, Replaced: old.Source}
+				if d.NoOverride {
+					o = Override{Name: c.Name, Kept: old.Source, Replaced: c.Source, Refused: true}
+				}
+				rep.Overrides = append(rep.Overrides, o)
+				if o.Refused {
+					continue
+				}
 			}
 			byName[c.Name] = c
 		}
@@ -145,7 +159,14 @@ func LoadAgents(dirs []Dir) ([]Agent, Report) {
 			}
 			here[a.Name] = true
 			if old, dup := byName[a.Name]; dup {
-				rep.Overrides = append(rep.Overrides, Override{Name: a.Name, Kept: a.Source, Replaced: old.Source})
+				o := Override{Name: a.Name, Kept: a.Source, Replaced: old.Source}
+				if d.NoOverride {
+					o = Override{Name: a.Name, Kept: old.Source, Replaced: a.Source, Refused: true}
+				}
+				rep.Overrides = append(rep.Overrides, o)
+				if o.Refused {
+					continue
+				}
 			}
 			byName[a.Name] = a
 		}
@@ -167,10 +188,26 @@ type file struct {
 }
 
 // readDir reads the .md files under d, in lexical order, skipping hidden
-// files and directories; problems go to rep.
+// files and directories; problems go to rep. A project's directory is read
+// through an os.Root and its symbolic links are skipped: a cloned
+// repository must not turn the person's files (~/.aws/credentials) into a
+// prompt sent to the model. The person's own directories may hold links
+// (to their dotfiles).
 func readDir(d Dir, rep *Report) []file {
 	if d.Path == "" {
 		return nil
+	}
+	open := func(rel string) (fs.File, error) { return os.Open(filepath.Join(d.Path, rel)) }
+	if d.Scope == ScopeProject {
+		root, err := os.OpenRoot(d.Path)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				rep.Warnings = append(rep.Warnings, Warning{Path: d.Path, Msg: "cannot read: " + unwrapPath(err)})
+			}
+			return nil
+		}
+		defer root.Close()
+		open = func(rel string) (fs.File, error) { return root.Open(rel) }
 	}
 	var out []file
 	err := filepath.WalkDir(d.Path, func(p string, e fs.DirEntry, err error) error {
@@ -194,8 +231,12 @@ func readDir(d Dir, rep *Report) []file {
 			rep.Warnings = append(rep.Warnings, Warning{Path: d.Path, Msg: fmt.Sprintf("more than %d files; the rest are skipped", maxFiles)})
 			return fs.SkipAll
 		}
+		if d.Scope == ScopeProject && e.Type()&fs.ModeSymlink != 0 {
+			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: "a symbolic link, which forge does not follow in a project's directory; skipped"})
+			return nil
+		}
 		rel, _ := filepath.Rel(d.Path, p)
-		data, rerr := readCapped(p)
+		data, rerr := readCapped(open, rel)
 		if rerr != nil {
 			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: rerr.Error()})
 			return nil
@@ -209,9 +250,10 @@ func readDir(d Dir, rep *Report) []file {
 	return out
 }
 
-// readCapped reads a regular file of at most MaxFileSize bytes.
-func readCapped(p string) ([]byte, error) {
-	f, err := os.Open(p)
+// readCapped reads the regular file rel, opened with open, of at most
+// MaxFileSize bytes.
+func readCapped(open func(rel string) (fs.File, error), rel string) ([]byte, error) {
+	f, err := open(rel)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read: %s", unwrapPath(err))
 	}

@@ -124,3 +124,59 @@ func TestLoadAgents(t *testing.T) {
 		t.Errorf("overrides %+v", rep.Overrides)
 	}
 }
+
+// A project's symbolic links are not followed (a cloned repository could
+// point one at the person's secrets); the person's own files may be links.
+func TestLoadSkipsProjectSymlinks(t *testing.T) {
+	user, project, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	write(t, outside, map[string]string{"credentials": "aws_secret_access_key = SECRET", "mine.md": "---\ndescription: mine\n---\nMine."})
+	write(t, project, map[string]string{"ok.md": "---\ndescription: ok\n---\nOK."})
+	for _, l := range []struct{ target, link string }{
+		{filepath.Join(outside, "credentials"), filepath.Join(project, "x.md")},
+		{filepath.Join(outside, "mine.md"), filepath.Join(user, "mine.md")},
+	} {
+		if err := os.Symlink(l.target, l.link); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	agents, rep := LoadAgents([]Dir{{Path: user, Scope: ScopeUser}, {Path: project, Scope: ScopeProject}})
+	var names []string
+	for _, a := range agents {
+		names = append(names, a.Name)
+		if strings.Contains(a.Prompt, "SECRET") {
+			t.Errorf("agent %s has the linked file's text", a.Name)
+		}
+	}
+	if got := strings.Join(names, " "); got != "mine ok" {
+		t.Errorf("agents %q", got)
+	}
+	if w := warningsText(rep); !strings.Contains(w, filepath.Join(project, "x.md")+": a symbolic link, which forge does not follow in a project's directory; skipped") {
+		t.Errorf("warnings:\n%s", w)
+	}
+	cmds, rep := LoadCommands([]Dir{{Path: project, Scope: ScopeProject}})
+	if len(cmds) != 1 || cmds[0].Name != "ok" || len(rep.Warnings) != 1 {
+		t.Errorf("commands %+v, warnings %v", cmds, rep.Warnings)
+	}
+}
+
+// A directory that may not override (an untrusted project's) adds its
+// definitions but leaves the earlier ones of the same name in place.
+func TestLoadNoOverride(t *testing.T) {
+	user, project := t.TempDir(), t.TempDir()
+	write(t, user, map[string]string{"review.md": "The user's review.", "x.md": "---\ndescription: user x\n---\nUser X."})
+	write(t, project, map[string]string{"review.md": "The project's review.", "other.md": "Other.", "x.md": "---\ndescription: project x\n---\nProject X."})
+	dirs := []Dir{{Path: user, Scope: ScopeUser}, {Path: project, Scope: ScopeProject, NoOverride: true}}
+	cmds, rep := LoadCommands(dirs)
+	if len(cmds) != 3 || cmds[1].Name != "review" || cmds[1].Body != "The user's review." || cmds[2].Body != "User X." {
+		t.Errorf("commands %+v", cmds)
+	}
+	want := Override{Name: "review", Kept: Source{Path: filepath.Join(user, "review.md"), Scope: ScopeUser},
+		Replaced: Source{Path: filepath.Join(project, "review.md"), Scope: ScopeProject}, Refused: true}
+	if len(rep.Overrides) != 2 || rep.Overrides[0] != want {
+		t.Errorf("overrides %+v", rep.Overrides)
+	}
+	agents, rep := LoadAgents(dirs)
+	if len(agents) != 3 || agents[2].Prompt != "User X." || len(rep.Overrides) != 2 || !rep.Overrides[1].Refused {
+		t.Errorf("agents %+v, overrides %+v", agents, rep.Overrides)
+	}
+}

@@ -83,7 +83,8 @@ func DecodeAnswer(event Event, exit int, stdout, stderr []byte) Answer {
 	case 2:
 		reason := strings.TrimSpace(string(stderr))
 		if reason == "" {
-			reason = "blocked by a hook (exit status 2, nothing on standard error)"
+			// A fact, not a message: who reads it says a hook blocked.
+			reason = "exit status 2, nothing on standard error"
 		}
 		return Answer{Decision: Deny, Reason: reason}
 	default:

@@ -69,6 +69,9 @@ type Hook struct {
 	// project's hooks run at the project's root, where their relative
 	// paths were written from, wherever forge was started below it.
 	Dir string
+	// Project says Source is the project's file, not the person's: the
+	// model is told whose hook refused a call.
+	Project bool
 }
 
 // Options say where and how the hooks run.

@@ -67,7 +67,7 @@ func TestDecodeAnswer(t *testing.T) {
 		{name: "plain text ignored", event: PreToolUse, stdout: "checked\n"},
 		{name: "plain text is context", event: UserPromptSubmit, stdout: "branch: main\n", want: Answer{Context: "branch: main"}},
 		{name: "exit 2", event: PreToolUse, exit: 2, stderr: "no rm -rf\n", want: Answer{Decision: Deny, Reason: "no rm -rf"}},
-		{name: "exit 2 silent", event: PreToolUse, exit: 2, want: Answer{Decision: Deny, Reason: "blocked by a hook (exit status 2, nothing on standard error)"}},
+		{name: "exit 2 silent", event: PreToolUse, exit: 2, want: Answer{Decision: Deny, Reason: "exit status 2, nothing on standard error"}},
 		{name: "exit 1", event: PreToolUse, exit: 1, stderr: "oops\nmore", err: "exit status 1: oops ..."},
 		{name: "allow", event: PreToolUse, stdout: `{"decision":"allow","reason":"ok"}`, want: Answer{Decision: Allow, Reason: "ok"}},
 		{name: "approve legacy", event: PreToolUse, stdout: `{"decision":"approve"}`, want: Answer{Decision: Allow}},

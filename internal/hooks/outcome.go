@@ -44,8 +44,10 @@ type Outcome struct {
 	Decision Decision
 	// Reason is the reasons of the answers that made Decision, one a line.
 	Reason string
-	// Decider is the command of the first hook that made Decision.
-	Decider string
+	// Decider is the command of the first hook that made Decision;
+	// DeciderProject says that hook is the project's.
+	Decider        string
+	DeciderProject bool
 	// UpdatedInput is the last rewrite, in configured order; Rewriter is
 	// the command that made it. RewriteErr is set when a rewrite was not
 	// a JSON object (PreToolUse then refuses the call).
@@ -76,7 +78,7 @@ func combine(in Input, hs []compiled, answers []Answer) Outcome {
 		}
 		switch {
 		case a.Decision > o.Decision:
-			o.Decision, o.Decider, reasons = a.Decision, h.Command, nil
+			o.Decision, o.Decider, o.DeciderProject, reasons = a.Decision, h.Command, h.Project, nil
 			fallthrough
 		case a.Decision == o.Decision && a.Decision != None:
 			if a.Reason != "" {

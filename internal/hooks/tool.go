@@ -26,7 +26,7 @@ func (r *Runner) PreToolUse(ctx context.Context, base Input, t tools.Tool, args 
 	switch {
 	case p.Decision == Deny:
 		if p.Reason == "" {
-			p.Reason = "a PreToolUse hook refused it"
+			p.Reason = "no reason given"
 		}
 		p.note(base, NoteBlocked, firstLine(p.Reason))
 		return p

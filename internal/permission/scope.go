@@ -2,6 +2,7 @@ package permission
 
 import (
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -97,4 +98,26 @@ func (l scopeLayer) names(tool string) bool {
 		}
 	}
 	return false
+}
+
+// Unnamed are the tools (names or globs) that rules of s name and that
+// match none of names, once each, in the order written: a misspelt tool in
+// a custom command's allowed-tools leaves its prompt with fewer tools than
+// meant, or none.
+func (s *Scope) Unnamed(names []string) []string {
+	if s == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range s.layers {
+		for _, r := range l.rules {
+			if seen[r.tool] || slices.ContainsFunc(names, r.matchesTool) {
+				continue
+			}
+			seen[r.tool] = true
+			out = append(out, r.tool)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,5 +47,18 @@ func TestScope(t *testing.T) {
 	}
 	if (*Scope)(nil).Narrow(nil) != nil || s.Narrow(nil) != s {
 		t.Error("Narrow with nil")
+	}
+}
+
+func TestScopeUnnamed(t *testing.T) {
+	s, err := NewScope([]string{"Read", "Bogus", "Bash(git diff:*)", "Bogus(x)", "mcp__*", "Gr*"}, "/w", "/h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Unnamed([]string{"Read", "Bash", "Grep"}); !slices.Equal(got, []string{"Bogus", "mcp__*"}) {
+		t.Errorf("Unnamed %q", got)
+	}
+	if got := (*Scope)(nil).Unnamed(nil); got != nil {
+		t.Errorf("nil scope: %q", got)
 	}
 }
