@@ -196,7 +196,7 @@ func TestUntrustedProjectKeepsUsersDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hash, err := config.ProjectFileHash(dir)
+	hash, err := config.ProjectHash(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,6 @@ func (a *App) loadTrust() (*config.Trust, string) {
 	path := config.DefaultTrustFile(a.opts.LookupEnv)
 	t, err := config.LoadTrust(path)
 	if err != nil {
-		t, _ = config.LoadTrust("")
 		return t, err.Error() + "; no project is trusted this run"
 	}
 	return t, ""
@@ -107,5 +106,51 @@ func (a *App) protectedDirs() []string {
 			dirs = append(dirs, filepath.Dir(f))
 		}
 	}
-	return dirs
+	return append(dirs, a.hookScripts()...)
+}
+
+// hookScripts are the files the configured hooks' commands name (sh
+// scripts/check.sh, $FORGE_PROJECT_DIR/tools/guard.py): an agent that may
+// edit files must not rewrite the code a hook runs unasked.
+func (a *App) hookScripts() []string {
+	var files []string
+	for _, h := range a.cfg.Hooks {
+		dir := a.cfg.WorkingDir
+		if a.inProject(h.File) {
+			dir = a.cfg.ProjectDir
+		}
+		for _, w := range strings.Fields(h.Command) {
+			w = strings.Trim(w, `"'`)
+			w = strings.NewReplacer("${FORGE_PROJECT_DIR}", a.projectDir(), "$FORGE_PROJECT_DIR", a.projectDir(),
+				"${CLAUDE_PROJECT_DIR}", a.projectDir(), "$CLAUDE_PROJECT_DIR", a.projectDir()).Replace(w)
+			if home := a.getenv("HOME"); home != "" && strings.HasPrefix(w, "~/") {
+				w = filepath.Join(home, w[2:])
+			}
+			if !strings.Contains(w, "/") && !scriptLike(w) || strings.ContainsAny(w, "$`*?") {
+				continue
+			}
+			if !filepath.IsAbs(w) {
+				w = filepath.Join(dir, w)
+			}
+			files = append(files, filepath.Clean(w))
+		}
+	}
+	return files
+}
+
+// projectDir is FORGE_PROJECT_DIR as the hooks see it.
+func (a *App) projectDir() string {
+	if a.cfg.ProjectDir != "" {
+		return a.cfg.ProjectDir
+	}
+	return a.cfg.WorkingDir
+}
+
+// scriptLike says a bare word of a hook's command names a script.
+func scriptLike(w string) bool {
+	switch filepath.Ext(w) {
+	case ".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".ts", ".rb", ".pl", ".php", ".lua":
+		return true
+	}
+	return false
 }

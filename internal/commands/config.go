@@ -51,6 +51,8 @@ func configHeader(c config.Config) string {
 	}
 	h := "Config file: " + user
 	switch {
+	case c.Project.Skipped:
+		h += "\nProject file: " + c.Project.File + " (has an error, see above: ignored)"
 	case c.Project.File != "" && c.Project.Trusted:
 		h += "\nProject file: " + c.Project.File + " (trusted)"
 	case c.Project.File != "":

@@ -47,7 +47,14 @@ func runTrust(env *Env, inv Invocation, list, revoke bool) int {
 		env.Printer().Value(text, map[string]any{"trusted": dirs})
 		return ExitOK
 	}
+	if len(inv.Args) > 1 {
+		return env.Usage(trustCommand(), inv, "one directory at most")
+	}
 	dir, err := trustTarget(env, inv.Args)
+	if err != nil && revoke && len(inv.Args) == 1 {
+		// A project since deleted can still be forgotten.
+		dir, err = absIn(env.Config.WorkingDir, inv.Args[0]), nil
+	}
 	if err != nil {
 		return env.Fail(ExitUsage, "usage", err.Error())
 	}
@@ -63,7 +70,7 @@ func runTrust(env *Env, inv Invocation, list, revoke bool) int {
 		env.Printer().Value(text, map[string]any{"dir": dir, "trusted": false})
 		return ExitOK
 	}
-	hash, err := config.ProjectFileHash(dir)
+	hash, err := config.ProjectHash(dir)
 	if err == nil {
 		err = env.Trust.Add(dir, hash, env.Clock())
 	}
@@ -83,11 +90,7 @@ func trustTarget(env *Env, args []string) (string, error) {
 		}
 		return env.Config.ProjectDir, nil
 	}
-	dir := args[0]
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(env.Config.WorkingDir, dir)
-	}
-	dir = filepath.Clean(dir)
+	dir := absIn(env.Config.WorkingDir, args[0])
 	if !isDirectory(dir) {
 		return "", errors.New("no such directory: " + dir)
 	}
@@ -113,4 +116,12 @@ func trustedText(env *Env, dir string, shell bool) string {
 func isDirectory(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// absIn is p made absolute against dir, and clean.
+func absIn(dir, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p)
 }

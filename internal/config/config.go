@@ -116,7 +116,7 @@ type Source struct {
 	Flags *pflag.FlagSet              // the command's flags (see AddFlags); only flags the user set (Changed) count
 	Env   func(string) (string, bool) // os.LookupEnv in production (nil means that); a map in tests
 	Getwd func() (string, error)      // os.Getwd in production (nil means that)
-	// Trusted returns the hash (ProjectFileHash) of a project's file when the
+	// Trusted returns the hash (ProjectHash) of a project's .forge when the
 	// person trusted its directory, false when they did not; its settings
 	// widen what forge does only while the file is unchanged. nil trusts none.
 	Trusted func(dir string) (hash string, ok bool)

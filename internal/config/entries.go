@@ -70,7 +70,11 @@ func serverText(s MCPServer) string {
 	if s.URL != "" {
 		return s.URL
 	}
-	return strings.Join(append([]string{s.Command}, s.Args...), " ")
+	words := []string{shellQuote(s.Command)}
+	for _, a := range s.Args {
+		words = append(words, shellQuote(a))
+	}
+	return strings.Join(words, " ")
 }
 
 // modelText is a models entry as Entries shows it.

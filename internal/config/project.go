@@ -17,25 +17,51 @@ const ProjectDirName = ".forge"
 
 // FindProject returns the directory holding the project's .forge directory:
 // the nearest one from dir upward, stopping at the repository's root (the
-// first directory with a .git entry). Outside a repository only dir itself is
-// looked at, so a stray ~/.forge never becomes every directory's project. ""
-// means there is none.
+// first directory with a .git entry). A .forge with a config.yaml wins over
+// a nearer one without (a vendored library's commands must not hide the
+// repository's deny rules). Outside a repository only dir itself is looked
+// at, so a stray ~/.forge never becomes every directory's project. The
+// answer has its symbolic links resolved, so that trust, kept by
+// directory, holds however the directory is reached. "" means there is
+// none.
 func FindProject(dir string) string {
 	root := repositoryRoot(dir)
 	if root == "" {
 		if isDir(filepath.Join(dir, ProjectDirName)) {
-			return dir
+			return physical(dir)
 		}
 		return ""
 	}
+	nearest := ""
 	for d := dir; ; d = filepath.Dir(d) {
 		if isDir(filepath.Join(d, ProjectDirName)) {
-			return d
+			if isFile(projectFile(d)) {
+				return physical(d)
+			}
+			if nearest == "" {
+				nearest = d
+			}
 		}
 		if d == root || d == filepath.Dir(d) {
-			return ""
+			return physical(nearest)
 		}
 	}
+}
+
+// physical is dir with its symbolic links resolved; dir when that fails.
+func physical(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	if p, err := filepath.EvalSymlinks(dir); err == nil {
+		return p
+	}
+	return dir
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // repositoryRoot is the nearest directory from dir upward with a .git entry
@@ -63,7 +89,9 @@ type Project struct {
 	Trusted bool   // the person trusts Dir with File as it is, so every setting in File applies
 	// Changed says Dir was trusted with another File: it changed since.
 	Changed bool
-	Hash    string // the file's ProjectFileHash, which trusting records
+	Hash    string // the project's ProjectHash, which trusting records
+	// Skipped says File was not read (Source.SkipProject): it has an error.
+	Skipped bool
 	// Ignored names the settings of File that widen what forge may do and
 	// were ignored because Dir is not trusted, as "approval: yolo".
 	Ignored []string
@@ -109,15 +137,20 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 	if c.ProjectDir == "" {
 		return nil, nil
 	}
+	path := projectFile(c.ProjectDir)
 	if src.SkipProject {
+		if isFile(path) {
+			c.Project.File, c.Project.Skipped = path, true
+		}
 		return nil, nil
 	}
-	path := projectFile(c.ProjectDir)
 	data, found, err := readFile(path, false)
 	if err != nil {
 		return nil, &ProjectError{File: path, Err: err}
 	}
-	c.Project.Hash = contentHash(data, found)
+	if c.Project.Hash, err = ProjectHash(c.ProjectDir); err != nil {
+		return nil, &ProjectError{File: path, Err: err}
+	}
 	// A project of commands and agents alone is trusted or not too: it
 	// decides whose definition wins when the person has one of the name.
 	if src.Trusted != nil {

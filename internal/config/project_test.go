@@ -28,11 +28,22 @@ func TestFindProject(t *testing.T) {
 		{"outside a repository only the directory itself", []string{".forge", "plain/a"}, "plain/a", "-"},
 		{"outside a repository, in the directory", []string{"plain/.forge"}, "plain", "plain"},
 		{"none", []string{"repo/.git", "repo/a"}, "repo/a", "-"},
+		{"settings win over a nearer .forge without", []string{"repo/.git", "repo/.forge/config.yaml", "repo/vendor/lib/.forge/commands"}, "repo/vendor/lib", "repo"},
+		{"a nearer .forge without settings, if none has them", []string{"repo/.git", "repo/.forge/commands", "repo/vendor/lib/.forge/commands"}, "repo/vendor/lib", "repo/vendor/lib"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
-			mk(t, root, tt.dirs...)
+			root, _ := filepath.EvalSymlinks(t.TempDir())
+			for _, d := range tt.dirs {
+				if filepath.Base(d) == "config.yaml" {
+					mk(t, root, filepath.Dir(d))
+					if err := os.WriteFile(filepath.Join(root, d), nil, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				mk(t, root, d)
+			}
 			got := FindProject(filepath.Join(root, tt.start))
 			want := ""
 			if tt.want != "-" {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,6 +28,9 @@ func DefaultTrustFile(env func(string) (string, bool)) string {
 type Trust struct {
 	path string
 	dirs map[string]trustEntry // absolute directory -> when, and which file
+	// broken is why the file could not be read: nothing is trusted, and
+	// nothing is written over it, so that the person can look at it.
+	broken error
 }
 
 type trustEntry struct {
@@ -40,7 +44,9 @@ type trustFile struct {
 }
 
 // LoadTrust reads the trust file at path; a missing file trusts nothing.
-// path "" keeps trust in memory only.
+// path "" keeps trust in memory only. A file that cannot be read is an
+// error, and the Trust returned with it trusts nothing and refuses to
+// change.
 func LoadTrust(path string) (*Trust, error) {
 	t := &Trust{path: path, dirs: map[string]trustEntry{}}
 	if path == "" {
@@ -51,11 +57,13 @@ func LoadTrust(path string) (*Trust, error) {
 		return t, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("trust file: %w", err)
+		t.broken = fmt.Errorf("trust file: %w", err)
+		return t, t.broken
 	}
 	var f trustFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("trust file %s: %w (delete it to trust nothing)", path, err)
+		t.broken = fmt.Errorf("trust file %s: %w (delete it to trust nothing)", path, err)
+		return t, t.broken
 	}
 	for d, e := range f.Dirs {
 		if filepath.IsAbs(d) {
@@ -81,6 +89,9 @@ func (t *Trust) Dirs() []string { return sortedKeys(t.dirs) }
 // Add trusts dir, with its project file as hash says it is, from now on,
 // and saves the file.
 func (t *Trust) Add(dir, hash string, now time.Time) error {
+	if t.broken != nil {
+		return t.broken
+	}
 	dir = filepath.Clean(dir)
 	old, had := t.dirs[dir]
 	if had && old.Hash == hash {
@@ -100,6 +111,9 @@ func (t *Trust) Add(dir, hash string, now time.Time) error {
 
 // Remove stops trusting dir and saves the file; false when it was not trusted.
 func (t *Trust) Remove(dir string) (bool, error) {
+	if t.broken != nil {
+		return false, t.broken
+	}
 	dir = filepath.Clean(dir)
 	e, ok := t.dirs[dir]
 	if !ok {
@@ -144,23 +158,69 @@ func (t *Trust) save() error {
 	return nil
 }
 
-// ProjectFileHash is the hash trust records of dir's .forge/config.yaml:
-// its sha256, or "none" when there is no such file (so a file added later
-// counts as a change).
-func ProjectFileHash(dir string) (string, error) {
-	data, found, err := readFile(projectFile(dir), false)
+// Bounds on what ProjectHash reads: a .forge directory is a few small
+// files; past these, a file counts by its name and size only.
+const (
+	maxHashedBytes   = 64 << 20
+	maxHashedEntries = 10000
+)
+
+// ProjectHash is what trust records of the project at dir: a sha256 over
+// everything under its .forge directory (settings, hook scripts, commands,
+// agents), names and contents, so that a pull or an edit that changes any
+// of them needs the person's word again. Symbolic links count by their
+// target's name; they are not followed.
+func ProjectHash(dir string) (string, error) {
+	root := filepath.Join(dir, ProjectDirName)
+	h := sha256.New()
+	budget, entries := int64(maxHashedBytes), 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && path == root {
+				return filepath.SkipAll
+			}
+			return err
+		}
+		if entries++; entries > maxHashedEntries {
+			return filepath.SkipAll
+		}
+		rel, _ := filepath.Rel(root, path)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "link %q %q\n", rel, target)
+		case d.Type().IsRegular():
+			return hashFile(h, rel, path, &budget)
+		}
+		return nil
+	})
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("project %s: %w", dir, err)
 	}
-	return contentHash(data, found), nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func contentHash(data []byte, found bool) string {
-	if !found {
-		return "none"
+// hashFile adds one file's name, size and, within budget, content to h.
+func hashFile(h io.Writer, rel, path string, budget *int64) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(h, "file %q %d\n", rel, fi.Size())
+	if fi.Size() > *budget {
+		return nil
+	}
+	n, err := io.Copy(h, f)
+	*budget -= n
+	return err
 }
 
 // projectFile is the settings file of the project at dir.

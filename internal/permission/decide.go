@@ -16,9 +16,9 @@ func (p *Policy) Decide(c Call) Verdict {
 	if p.mode == ModePlan && !readOnly {
 		return Verdict{Decision: Deny, Reason: "plan mode runs read-only tools only; " + display(c) + " could change something"}
 	}
-	if p.protectedEdit(c, &s) {
+	if p.protectedEdit(c, &s) || p.protectedCommand(c) {
 		return Verdict{Decision: Ask, Reason: display(c) +
-			" changes forge's own settings: forge always asks before such an edit, whatever the mode and rules"}
+			" may change forge's own settings or trust: forge always asks first, whatever the mode and rules"}
 	}
 	rules := p.rulesFor(c.Tool, make([]*compiledRule, 0, 16))
 	allowedBy, blocker := p.allowed(rules, &s)

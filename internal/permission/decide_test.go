@@ -366,6 +366,20 @@ func TestProtectedEditsAlwaysAsk(t *testing.T) {
 				}
 			}
 		}
+		for _, line := range []string{"echo x >> .forge/config.yaml", "cp evil.sh sub/.forge/hooks/check.sh", "cd .FORGE && rm config.yaml",
+			"forge trust", "/usr/local/bin/forge trust .", "echo {} > " + filepath.Join(conf, "config.yaml")} {
+			if v := p.Decide(Call{Tool: "Bash", Args: tools.Args{"command": line}}); v.Decision != Ask || len(v.Always) != 0 {
+				t.Errorf("%s Bash(%s): %+v, want a question", mode, line, v)
+			}
+		}
+		for _, line := range []string{"go test ./...", "cat forge.go", "ls forge-trust"} {
+			if v := p.Decide(Call{Tool: "Bash", Args: tools.Args{"command": line}}); mode == ModeYolo && v.Decision != Allow {
+				t.Errorf("%s Bash(%s): %+v", mode, line, v)
+			}
+		}
+		if v := p.Decide(Call{Tool: "Write", Args: tools.Args{"file_path": ".Forge/config.yaml"}, EditsFiles: true}); v.Decision != Ask {
+			t.Errorf("%s: another case of .forge: %+v", mode, v)
+		}
 		if v := p.Decide(Call{Tool: "Write", Args: tools.Args{"file_path": "src/forge.go"}, EditsFiles: true}); v.Decision != Allow {
 			t.Errorf("%s: an ordinary edit: %+v", mode, v)
 		}

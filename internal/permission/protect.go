@@ -2,6 +2,7 @@ package permission
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -35,7 +36,33 @@ func (p *Policy) protectedEdit(c Call, s *subjects) bool {
 	return false
 }
 
-// hasComponent reports whether one of the elements of path is name.
+// hasComponent reports whether one of the elements of path is name, in
+// any case: on a case-insensitive disk .FORGE is the same directory.
 func hasComponent(path, name string) bool {
-	return slices.Contains(strings.Split(filepath.ToSlash(path), "/"), name)
+	return slices.ContainsFunc(strings.Split(filepath.ToSlash(path), "/"), func(e string) bool {
+		return strings.EqualFold(e, name)
+	})
+}
+
+// forgeInLine finds a .forge path, or forge trust, in a shell line.
+var forgeInLine = regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|(])\.forge([/\s'"<>;&|)]|$)|(^|[\s;&|(/])forge\s+trust\b`)
+
+// protectedCommand says the shell line c runs names forge's own settings
+// (a .forge path, a protected directory) or trusts a project: a shell
+// cannot be followed into every write, so the line itself is judged, and
+// such a line is always put to the person, yolo or not.
+func (p *Policy) protectedCommand(c Call) bool {
+	line, ok := c.Args["command"].(string)
+	if !ok || c.ReadOnly {
+		return false
+	}
+	if forgeInLine.MatchString(line) {
+		return true
+	}
+	for _, d := range p.protected {
+		if strings.Contains(line, d.lexical) || strings.Contains(line, d.physical) {
+			return true
+		}
+	}
+	return false
 }
