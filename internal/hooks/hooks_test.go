@@ -182,6 +182,18 @@ func TestCombine(t *testing.T) {
 	if o.Decision != Ask || o.Reason != "check" {
 		t.Errorf("ask lost to allow: %v %q", o.Decision, o.Reason)
 	}
+
+	// Context: the project's apart from the person's, each answer's cut
+	// to MaxContext on a character's boundary, with a note naming the hook.
+	hs = []compiled{{Hook: Hook{Command: "mine"}}, {Hook: Hook{Command: "theirs", Project: true}}}
+	long := strings.Repeat("a", MaxContext-1) + "é" + strings.Repeat("b", 3)
+	o = combine(Input{Event: UserPromptSubmit}, hs, []Answer{{Context: "short"}, {Context: long}})
+	if o.Context != "short" || o.ProjectContext != long[:MaxContext-1]+cutMarker {
+		t.Errorf("context %q, project's of %d bytes ending %q", o.Context, len(o.ProjectContext), o.ProjectContext[len(o.ProjectContext)-80:])
+	}
+	if len(o.Notes) != 1 || o.Notes[0].Kind != NoteCut || o.Notes[0].Command != "theirs" || !strings.Contains(o.Notes[0].Text, "16388 bytes") {
+		t.Errorf("notes %+v", o.Notes)
+	}
 }
 
 // runner makes a runner of hooks in dir.
