@@ -322,3 +322,22 @@ func (f fakeTool) Parameters() []tools.Parameter { return f.params }
 func (f fakeTool) Execute(context.Context, tools.ExecutionContext, tools.Args) tools.Result {
 	return tools.OK("")
 }
+
+// An answer longer than forge keeps is said to be cut, not to be broken
+// JSON; a long plain context says it was more than forge kept.
+func TestAnswerCut(t *testing.T) {
+	flood := `head -c 1100000 /dev/zero | tr '\0' x`
+	r := runner(t, t.TempDir(),
+		Hook{Event: PreToolUse, Command: `printf '{"decision":"allow","reason":"'; ` + flood + `; printf '"}'`},
+		Hook{Event: UserPromptSubmit, Command: flood},
+	)
+	pre := r.PreToolUse(context.Background(), Input{}, fakeTool{name: "Bash"}, tools.Args{"command": "ls"})
+	if pre.Decision != None || len(pre.Notes) != 1 || pre.Notes[0].Kind != NoteError ||
+		pre.Notes[0].Text != "its answer is longer than 1 MiB and was cut" {
+		t.Errorf("decision %v, notes %+v", pre.Decision, pre.Notes)
+	}
+	o := r.Run(context.Background(), Input{Event: UserPromptSubmit, Prompt: "hi"})
+	if len(o.Notes) != 1 || o.Notes[0].Text != "its context for the model was more than 1 MiB; the model gets the first 16 KB" {
+		t.Errorf("notes %+v", o.Notes)
+	}
+}

@@ -102,7 +102,11 @@ func combine(in Input, hs []compiled, answers []Answer) Outcome {
 		if a.Context != "" {
 			text, cut := capContext(a.Context)
 			if cut {
-				note(NoteCut, fmt.Sprintf("its context for the model was %d bytes; the model gets the first 16 KB", len(a.Context)))
+				size := fmt.Sprintf("%d bytes", len(a.Context))
+				if a.stdoutCut {
+					size = "more than 1 MiB"
+				}
+				note(NoteCut, "its context for the model was "+size+"; the model gets the first 16 KB")
 			}
 			if h.Project {
 				projectContexts = append(projectContexts, text)
