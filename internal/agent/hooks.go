@@ -63,7 +63,7 @@ func (r *run) startHooks(ctx context.Context, prompt string) (string, bool) {
 	if r.a.cfg.depth > 0 || r.a.cfg.Hooks == nil {
 		return "", false
 	}
-	var contexts []string
+	var mine, project []string
 	if !r.conv.started {
 		r.conv.started = true
 		if r.hooksOn(hooks.SessionStart, "") {
@@ -74,7 +74,7 @@ func (r *run) startHooks(ctx context.Context, prompt string) (string, bool) {
 			}
 			o := r.a.cfg.Hooks.Run(ctx, in)
 			r.hookNotes(o.Notes)
-			contexts = append(contexts, o.Context)
+			mine, project = append(mine, o.Context), append(project, o.ProjectContext)
 		}
 	}
 	if r.hooksOn(hooks.UserPromptSubmit, "") {
@@ -91,8 +91,14 @@ func (r *run) startHooks(ctx context.Context, prompt string) (string, bool) {
 			r.done.Reason, r.done.Err = ReasonHook, errors.New(reason)
 			return "", true
 		}
-		contexts = append(contexts, o.Context)
+		mine, project = append(mine, o.Context), append(project, o.ProjectContext)
 	}
+	return hookContext("the person's", mine) + hookContext("the project's", project), false
+}
+
+// hookContext is the text hooks add to a prompt, labelled with whose
+// hooks they are: the model weighs a project's words as the project's.
+func hookContext(whose string, contexts []string) string {
 	var b strings.Builder
 	for _, c := range contexts {
 		if c = strings.TrimSpace(c); c != "" {
@@ -100,9 +106,9 @@ func (r *run) startHooks(ctx context.Context, prompt string) (string, bool) {
 		}
 	}
 	if b.Len() == 0 {
-		return "", false
+		return ""
 	}
-	return "\n\nContext from the person's hooks:" + b.String(), false
+	return "\n\nContext from " + whose + " hooks:" + b.String()
 }
 
 // stopHooks runs the Stop hooks when the model has finished: a hook that

@@ -212,6 +212,28 @@ func TestPromptHooks(t *testing.T) {
 	}
 }
 
+// The context a hook adds is labelled with whose hook it is, and a hook
+// that prints without end adds 16 KB, cut visibly, and the person is told.
+func TestPromptHookContextBoundedAndLabelled(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{{Text: "ok"}}})
+	flood := `head -c 200000 /dev/zero | tr '\0' x`
+	h.withHooks(hooks.Hook{Event: hooks.UserPromptSubmit, Command: `echo "branch: main"`},
+		hooks.Hook{Event: hooks.UserPromptSubmit, Command: flood, Project: true})
+	h.run(context.Background(), "hello")
+	text := h.conv.Messages[0].Text
+	if !strings.HasPrefix(text, "hello\n\nContext from the person's hooks:\n\nbranch: main\n\nContext from the project's hooks:\n\nxxx") {
+		t.Errorf("message starts %q", text[:min(len(text), 120)])
+	}
+	if len(text) > hooks.MaxContext+200 || !strings.HasSuffix(text, "[... cut: forge keeps the first 16 KB of a hook's context]") {
+		t.Errorf("message of %d bytes ends %q", len(text), text[max(0, len(text)-80):])
+	}
+	notes := h.hookNotes()
+	if len(notes) != 1 || notes[0].Kind != hooks.NoteCut || notes[0].Command != flood ||
+		notes[0].Text != "its context for the model was 200000 bytes; the model gets the first 16 KB" {
+		t.Errorf("notes %+v", notes)
+	}
+}
+
 // Stop: a block makes the agent go on with the reason as the next user
 // message; stop_hook_active lets the hook end it, and a hook that never
 // does is bounded.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/forgehq/forge/internal/agent"
@@ -49,6 +50,11 @@ func runAsk(ctx context.Context, env *Env, inv Invocation) int {
 	} else {
 		prompt, opts, err = cliPrompt(env, inv.Args)
 	}
+	var mistyped *mistypedCommandError
+	if errors.As(err, &mistyped) {
+		env.Printer().UnknownCommand(mistyped.msg, mistyped.suggestions)
+		return ExitUsage
+	}
 	if err != nil {
 		return env.Usage(askCommand(), inv, err.Error())
 	}
@@ -82,12 +88,48 @@ func cliPrompt(env *Env, words []string) (string, AgentOptions, error) {
 }
 
 // promptOrCustom is prompt as it is, or, when it names a custom command
-// ("/review src/"), that command's prompt and options.
+// ("/review src/"), that command's prompt and options. A first word that
+// looks like a mistyped command ("/revew src/") is an error, as in the
+// shell: the model would only be puzzled by it.
 func (e *Env) promptOrCustom(prompt string) (string, AgentOptions, error) {
 	if d, args, ok := e.customFor(prompt); ok {
 		return expandCustom(e, d, args)
 	}
+	if err := e.mistypedCommand(prompt); err != nil {
+		return "", AgentOptions{}, err
+	}
 	return prompt, AgentOptions{Exec: e.Exec}, nil
+}
+
+// commandWord is a first word shaped like a command's name.
+var commandWord = regexp.MustCompile(`^/[A-Za-z0-9_:-]+$`)
+
+// mistypedCommandError is a prompt whose first word names no command but
+// is close to one.
+type mistypedCommandError struct {
+	msg         string
+	suggestions []string
+}
+
+func (e *mistypedCommandError) Error() string { return e.msg }
+
+// mistypedCommand says whether prompt's first word looks like a command,
+// is none, and is close to one; a word close to none ("/usr/bin/env")
+// leaves the prompt a prompt.
+func (e *Env) mistypedCommand(prompt string) error {
+	name, _ := cutWord(prompt)
+	if !commandWord.MatchString(name) {
+		return nil
+	}
+	table := e.commandTable()
+	if _, ok := lookup(table, name[1:]); ok {
+		return nil
+	}
+	msg, sugg := unknownCommandMessage(table, name)
+	if len(sugg) == 0 {
+		return nil
+	}
+	return &mistypedCommandError{msg: msg, suggestions: sugg}
 }
 
 // readLimited reads r up to maxPipedContext, noting a cut.

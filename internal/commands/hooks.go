@@ -29,7 +29,10 @@ type hookView struct {
 	File    string  `json:"file"`
 }
 
-func runHooks(_ context.Context, env *Env, _ Invocation) int {
+func runHooks(_ context.Context, env *Env, inv Invocation) int {
+	if len(inv.Args) > 0 {
+		return env.Usage(hooksCommand(), inv, "/hooks takes no arguments")
+	}
 	views := []hookView{}
 	var b strings.Builder
 	for _, h := range env.Config.Hooks {

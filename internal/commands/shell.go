@@ -132,8 +132,16 @@ func shellSubcommand(c Command, verb string) (Command, bool) {
 
 // unknownCommand names the closest command (or tool) and points to /help.
 func (s *Shell) unknownCommand(name string) int {
+	msg, sugg := unknownCommandMessage(s.table, name)
+	s.env.Printer().UnknownCommand(msg, sugg)
+	return ExitUsage
+}
+
+// unknownCommandMessage says that "/name" names no command of table, and
+// which shell command it may have meant.
+func unknownCommandMessage(table []Command, name string) (string, []string) {
 	var cands []string
-	for _, c := range s.table {
+	for _, c := range table {
 		if c.InShell() {
 			cands = append(cands, "/"+c.Name)
 		}
@@ -143,9 +151,7 @@ func (s *Shell) unknownCommand(name string) int {
 	if len(sugg) > 0 {
 		msg += " Did you mean " + sugg[0] + "?"
 	}
-	msg += " Type /help for the list."
-	s.env.Printer().UnknownCommand(msg, sugg)
-	return ExitUsage
+	return msg + " Type /help for the list.", sugg
 }
 
 // cutWord splits a line at its first blank.

@@ -47,6 +47,10 @@ Exit status:
 				if len(inv.Args) > 0 {
 					return env.Usage(undoCommand(), inv, "undo takes no arguments")
 				}
+				if fs.Changed("session") && !session.ValidID(*id) {
+					// An empty --session must not quietly mean the latest.
+					return env.Usage(undoCommand(), inv, fmt.Sprintf("--session %q is not a session id: %s", *id, session.IDShape))
+				}
 				return withHistory(env, inv, *id, func(h *session.History, id string) int {
 					plan, err := h.PlanUndo()
 					if errors.Is(err, session.ErrNothingToUndo) {

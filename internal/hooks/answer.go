@@ -58,6 +58,8 @@ type Answer struct {
 	// timeout, a command that could not start, an answer that is not
 	// JSON although it looks like it. The decision is then None.
 	Err error
+	// stdoutCut says forge kept only the start of the hook's output.
+	stdoutCut bool
 }
 
 // wireAnswer is the JSON a hook may print: forge's and Claude Code's

@@ -30,9 +30,11 @@ const shell = "/bin/sh"
 type runResult struct {
 	exit           int // -1 when it did not exit by itself
 	stdout, stderr []byte
-	timedOut       bool
-	err            error // could not start, killed, cancelled
-	timeout        time.Duration
+	// stdoutCut says the hook printed more than maxStdout.
+	stdoutCut bool
+	timedOut  bool
+	err       error // could not start, killed, cancelled
+	timeout   time.Duration
 }
 
 // status says how the hook ended, for the log.
@@ -71,7 +73,7 @@ func (r *Runner) exec(ctx context.Context, h Hook, input []byte) runResult {
 		// What the hook left running in its group goes with it.
 		_ = proc.Terminate(cmd.Process.Pid, 0)
 	}
-	res := runResult{exit: -1, stdout: stdout.buf.Bytes(), stderr: stderr.buf.Bytes(), timeout: h.Timeout}
+	res := runResult{exit: -1, stdout: stdout.buf.Bytes(), stderr: stderr.buf.Bytes(), stdoutCut: stdout.cut, timeout: h.Timeout}
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil && errors.Is(context.Cause(ctx), context.DeadlineExceeded):
@@ -104,7 +106,15 @@ func decodeRun(event Event, res runResult) Answer {
 	case res.err != nil:
 		return Answer{Err: fmt.Errorf("did not run: %w", res.err)}
 	}
-	return DecodeAnswer(event, res.exit, res.stdout, res.stderr)
+	a := DecodeAnswer(event, res.exit, res.stdout, res.stderr)
+	if res.stdoutCut {
+		a.stdoutCut = true
+		if res.exit == 0 && a.Err != nil {
+			// The JSON answer is broken because forge cut it, not the hook.
+			a.Err = errors.New("its answer is longer than 1 MiB and was cut")
+		}
+	}
+	return a
 }
 
 // capped keeps the first limit bytes written to it and drops the rest,
@@ -112,11 +122,14 @@ func decodeRun(event Event, res runResult) Answer {
 type capped struct {
 	buf   bytes.Buffer
 	limit int
+	cut   bool // something was dropped
 }
 
 func (c *capped) Write(p []byte) (int, error) {
-	if room := c.limit - c.buf.Len(); room > 0 {
-		c.buf.Write(p[:min(len(p), room)])
+	room := max(c.limit-c.buf.Len(), 0)
+	c.buf.Write(p[:min(len(p), room)])
+	if len(p) > room {
+		c.cut = true
 	}
 	return len(p), nil
 }

@@ -9,7 +9,7 @@
 //     "ask", "reason": "...", "updatedInput": {...}} or Claude Code's
 //     {"hookSpecificOutput": {"permissionDecision": ..., "updatedInput":
 //     ...}}; any other output is context for the model (SessionStart,
-//     UserPromptSubmit) or ignored;
+//     UserPromptSubmit; its first 16 KB) or ignored;
 //   - exit 2: block; standard error says why;
 //   - anything else, or no answer within the timeout: the hook failed,
 //     which the person is told, and things go on.

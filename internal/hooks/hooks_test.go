@@ -182,6 +182,18 @@ func TestCombine(t *testing.T) {
 	if o.Decision != Ask || o.Reason != "check" {
 		t.Errorf("ask lost to allow: %v %q", o.Decision, o.Reason)
 	}
+
+	// Context: the project's apart from the person's, each answer's cut
+	// to MaxContext on a character's boundary, with a note naming the hook.
+	hs = []compiled{{Hook: Hook{Command: "mine"}}, {Hook: Hook{Command: "theirs", Project: true}}}
+	long := strings.Repeat("a", MaxContext-1) + "é" + strings.Repeat("b", 3)
+	o = combine(Input{Event: UserPromptSubmit}, hs, []Answer{{Context: "short"}, {Context: long}})
+	if o.Context != "short" || o.ProjectContext != long[:MaxContext-1]+cutMarker {
+		t.Errorf("context %q, project's of %d bytes ending %q", o.Context, len(o.ProjectContext), o.ProjectContext[len(o.ProjectContext)-80:])
+	}
+	if len(o.Notes) != 1 || o.Notes[0].Kind != NoteCut || o.Notes[0].Command != "theirs" || !strings.Contains(o.Notes[0].Text, "16388 bytes") {
+		t.Errorf("notes %+v", o.Notes)
+	}
 }
 
 // runner makes a runner of hooks in dir.
@@ -309,4 +321,23 @@ func (f fakeTool) Category() tools.Category      { return tools.CategoryOther }
 func (f fakeTool) Parameters() []tools.Parameter { return f.params }
 func (f fakeTool) Execute(context.Context, tools.ExecutionContext, tools.Args) tools.Result {
 	return tools.OK("")
+}
+
+// An answer longer than forge keeps is said to be cut, not to be broken
+// JSON; a long plain context says it was more than forge kept.
+func TestAnswerCut(t *testing.T) {
+	flood := `head -c 1100000 /dev/zero | tr '\0' x`
+	r := runner(t, t.TempDir(),
+		Hook{Event: PreToolUse, Command: `printf '{"decision":"allow","reason":"'; ` + flood + `; printf '"}'`},
+		Hook{Event: UserPromptSubmit, Command: flood},
+	)
+	pre := r.PreToolUse(context.Background(), Input{}, fakeTool{name: "Bash"}, tools.Args{"command": "ls"})
+	if pre.Decision != None || len(pre.Notes) != 1 || pre.Notes[0].Kind != NoteError ||
+		pre.Notes[0].Text != "its answer is longer than 1 MiB and was cut" {
+		t.Errorf("decision %v, notes %+v", pre.Decision, pre.Notes)
+	}
+	o := r.Run(context.Background(), Input{Event: UserPromptSubmit, Prompt: "hi"})
+	if len(o.Notes) != 1 || o.Notes[0].Text != "its context for the model was more than 1 MiB; the model gets the first 16 KB" {
+		t.Errorf("notes %+v", o.Notes)
+	}
 }

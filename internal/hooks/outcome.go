@@ -1,7 +1,9 @@
 package hooks
 
 import (
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -24,7 +26,17 @@ const (
 	NoteFeedback NoteKind = "feedback"
 	// NoteMessage: a hook's systemMessage, for the person.
 	NoteMessage NoteKind = "message"
+	// NoteCut: a hook's context for the model was longer than
+	// MaxContext and only its start was kept.
+	NoteCut NoteKind = "cut"
 )
+
+// MaxContext bounds the text one hook's answer adds for the model: it
+// stays in the conversation and goes with every later request.
+const MaxContext = 16 << 10
+
+// cutMarker ends a context that was cut, for the model.
+const cutMarker = "\n[... cut: forge keeps the first 16 KB of a hook's context]"
 
 // Note is something a hook did that the person should see: one line.
 type Note struct {
@@ -54,8 +66,10 @@ type Outcome struct {
 	UpdatedInput tools.Args
 	Rewriter     string
 	RewriteErr   error
-	// Context is the text for the model, the answers' joined.
-	Context string
+	// Context is the text for the model, the answers' joined: those of
+	// the person's hooks; ProjectContext those of the project's.
+	Context        string
+	ProjectContext string
 	// Notes are for the person, in configured order.
 	Notes []Note
 }
@@ -63,7 +77,7 @@ type Outcome struct {
 // combine joins the answers of hs, given in the same order.
 func combine(in Input, hs []compiled, answers []Answer) Outcome {
 	o := Outcome{Ran: true}
-	var reasons, contexts []string
+	var reasons, contexts, projectContexts []string
 	for i, a := range answers {
 		h := hs[i]
 		note := func(k NoteKind, text string) {
@@ -86,7 +100,19 @@ func combine(in Input, hs []compiled, answers []Answer) Outcome {
 			}
 		}
 		if a.Context != "" {
-			contexts = append(contexts, a.Context)
+			text, cut := capContext(a.Context)
+			if cut {
+				size := fmt.Sprintf("%d bytes", len(a.Context))
+				if a.stdoutCut {
+					size = "more than 1 MiB"
+				}
+				note(NoteCut, "its context for the model was "+size+"; the model gets the first 16 KB")
+			}
+			if h.Project {
+				projectContexts = append(projectContexts, text)
+			} else {
+				contexts = append(contexts, text)
+			}
 		}
 		if in.Event != PreToolUse {
 			continue
@@ -100,5 +126,19 @@ func combine(in Input, hs []compiled, answers []Answer) Outcome {
 	}
 	o.Reason = strings.Join(reasons, "\n")
 	o.Context = strings.Join(contexts, "\n\n")
+	o.ProjectContext = strings.Join(projectContexts, "\n\n")
 	return o
+}
+
+// capContext cuts s to MaxContext bytes, on a character's boundary, and
+// marks the cut; it says whether it cut.
+func capContext(s string) (string, bool) {
+	if len(s) <= MaxContext {
+		return s, false
+	}
+	n := MaxContext
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + cutMarker, true
 }

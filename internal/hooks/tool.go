@@ -77,8 +77,10 @@ func (r *Runner) PostToolUse(ctx context.Context, base Input, name string, args 
 		parts = append(parts, p.Reason)
 		p.Notes = append(p.Notes, Note{Event: PostToolUse, Command: p.Decider, Tool: name, Kind: NoteFeedback, Text: firstLine(p.Reason)})
 	}
-	if p.Context != "" {
-		parts = append(parts, p.Context)
+	for _, c := range []string{p.Context, p.ProjectContext} {
+		if c != "" {
+			parts = append(parts, c)
+		}
 	}
 	for i, s := range parts {
 		if i > 0 {

@@ -245,7 +245,7 @@ func (v *runView) hook(n *hooks.Note) {
 	}
 	r0 := v.p.Renderer
 	style := r0.st.hint
-	if n.Kind == hooks.NoteError || n.Kind == hooks.NoteBlocked {
+	if n.Kind == hooks.NoteError || n.Kind == hooks.NoteBlocked || n.Kind == hooks.NoteCut {
 		style = r0.st.warning
 	}
 	v.line(v.progress, r0.paint(style, HookLine(n)))
