@@ -27,50 +27,11 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 	if a.ready {
 		return nil
 	}
-	trust, trustWarning := a.loadTrust()
-	src := config.Source{Flags: cmd.Flags(), Env: a.opts.LookupEnv, Getwd: a.opts.Getwd, Trusted: trust.Hash}
-	cfg, err := config.Load(src)
-	var perr *config.ProjectError
-	if errors.As(err, &perr) && repairs(cmd) {
-		src.SkipProject = true
-		if cfg, err = config.Load(src); err == nil {
-			cfg.Warnings = append(cfg.Warnings, perr.Error()+"; the project file is ignored")
-		}
-	}
-	asked := false
-	if err == nil && !lenient && a.mayAskTrust(cmd, cfg) {
-		asked = true
-		if a.askTrust(cfg) {
-			if terr := trust.Add(cfg.Project.Dir, cfg.Project.Hash, a.opts.Clock()); terr != nil {
-				trustWarning = terr.Error()
-			} else {
-				cfg, err = config.Load(src)
-			}
-		}
-	}
+	trust, err := a.loadConfig(cmd, lenient)
 	if err != nil {
-		if !lenient {
-			return usageErr(err)
-		}
-		wd, _ := a.opts.Getwd()
-		cfg = config.Config{WorkingDir: wd, Output: "text", LogLevel: "off", HistoryCapacity: tools.DefaultHistoryCapacity,
-			Read: config.Read{AllowOutside: true}}
-	}
-	a.cfg = cfg
-	// Project.Trusted is known only for a project with a settings file.
-	a.projectTrusted = cfg.Project.Trusted
-	if err := a.setupLogger(lenient); err != nil {
 		return err
 	}
-	for _, w := range cfg.Warnings {
-		a.log.Warn().Str("component", "config").Msg(w)
-	}
-	if w := cfg.Project.Warning(); w != "" && !asked && !lenient && !showsTrust(cmd) {
-		a.log.Warn().Str("component", "config").Msg(w)
-	}
-	if trustWarning != "" && !lenient {
-		a.log.Warn().Str("component", "config").Msg(trustWarning)
-	}
+	cfg := a.cfg
 	if !lenient {
 		a.loadCustomAgents()
 	}
@@ -112,6 +73,57 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		return a.resumeIfAsked(cmd)
 	}
 	return nil
+}
+
+// loadConfig loads the configuration into a.cfg, asking on a terminal
+// whether to trust a project that asks for more (and loading again on
+// yes), sets up the logger and logs the warnings. It returns the person's
+// trusted projects, for forge trust.
+func (a *App) loadConfig(cmd *cobra.Command, lenient bool) (*config.Trust, error) {
+	trust, trustWarning := a.loadTrust()
+	src := config.Source{Flags: cmd.Flags(), Env: a.opts.LookupEnv, Getwd: a.opts.Getwd, Trusted: trust.Hash}
+	cfg, err := config.Load(src)
+	var perr *config.ProjectError
+	if errors.As(err, &perr) && repairs(cmd) {
+		src.SkipProject = true
+		if cfg, err = config.Load(src); err == nil {
+			cfg.Warnings = append(cfg.Warnings, perr.Error()+"; the project file is ignored")
+		}
+	}
+	asked := false
+	if err == nil && !lenient && a.mayAskTrust(cmd, cfg) {
+		asked = true
+		if a.askTrust(cfg) {
+			if terr := trust.Add(cfg.Project.Dir, cfg.Project.Hash, a.opts.Clock()); terr != nil {
+				trustWarning = terr.Error()
+			} else {
+				cfg, err = config.Load(src)
+			}
+		}
+	}
+	if err != nil {
+		if !lenient {
+			return nil, usageErr(err)
+		}
+		wd, _ := a.opts.Getwd()
+		cfg = config.Config{WorkingDir: wd, Output: "text", LogLevel: "off", HistoryCapacity: tools.DefaultHistoryCapacity,
+			Read: config.Read{AllowOutside: true}}
+	}
+	a.cfg = cfg
+	a.projectTrusted = cfg.Project.Trusted
+	if err := a.setupLogger(lenient); err != nil {
+		return nil, err
+	}
+	for _, w := range cfg.Warnings {
+		a.log.Warn().Str("component", "config").Msg(w)
+	}
+	if w := cfg.Project.Warning(); w != "" && !asked && !lenient && !showsTrust(cmd) {
+		a.log.Warn().Str("component", "config").Msg(w)
+	}
+	if trustWarning != "" && !lenient {
+		a.log.Warn().Str("component", "config").Msg(trustWarning)
+	}
+	return trust, nil
 }
 
 // setupLogger sends logs to --log-file or standard error.
