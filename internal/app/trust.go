@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -101,10 +102,15 @@ func repairs(cmd *cobra.Command) bool {
 // trusted). Project .forge directories are protected by name.
 func (a *App) protectedDirs() []string {
 	var dirs []string
-	for _, f := range []string{config.DefaultConfigFile(a.opts.LookupEnv), config.DefaultTrustFile(a.opts.LookupEnv), a.cfg.File} {
+	for _, f := range []string{config.DefaultConfigFile(a.opts.LookupEnv), config.DefaultTrustFile(a.opts.LookupEnv)} {
 		if f != "" {
 			dirs = append(dirs, filepath.Dir(f))
 		}
+	}
+	// A --config file elsewhere is protected itself, not its directory,
+	// which may be the repository the agent works in.
+	if a.cfg.File != "" {
+		dirs = append(dirs, a.cfg.File)
 	}
 	return append(dirs, a.hookScripts()...)
 }
@@ -131,6 +137,11 @@ func (a *App) hookScripts() []string {
 			}
 			if !filepath.IsAbs(w) {
 				w = filepath.Join(dir, w)
+			}
+			// Files only: a word such as ./ or / names a directory, and
+			// protecting it would make every edit ask.
+			if fi, err := os.Stat(w); err == nil && !fi.Mode().IsRegular() || err != nil && !scriptLike(w) {
+				continue
 			}
 			files = append(files, filepath.Clean(w))
 		}
