@@ -85,6 +85,23 @@ type ArgRange struct {
 // Checked reports whether r bounds anything.
 func (r ArgRange) Checked() bool { return r.checked }
 
+// refuses says why n positional arguments of the command called name
+// ("/mcp list") are out of r's range; "" when they are not (or r does not
+// check).
+func (r ArgRange) refuses(name string, n int) string {
+	switch {
+	case !r.checked:
+		return ""
+	case r.Max == 0 && n > 0:
+		return name + " takes no arguments"
+	case r.Max > 0 && n > r.Max:
+		return name + " takes at most " + plural(r.Max, "argument")
+	case n < r.Min:
+		return name + " needs at least " + plural(r.Min, "argument")
+	}
+	return ""
+}
+
 // AtMost is at most n arguments.
 func AtMost(n int) ArgRange { return ArgRange{Max: n, checked: true} }
 

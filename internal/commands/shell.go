@@ -106,6 +106,9 @@ func (s *Shell) invoke(ctx context.Context, top, c Command, rest string) int {
 	if c.Flags == nil {
 		// Without flags of its own a command takes every word as it is:
 		// /set max_output_size -5 is a value, not a flag.
+		if msg := c.Args.refuses(shellName(top, c), len(words)); msg != "" {
+			return s.env.Usage(top, Invocation{Shell: true}, msg)
+		}
 		return c.Run(ctx, s.env, Invocation{Args: words, Line: rest, Shell: true})
 	}
 	fs := newFlags(c.Name)
@@ -113,7 +116,18 @@ func (s *Shell) invoke(ctx context.Context, top, c Command, rest string) int {
 	if err := fs.Parse(words); err != nil {
 		return s.env.Usage(top, Invocation{Shell: true}, err.Error())
 	}
+	if msg := c.Args.refuses(shellName(top, c), fs.NArg()); msg != "" {
+		return s.env.Usage(top, Invocation{Shell: true}, msg)
+	}
 	return run(ctx, s.env, Invocation{Args: fs.Args(), Line: rest, Shell: true})
+}
+
+// shellName is how the shell names c, a subcommand of top or top itself.
+func shellName(top, c Command) string {
+	if c.Name == top.Name {
+		return "/" + top.Name
+	}
+	return "/" + top.Name + " " + c.Name
 }
 
 // shellSubcommand picks the subcommand verb names, the first one when verb

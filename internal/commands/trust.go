@@ -47,9 +47,6 @@ func runTrust(env *Env, inv Invocation, list, revoke bool) int {
 		env.Printer().Value(text, map[string]any{"trusted": dirs})
 		return ExitOK
 	}
-	if len(inv.Args) > 1 {
-		return env.Usage(trustCommand(), inv, "one directory at most")
-	}
 	dir, err := trustTarget(env, inv.Args)
 	if err != nil && revoke && len(inv.Args) == 1 {
 		// A project since deleted can still be forgotten.
