@@ -207,7 +207,7 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	case v.Decision == permission.Deny:
 		p.res = refused(StatusDenied, "Denied: "+v.Reason)
 		return false
-	case hook == hooks.Allow:
+	case hook == hooks.Allow && !v.Protected:
 		return false
 	case hook == hooks.Ask:
 		v.Decision, v.Reason = permission.Ask, "a hook asks for your approval"

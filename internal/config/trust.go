@@ -89,8 +89,8 @@ func (t *Trust) Dirs() []string { return sortedKeys(t.dirs) }
 // Add trusts dir, with its project file as hash says it is, from now on,
 // and saves the file.
 func (t *Trust) Add(dir, hash string, now time.Time) error {
-	if t.broken != nil {
-		return t.broken
+	if err := t.refresh(); err != nil {
+		return err
 	}
 	dir = filepath.Clean(dir)
 	old, had := t.dirs[dir]
@@ -111,8 +111,8 @@ func (t *Trust) Add(dir, hash string, now time.Time) error {
 
 // Remove stops trusting dir and saves the file; false when it was not trusted.
 func (t *Trust) Remove(dir string) (bool, error) {
-	if t.broken != nil {
-		return false, t.broken
+	if err := t.refresh(); err != nil {
+		return false, err
 	}
 	dir = filepath.Clean(dir)
 	e, ok := t.dirs[dir]
@@ -125,6 +125,23 @@ func (t *Trust) Remove(dir string) (bool, error) {
 		return false, err
 	}
 	return true, nil
+}
+
+// refresh reads the file again before a change, so that what another
+// forge trusted or revoked since this one started is kept, not undone.
+func (t *Trust) refresh() error {
+	if t.broken != nil {
+		return t.broken
+	}
+	if t.path == "" {
+		return nil
+	}
+	fresh, err := LoadTrust(t.path)
+	if err != nil {
+		return err
+	}
+	t.dirs = fresh.dirs
+	return nil
 }
 
 // save writes the file whole through a temporary file, so a crash leaves the
@@ -159,19 +176,26 @@ func (t *Trust) save() error {
 }
 
 // Bounds on what ProjectHash reads: a .forge directory is a few small
-// files; past these, a file counts by its name and size only.
+// files. Past them the project cannot be verified, so it is never trusted.
 const (
 	maxHashedBytes   = 64 << 20
 	maxHashedEntries = 10000
 )
 
+// errUnverifiable is a .forge too large for ProjectHash to read whole.
+var errUnverifiable = errors.New("its .forge directory is too large to verify (over 10,000 entries or 64 MiB), so it cannot be trusted")
+
 // ProjectHash is what trust records of the project at dir: a sha256 over
 // everything under its .forge directory (settings, hook scripts, commands,
 // agents), names and contents, so that a pull or an edit that changes any
-// of them needs the person's word again. Symbolic links count by their
-// target's name; they are not followed.
+// of them needs the person's word again. A symbolic link counts by its
+// target's name and, when that is a file, by the file's content: a hook
+// script linked from elsewhere is covered too.
 func ProjectHash(dir string) (string, error) {
 	root := filepath.Join(dir, ProjectDirName)
+	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return "", fmt.Errorf("project %s: %s is a symbolic link; forge reads a project's settings only from a real directory", dir, root)
+	}
 	h := sha256.New()
 	budget, entries := int64(maxHashedBytes), 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -182,17 +206,21 @@ func ProjectHash(dir string) (string, error) {
 			return err
 		}
 		if entries++; entries > maxHashedEntries {
-			return filepath.SkipAll
+			return errUnverifiable
 		}
 		rel, _ := filepath.Rel(root, path)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
+		if d.Type()&fs.ModeSymlink != 0 {
 			target, err := os.Readlink(path)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(h, "link %q %q\n", rel, target)
-		case d.Type().IsRegular():
+			if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+				return hashFile(h, rel, path, &budget)
+			}
+			return nil
+		}
+		if d.Type().IsRegular() {
 			return hashFile(h, rel, path, &budget)
 		}
 		return nil
@@ -203,7 +231,7 @@ func ProjectHash(dir string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// hashFile adds one file's name, size and, within budget, content to h.
+// hashFile adds one file's name, size and content to h, within budget.
 func hashFile(h io.Writer, rel, path string, budget *int64) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -214,12 +242,14 @@ func hashFile(h io.Writer, rel, path string, budget *int64) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(h, "file %q %d\n", rel, fi.Size())
 	if fi.Size() > *budget {
-		return nil
+		return errUnverifiable
 	}
-	n, err := io.Copy(h, f)
-	*budget -= n
+	fmt.Fprintf(h, "file %q %d\n", rel, fi.Size())
+	n, err := io.Copy(h, io.LimitReader(f, *budget+1))
+	if *budget -= n; *budget < 0 {
+		return errUnverifiable
+	}
 	return err
 }
 

@@ -17,8 +17,8 @@ func (p *Policy) Decide(c Call) Verdict {
 		return Verdict{Decision: Deny, Reason: "plan mode runs read-only tools only; " + display(c) + " could change something"}
 	}
 	if p.protectedEdit(c, &s) || p.protectedCommand(c) {
-		return Verdict{Decision: Ask, Reason: display(c) +
-			" may change forge's own settings or trust: forge always asks first, whatever the mode and rules"}
+		return Verdict{Decision: Ask, Protected: true, Reason: display(c) +
+			" may change forge's own settings or trust: forge always asks first, whatever the mode, rules and hooks"}
 	}
 	rules := p.rulesFor(c.Tool, make([]*compiledRule, 0, 16))
 	allowedBy, blocker := p.allowed(rules, &s)

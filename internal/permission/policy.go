@@ -79,6 +79,9 @@ type Verdict struct {
 	// Reason is one line for the person and the model; when the decision
 	// is Ask it says how to allow such calls.
 	Reason string
+	// Protected says the call may change forge's own settings or trust:
+	// only the person can allow it, not a rule and not a hook.
+	Protected bool
 	// Always holds the rules Remember would add when the decision is Ask,
 	// for an "always allow" answer; empty when none would allow the call
 	// (a redirection to a file, a line that does not parse).
