@@ -125,11 +125,14 @@ func (a *App) hookScripts() []string {
 		if a.inProject(h.File) {
 			dir = a.cfg.ProjectDir
 		}
+		home := a.getenv("HOME")
+		expand := strings.NewReplacer(`"`, "", "'", "",
+			"${FORGE_PROJECT_DIR}", a.projectDir(), "$FORGE_PROJECT_DIR", a.projectDir(),
+			"${CLAUDE_PROJECT_DIR}", a.projectDir(), "$CLAUDE_PROJECT_DIR", a.projectDir(),
+			"${HOME}", home, "$HOME", home)
 		for _, w := range strings.Fields(h.Command) {
-			w = strings.Trim(w, `"'`)
-			w = strings.NewReplacer("${FORGE_PROJECT_DIR}", a.projectDir(), "$FORGE_PROJECT_DIR", a.projectDir(),
-				"${CLAUDE_PROJECT_DIR}", a.projectDir(), "$CLAUDE_PROJECT_DIR", a.projectDir()).Replace(w)
-			if home := a.getenv("HOME"); home != "" && strings.HasPrefix(w, "~/") {
+			w = expand.Replace(w)
+			if home != "" && strings.HasPrefix(w, "~/") {
 				w = filepath.Join(home, w[2:])
 			}
 			if !strings.Contains(w, "/") && !scriptLike(w) || strings.ContainsAny(w, "$`*?") {
@@ -143,10 +146,24 @@ func (a *App) hookScripts() []string {
 			if fi, err := os.Stat(w); err == nil && !fi.Mode().IsRegular() || err != nil && !scriptLike(w) {
 				continue
 			}
-			files = append(files, filepath.Clean(w))
+			// The person's and the project's scripts, not the system's
+			// interpreters (/bin/sh), which the agent cannot write anyway.
+			if w = filepath.Clean(w); a.mine(w, home) {
+				files = append(files, w)
+			}
 		}
 	}
 	return files
+}
+
+// mine says path lies in the project, the working directory or home.
+func (a *App) mine(path, home string) bool {
+	for _, d := range []string{a.cfg.ProjectDir, a.cfg.WorkingDir, home} {
+		if d != "" && strings.HasPrefix(path, d+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // projectDir is FORGE_PROJECT_DIR as the hooks see it.

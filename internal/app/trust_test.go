@@ -24,7 +24,7 @@ func TestHookScriptsAreFilesOnly(t *testing.T) {
 	a := &App{opts: Options{LookupEnv: func(string) (string, bool) { return "", false }}, cfg: config.Config{
 		WorkingDir: filepath.Join(project, "sub"), ProjectDir: project, Project: config.Project{File: projectFile},
 		Hooks: []config.Hook{
-			{Event: "PreToolUse", Command: `cd ./ && ls / . && sh "tools/guard.sh" && python3 $FORGE_PROJECT_DIR/missing.py`, File: projectFile},
+			{Event: "PreToolUse", Command: `cd ./ && ls / . && /bin/sh "tools/guard.sh" && python3 "$FORGE_PROJECT_DIR"/missing.py`, File: projectFile},
 			{Event: "Stop", Command: "echo done > /dev/null", File: projectFile},
 		}}}
 	got := a.hookScripts()

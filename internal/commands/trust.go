@@ -68,6 +68,10 @@ func runTrust(env *Env, inv Invocation, list, revoke bool) int {
 		return ExitOK
 	}
 	hash, err := config.ProjectHash(dir)
+	if err == nil && dir == env.Config.ProjectDir && hash != env.Config.Project.Hash {
+		// Trust what the person was shown, not what changed since.
+		err = errors.New("the project's .forge changed since forge read it: start forge again to see what it asks for, then trust it")
+	}
 	if err == nil {
 		err = env.Trust.Add(dir, hash, env.Clock())
 	}

