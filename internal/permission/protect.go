@@ -45,7 +45,7 @@ func hasComponent(path, name string) bool {
 }
 
 // forgeInLine finds a .forge path, or forge trust, in a shell line.
-var forgeInLine = regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|(])\.forge([/\s'"<>;&|)]|$)|(^|[\s;&|(/])forge\s+trust\b`)
+var forgeInLine = regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|({,` + "`" + `])\.forge([/\s'"<>;&|)},` + "`" + `]|$)|(^|[\s;&|(/'"])forge['"]?\s+(-\S+\s+(\S+\s+)?)*trust\b`)
 
 // protectedCommand says the shell line c runs names forge's own settings
 // (a .forge path, a protected directory) or trusts a project: a shell
