@@ -21,7 +21,7 @@ run: build
 # not), since int's size is where validation's bounds live; the rest of the
 # tree would double the cold build for no such risk. Unformatted files fail it.
 # go test's own vet pass is off: go vet ./... has just run every analyzer it
-# would, and on a cold 2-core CI machine the second pass costs a minute.
+# would, and on a cold 2-core CI machine the second pass costs half a minute.
 test:
 	@unformatted=$$(gofmt -l cmd internal); if [ -n "$$unformatted" ]; then \
 		echo "gofmt needed (make fmt):"; echo "$$unformatted"; exit 1; fi
