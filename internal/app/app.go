@@ -71,9 +71,6 @@ type App struct {
 	resumed bool
 	ready   bool
 	model   modelChoice // chosen on the first prompt
-	// projectTrusted says the person trusts the project: its custom
-	// commands and agents may replace the person's own.
-	projectTrusted bool
 	// agents are the custom subagents loaded at start.
 	agents []custom.Agent
 	// aliasWarned holds the files whose Claude model alias was warned

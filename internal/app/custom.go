@@ -23,7 +23,7 @@ func (a *App) customDirs(sub string, user string) []custom.Dir {
 	}
 	if a.cfg.ProjectDir != "" {
 		dirs = append(dirs, custom.Dir{Path: filepath.Join(a.cfg.ProjectDir, config.ProjectDirName, sub), Scope: custom.ScopeProject,
-			NoOverride: !a.projectTrusted})
+			NoOverride: !a.cfg.Project.Trusted}) // only a trusted project's definitions replace the person's
 	}
 	return dirs
 }

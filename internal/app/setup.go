@@ -94,7 +94,7 @@ func (a *App) loadConfig(cmd *cobra.Command, lenient bool) (*config.Trust, error
 	if err == nil && !lenient && a.mayAskTrust(cmd, cfg) {
 		asked = true
 		if a.askTrust(cfg) {
-			if terr := trust.Add(cfg.Project.Dir, cfg.Project.Hash, a.opts.Clock()); terr != nil {
+			if terr := trust.Add(cfg.ProjectDir, cfg.Project.Hash, a.opts.Clock()); terr != nil {
 				trustWarning = terr.Error()
 			} else {
 				cfg, err = config.Load(src)
@@ -110,7 +110,6 @@ func (a *App) loadConfig(cmd *cobra.Command, lenient bool) (*config.Trust, error
 			Read: config.Read{AllowOutside: true}}
 	}
 	a.cfg = cfg
-	a.projectTrusted = cfg.Project.Trusted
 	if err := a.setupLogger(lenient); err != nil {
 		return nil, err
 	}

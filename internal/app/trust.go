@@ -57,7 +57,7 @@ func (a *App) askTrust(cfg config.Config) bool {
 	// escape sequences in them cannot redraw the question.
 	fmt.Fprintf(a.ios.Err, "This project's %s %s:\n  %s\n"+
 		"Trust %s and apply them? Only trust a repository whose code you trust. [y/N] ",
-		termsafe.Text(p.File), what, termsafe.Text(strings.Join(p.Ignored, "\n  ")), termsafe.Text(p.Dir))
+		termsafe.Text(p.File), what, termsafe.Text(strings.Join(p.Ignored, "\n  ")), termsafe.Text(cfg.ProjectDir))
 	answer := strings.ToLower(strings.TrimSpace(readLine(a.ios.In)))
 	return answer == "y" || answer == "yes"
 }

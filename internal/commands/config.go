@@ -89,9 +89,6 @@ type configViewJSON struct {
 func configJSON(c config.Config) configViewJSON {
 	v := configViewJSON{File: c.File, ProjectDir: c.ProjectDir, ProjectFile: c.Project.File,
 		ProjectTrusted: c.Project.Trusted, Ignored: c.Project.Ignored}
-	if c.Project.Trusted {
-		v.Ignored = nil
-	}
 	for _, e := range c.Entries() {
 		v.Values = append(v.Values, configEntryJSON(e))
 	}

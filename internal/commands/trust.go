@@ -105,7 +105,7 @@ func trustTarget(env *Env, args []string) (string, error) {
 func trustedText(env *Env, dir string, shell bool) string {
 	text := "Trusted " + dir + ": its " + filepath.Join(config.ProjectDirName, "config.yaml") + " now applies in full."
 	p := env.Config.Project
-	if p.Dir == dir && len(p.Ignored) > 0 {
+	if env.Config.ProjectDir == dir && len(p.Ignored) > 0 {
 		text += " Newly applied: " + strings.Join(p.Ignored, ", ") + "."
 	}
 	if shell {

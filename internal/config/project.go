@@ -83,18 +83,18 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// Project is what Load made of the project's own settings file.
+// Project is what Load made of the project's own settings file; the
+// project's directory is Config.ProjectDir.
 type Project struct {
-	Dir     string // the directory holding .forge; "" when there is none
 	File    string // its .forge/config.yaml, "" when it has none
-	Trusted bool   // the person trusts Dir with File as it is, so every setting in File applies
-	// Changed says Dir was trusted with another File: it changed since.
+	Trusted bool   // the person trusts the project as it is, so every setting in File applies
+	// Changed says the project was trusted as it was before: it changed since.
 	Changed bool
 	Hash    string // the project's ProjectHash, which trusting records
 	// Skipped says File was not read (Source.SkipProject): it has an error.
 	Skipped bool
 	// Ignored names the settings of File that widen what forge may do and
-	// were ignored because Dir is not trusted, as "approval: yolo".
+	// were ignored because the project is not trusted, as "approval: yolo".
 	Ignored []string
 }
 
@@ -110,8 +110,11 @@ func (p Project) Warning() string {
 	}
 	return fmt.Sprintf(
 		"project file %s %s, so its settings that widen what forge may do are ignored: %s; to apply them, run: forge trust %s",
-		p.File, state, strings.Join(p.Ignored, ", "), shellQuote(p.Dir))
+		p.File, state, strings.Join(p.Ignored, ", "), shellQuote(p.dir()))
 }
+
+// dir is the project's directory, the one holding .forge/config.yaml.
+func (p Project) dir() string { return filepath.Dir(filepath.Dir(p.File)) }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
 func shellQuote(s string) string {
@@ -134,7 +137,7 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 		return nil, nil // the settings pass reports the bad working_dir
 	}
 	c.ProjectDir = FindProject(wd)
-	c.Project = Project{Dir: c.ProjectDir}
+	c.Project = Project{}
 	if c.ProjectDir == "" {
 		return nil, nil
 	}

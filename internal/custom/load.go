@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -120,25 +121,10 @@ func LoadCommands(dirs []Dir) ([]Command, Report) {
 			if !ok {
 				continue
 			}
-			if old, dup := byName[c.Name]; dup {
-				o := Override{Name: c.Name, Kept: c.Source, Replaced: old.Source}
-				if d.NoOverride {
-					o = Override{Name: c.Name, Kept: old.Source, Replaced: c.Source, Refused: true}
-				}
-				rep.Overrides = append(rep.Overrides, o)
-				if o.Refused {
-					continue
-				}
-			}
-			byName[c.Name] = c
+			place(byName, c.Name, c, d, &rep)
 		}
 	}
-	out := make([]Command, 0, len(byName))
-	for _, c := range byName {
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, rep
+	return byNameSorted(byName), rep
 }
 
 // LoadAgents reads the .md files under dirs as LoadCommands does. Two
@@ -158,25 +144,42 @@ func LoadAgents(dirs []Dir) ([]Agent, Report) {
 				continue
 			}
 			here[a.Name] = true
-			if old, dup := byName[a.Name]; dup {
-				o := Override{Name: a.Name, Kept: a.Source, Replaced: old.Source}
-				if d.NoOverride {
-					o = Override{Name: a.Name, Kept: old.Source, Replaced: a.Source, Refused: true}
-				}
-				rep.Overrides = append(rep.Overrides, o)
-				if o.Refused {
-					continue
-				}
-			}
-			byName[a.Name] = a
+			place(byName, a.Name, a, d, &rep)
 		}
 	}
-	out := make([]Agent, 0, len(byName))
-	for _, a := range byName {
-		out = append(out, a)
+	return byNameSorted(byName), rep
+}
+
+// definition is a command or an agent, as place keeps them.
+type definition interface {
+	Command | Agent
+	from() Source
+}
+
+func (c Command) from() Source { return c.Source }
+func (a Agent) from() Source   { return a.Source }
+
+// place puts def under name in byName, a later directory's definition
+// replacing an earlier one's unless d refuses to override (an untrusted
+// project); either way the override goes into rep.
+func place[T definition](byName map[string]T, name string, def T, d Dir, rep *Report) {
+	if old, dup := byName[name]; dup {
+		if d.NoOverride {
+			rep.Overrides = append(rep.Overrides, Override{Name: name, Kept: old.from(), Replaced: def.from(), Refused: true})
+			return
+		}
+		rep.Overrides = append(rep.Overrides, Override{Name: name, Kept: def.from(), Replaced: old.from()})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, rep
+	byName[name] = def
+}
+
+// byNameSorted is the definitions of byName, sorted by name.
+func byNameSorted[T definition](byName map[string]T) []T {
+	out := make([]T, 0, len(byName))
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		out = append(out, byName[name])
+	}
+	return out
 }
 
 // file is one .md file read from a directory.
