@@ -56,7 +56,7 @@ func BenchmarkSplitLine(b *testing.B) {
 	line := "cd src && go vet ./... && go test -race $(go list ./... | grep -v /vendor/) 2>&1 | tee test.log"
 	b.ReportAllocs()
 	for b.Loop() {
-		if l := ps.splitLine(line); len(l.commands) != 6 {
+		if l := ps.splitLine(line, &shellEnv{wd: "/work", home: "/home/u"}); len(l.commands) != 6 {
 			b.Fatalf("%d commands", len(l.commands))
 		}
 	}

@@ -1,9 +1,5 @@
 package permission
 
-import (
-	"strings"
-)
-
 // command is one simple command of a shell line, as the rules see it.
 type command struct {
 	// text is the command as written, for messages.
@@ -27,8 +23,14 @@ type command struct {
 	// runner itself as its first word may allow it.
 	runner bool
 	// hidden: the command runs text known only when it runs (eval "$X",
-	// bash -c "$X"). Every deny rule with a command pattern matches it.
+	// bash -c "$X", arithmetic on a variable). No deny rule can tell what
+	// it runs, so a line with one asks whenever a deny rule with a command
+	// pattern names the tool.
 	hidden bool
+	// opaque: the command may run something its words do not show (a git
+	// alias from a configuration file), though a rule may allow it as
+	// written. Deny rules cannot tell, as for hidden.
+	opaque bool
 
 	// Worked out once by prepare, since every rule looks at them.
 	allowText string   // the words' allow texts joined
@@ -71,40 +73,8 @@ const (
 	whyDepth    = "nests shells too deeply to check"
 )
 
-// whyEnv is the reason for a command that sets a variable changing what runs.
+// whyEnv is the reason for a command run with a variable in its
+// environment that is not known to be harmless.
 func whyEnv(name string) string {
-	return "sets " + name + ", which changes what the command runs"
-}
-
-// riskyAssignment reports whether assigning value to name can make a
-// command run other code than its words say (PATH, LD_PRELOAD, a pager or
-// an editor, interpreter options). Such a command needs the person's
-// approval whatever the rules say.
-func riskyAssignment(name string, value word) bool {
-	switch name {
-	case "PATH", "BASH_ENV", "ENV", "IFS", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND",
-		"NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PERL5OPT", "PERL5LIB",
-		"RUBYOPT", "RUBYLIB", "GOFLAGS", "JAVA_TOOL_OPTIONS", "CDPATH":
-		return true
-	case "PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
-		"GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF",
-		"GIT_EXEC_PATH", "GIT_DIR", "GIT_WORK_TREE", "CC", "CXX", "LESSOPEN", "SHELL":
-		return !plainName(value) // GIT_PAGER=cat is fine, GIT_PAGER='sh -c ...' is not
-	}
-	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") ||
-		strings.HasPrefix(name, "BASH_FUNC_") || strings.HasPrefix(name, "GIT_CONFIG")
-}
-
-// plainName reports whether w is a literal program name without a path.
-func plainName(w word) bool {
-	if !w.literal() || w.allow == "" {
-		return false
-	}
-	for i := 0; i < len(w.allow); i++ {
-		c := w.allow[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
+	return "sets " + name + " for the command, which can change what it runs"
 }

@@ -5,23 +5,47 @@ import (
 	"strings"
 )
 
-// Decide judges a call: deny rules first, then plan mode, then allow
-// rules and the rules remembered this session, then the mode.
+// Decide judges a call: deny rules first, then plan mode, then what only
+// the person may allow (forge's own settings), then allow rules and the
+// rules remembered this session, then the mode.
 func (p *Policy) Decide(c Call) Verdict {
 	s := p.subjectsOf(c.Args)
-	if v, ok := p.denied(c, &s); ok {
-		return v
+	deniedVerdict, matched := p.denied(c, &s)
+	if matched && deniedVerdict.Decision == Deny {
+		return deniedVerdict
 	}
 	readOnly := c.ReadOnly && !c.EditsFiles
 	if p.mode == ModePlan && !readOnly {
 		return Verdict{Decision: Deny, Reason: "plan mode runs read-only tools only; " + display(c) + " could change something"}
 	}
-	if p.protectedEdit(c, &s) || p.protectedCommand(c) {
-		return Verdict{Decision: Ask, Protected: true, Reason: display(c) +
-			" may change forge's own settings or trust: forge always asks first, whatever the mode, rules and hooks"}
+	var lp lineProtection
+	if s.isCommand {
+		lp = p.protectedLine(c, &s.line)
 	}
+	if lp.protected || p.protectedEdit(c, &s) {
+		return Verdict{Decision: Ask, Protected: true, Reason: display(c) +
+			" may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"}
+	}
+	if matched { // a deny rule might match what forge cannot see
+		return deniedVerdict
+	}
+	v := p.decideAllowed(c, &s, readOnly)
+	switch {
+	case lp.unsure == "" || p.mode == ModeYolo:
+	case v.Decision == Allow:
+		return Verdict{Decision: Ask, Protected: true, Reason: "forge cannot tell which file `" + shorten(lp.unsure) +
+			"` names in " + display(c) + ", and it could be forge's own settings or a script forge runs: approve it once"}
+	case v.Decision == Ask:
+		v.Always = nil // a rule would not stop the question next time
+	}
+	return v
+}
+
+// decideAllowed applies the allow rules, the rules remembered this
+// session and then the mode to a call no deny rule denied.
+func (p *Policy) decideAllowed(c Call, s *subjects, readOnly bool) Verdict {
 	rules := p.rulesFor(c.Tool, make([]*compiledRule, 0, 16))
-	allowedBy, blocker := p.allowed(rules, &s)
+	allowedBy, blocker := p.allowed(rules, s)
 	if allowedBy != nil {
 		return p.allowedVerdict(allowedBy)
 	}
@@ -30,68 +54,80 @@ func (p *Policy) Decide(c Call) Verdict {
 		return Verdict{Decision: Allow, Reason: "read-only tools run without asking"}
 	case p.mode == ModeYolo:
 		return Verdict{Decision: Allow, Reason: "yolo mode allows every call no deny rule denies"}
-	case p.mode == ModeAutoEdit && c.EditsFiles && p.editsInside(&s):
+	case p.mode == ModeAutoEdit && c.EditsFiles && p.editsInside(s):
 		return Verdict{Decision: Allow, Reason: "auto-edit mode allows edits inside the working directory"}
 	}
-	always := p.suggest(c, &s, rules)
-	return Verdict{Decision: Ask, Reason: p.askReason(c, &s, blocker, always), Always: always}
+	always := p.suggest(c, s, rules)
+	return Verdict{Decision: Ask, Reason: p.askReason(c, s, blocker, always), Always: always}
 }
 
-// denied returns the verdict of the first deny rule that matches the call.
+// denied returns the verdict of the first deny rule that matches the call:
+// a denial, or a question when the rule could match only a command whose
+// effect forge cannot see (eval "$X", a git alias), which the person can
+// judge and a rule cannot.
 func (p *Policy) denied(c Call, s *subjects) (Verdict, bool) {
+	var unsure Verdict
 	for _, r := range p.deny {
 		if !r.matchesTool(c.Tool) {
 			continue
 		}
-		if hit, ok := r.denies(s); ok {
+		hit, blind, ok := r.denies(s)
+		switch {
+		case ok && !blind:
 			reason := "denied by rule " + r.text
 			if hit != "" {
 				reason += ": " + hit
 			}
 			return Verdict{Decision: Deny, Rule: r.text, Reason: reason}, true
+		case ok && unsure.Reason == "":
+			unsure = Verdict{Decision: Ask, Rule: r.text, Reason: "forge cannot tell whether " + hit + " runs what the deny rule " +
+				r.text + " refuses: approve " + display(c) + " only if it does not"}
 		}
 	}
-	return Verdict{}, false
+	return unsure, unsure.Reason != ""
 }
 
 // denies reports whether the deny rule r matches any subject, and which
 // command it matched when that helps to say (a line of several commands).
-func (r *compiledRule) denies(s *subjects) (string, bool) {
+// blind says the rule matched only commands forge cannot see into.
+func (r *compiledRule) denies(s *subjects) (hit string, blind, ok bool) {
 	if r.blanket() {
-		return "", true
+		return "", false, true
 	}
 	switch {
 	case s.isCommand:
 		for i := range s.line.commands {
 			c := &s.line.commands[i]
-			if !r.deniesCommand(c) {
-				continue
+			if r.deniesCommand(c) {
+				if len(s.line.commands) > 1 {
+					return "`" + shorten(c.text) + "`", false, true
+				}
+				return "", false, true
 			}
-			if c.hidden {
-				return "`" + shorten(c.text) + "` " + whyHidden, true
-			}
-			if len(s.line.commands) > 1 {
-				return "`" + shorten(c.text) + "`", true
-			}
-			return "", true
 		}
-		return "", false
+		for i := range s.line.commands {
+			c := &s.line.commands[i]
+			if (c.hidden || c.opaque) && (r.kind == patternPrefix || r.kind == patternGlob) {
+				return "`" + shorten(c.text) + "`", true, true
+			}
+		}
+		return "", false, false
 	case len(s.paths) > 0:
 		for i := range s.paths {
 			if r.deniesPath(&s.paths[i]) {
-				return "", true
+				return "", false, true
 			}
 		}
-		return "", false
+		return "", false, false
 	case s.hasURL:
-		return "", r.matchesURL(s.url, true)
+		return "", false, r.matchesURL(s.url, true)
 	}
 	for _, t := range s.texts {
 		if r.matchesText(t) {
-			return "", true
+			return "", false, true
 		}
 	}
-	return "", false
+	return "", false, false
 }
 
 // blocker is the first thing no allow rule covered, for the ask reason.

@@ -71,6 +71,18 @@ func (fx fixture) expand(s string) string {
 	return strings.NewReplacer("$WD", fx.wd, "$OUT", fx.outside, "$HOME", fx.home, "$EXTRA", fx.extra).Replace(s)
 }
 
+// getenv is the environment of the fixture's shell lines: HOME and
+// XDG_CONFIG_HOME are set, nothing else is.
+func (fx fixture) getenv(name string) (string, bool) {
+	switch name {
+	case "HOME":
+		return fx.home, true
+	case "XDG_CONFIG_HOME":
+		return filepath.Join(fx.home, ".config"), true
+	}
+	return "", false
+}
+
 // policy builds a Policy over the fixture.
 func (fx fixture) policy(t testing.TB, mode Mode, allow, deny []string) *Policy {
 	t.Helper()
@@ -81,7 +93,8 @@ func (fx fixture) policy(t testing.TB, mode Mode, allow, deny []string) *Policy 
 		}
 		return out
 	}
-	p, err := New(Config{Mode: mode, Allow: ex(allow), Deny: ex(deny), WorkingDir: fx.wd, AllowedRoots: []string{fx.extra}, Home: fx.home})
+	p, err := New(Config{Mode: mode, Allow: ex(allow), Deny: ex(deny), WorkingDir: fx.wd, AllowedRoots: []string{fx.extra},
+		Home: fx.home, Getenv: fx.getenv})
 	if err != nil {
 		t.Fatal(err)
 	}

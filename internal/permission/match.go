@@ -84,9 +84,6 @@ func (r *compiledRule) deniesCommand(c *command) bool {
 	if r.kind != patternPrefix && r.kind != patternGlob {
 		return false
 	}
-	if c.hidden {
-		return true
-	}
 	if r.deniesForm(c.words, c.denyText) {
 		return true
 	}

@@ -25,10 +25,16 @@ type Config struct {
 	// Home is the home directory, for ~ in patterns and paths; "" when
 	// unknown (then rules with ~ are errors).
 	Home string
-	// Protected are directories (absolute) where an edit always asks, in
-	// every mode and whatever the allow rules say: forge's own
-	// configuration and state. Directories named .forge always are.
+	// Protected are files and directories (absolute) where an edit always
+	// asks, in every mode and whatever the allow rules say: forge's own
+	// configuration and state, the scripts hooks and MCP servers run.
+	// Directories named .forge always are, and so are a repository's
+	// .git/config and .git/hooks.
 	Protected []string
+	// Getenv looks up the environment shell commands inherit, so that a
+	// line's $HOME or $XDG_CONFIG_HOME is known; nil knows none, and a
+	// path built from a variable is then one forge cannot resolve.
+	Getenv func(string) (string, bool)
 }
 
 // Call is a tool call to judge.
@@ -98,6 +104,10 @@ type Policy struct {
 	protected   []place // where edits always ask (Config.Protected)
 	home        string
 	parsers     parsers
+	shell       shellEnv
+	// targets are the places a shell line must not name unasked: the
+	// protected places and the project's .forge and .git control files.
+	targets []string
 
 	mu      sync.RWMutex
 	session []*compiledRule
@@ -132,6 +142,8 @@ func New(cfg Config) (*Policy, error) {
 		}
 		p.roots = append(p.roots, newPlace(r))
 	}
+	p.shell = shellEnv{wd: p.wd.lexical, home: p.home, getenv: cfg.Getenv}
+	p.targets = protectedTargets(p.wd, p.protected)
 	var errs []error
 	p.allow, errs = p.compileAll("allow", cfg.Allow, errs)
 	p.deny, errs = p.compileAll("deny", cfg.Deny, errs)

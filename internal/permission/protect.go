@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,17 +14,18 @@ import (
 const forgeDirName = ".forge"
 
 // protectedEdit says c edits a path that must never be edited unasked
-// (under a .forge directory, or under one of the protected directories such
-// as the person's own forge configuration). An
-// agent allowed to edit files must not use that to give itself more: yolo
-// in the project file, a hook that runs whatever it likes.
+// (under a .forge directory, a repository's .git/config or .git/hooks, or
+// one of the protected places such as the person's own forge
+// configuration). An agent allowed to edit files must not use that to
+// give itself more: yolo in the project file, a hook that runs whatever it
+// likes, a git setting that runs a program on the next git status.
 func (p *Policy) protectedEdit(c Call, s *subjects) bool {
 	if !c.EditsFiles {
 		return false
 	}
 	for _, ps := range s.paths {
 		for _, f := range slices.Concat(ps.lexical, ps.physical) {
-			if hasComponent(f, forgeDirName) {
+			if hasComponent(f, forgeDirName) || gitControl(f) {
 				return true
 			}
 			for _, d := range p.protected {
@@ -36,6 +38,48 @@ func (p *Policy) protectedEdit(c Call, s *subjects) bool {
 	return false
 }
 
+// gitControlFiles are the files in a .git directory that make git run
+// programs: its configuration (core.fsmonitor, core.pager, aliases,
+// filters) and its hooks.
+var gitControlFiles = [...]string{"config", "config.worktree", "hooks"}
+
+// gitControl reports whether path is, or is under, one of a .git
+// directory's control files.
+func gitControl(path string) bool {
+	elems := strings.Split(filepath.ToSlash(path), "/")
+	for i := 0; i+1 < len(elems); i++ {
+		if strings.EqualFold(elems[i], ".git") && slices.Contains(gitControlFiles[:], elems[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// protectedTargets lists the places a shell line's words are checked
+// against: each protected place in both its forms and, for the working
+// directory and every directory above it, its .forge and its .git control
+// files (the project's settings and repository may be further up).
+func protectedTargets(wd place, protected []place) []string {
+	var out []string
+	for _, d := range protected {
+		out = appendNew(appendNew(out, d.lexical), d.physical)
+	}
+	for _, base := range []string{wd.lexical, wd.physical} {
+		for dir := base; ; {
+			out = appendNew(out, filepath.Join(dir, forgeDirName))
+			for _, f := range gitControlFiles {
+				out = appendNew(out, filepath.Join(dir, ".git", f))
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return out
+}
+
 // hasComponent reports whether one of the elements of path is name, in
 // any case: on a case-insensitive disk .FORGE is the same directory.
 func hasComponent(path, name string) bool {
@@ -44,26 +88,103 @@ func hasComponent(path, name string) bool {
 	})
 }
 
-// forgeInLine finds a .forge path, or forge trust, in a shell line.
+// forgeInLine finds a .forge path, or forge trust, in a shell line's
+// text: even inside another program's code (python -c 'open(".forge/x")').
 var forgeInLine = regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|({,` + "`" + `])\.forge([/\s'"<>;&|)},` + "`" + `]|$)|(^|[\s;&|(/'"])forge['"]?\s+(-\S+\s+(\S+\s+)?)*trust\b`)
 
-// protectedCommand says the shell line c runs names forge's own settings
-// (a .forge path, a protected directory) or trusts a project: a shell
-// cannot be followed into every write, so the line itself is judged, and
-// such a line is always put to the person, yolo or not.
-func (p *Policy) protectedCommand(c Call) bool {
+// gitControlInLine finds a .git control file named in a line's text.
+var gitControlInLine = regexp.MustCompile(`(?i)\.git/+(\./+)*(config|hooks)\b`)
+
+// lineProtection is what protectedLine found.
+type lineProtection struct {
+	// protected: the line names forge's own settings, trust, or what git
+	// runs, and only the person may allow it.
+	protected bool
+	// unsure is a word that forge cannot resolve and that could name
+	// such a place ("" when there is none).
+	unsure string
+}
+
+// protectedLine judges the shell line c runs: does it name forge's own
+// settings (a .forge path, a protected place), a repository's .git
+// control files, or trust a project? The words are matched as the shell
+// will expand them (~, $HOME and the environment's variables, a cd before,
+// .., globs such as .forg?); a word built from what forge cannot know
+// ($(cmd), an unknown variable) is unsure. A shell cannot be followed
+// into every write, so a line that names such a place is always put to
+// the person, yolo or not.
+func (p *Policy) protectedLine(c Call, l *shellLine) lineProtection {
 	line, ok := c.Args["command"].(string)
 	if !ok || c.ReadOnly {
-		return false
+		return lineProtection{}
 	}
-	if forgeInLine.MatchString(line) {
-		return true
+	if forgeInLine.MatchString(line) || gitControlInLine.MatchString(line) {
+		return lineProtection{protected: true}
 	}
 	for _, d := range p.protected {
 		for _, form := range p.spellings(d) {
 			if mentions(line, form) {
-				return true
+				return lineProtection{protected: true}
 			}
+		}
+	}
+	for i := range l.commands {
+		if runsForgeTrust(&l.commands[i]) {
+			return lineProtection{protected: true}
+		}
+	}
+	var lp lineProtection
+	for _, r := range l.paths {
+		named, sure := p.namesTarget(r, l.globDots)
+		switch {
+		case named && sure:
+			return lineProtection{protected: true}
+		case named && lp.unsure == "":
+			lp.unsure = r.word
+		}
+	}
+	return lp
+}
+
+// namesTarget reports whether the path word r could name a protected
+// target, and whether it surely does (it holds nothing unknown).
+func (p *Policy) namesTarget(r pathRef, dots bool) (named, sure bool) {
+	items := parseGlob(r.pattern)
+	for _, t := range p.targets {
+		if couldName(items, t, dots) {
+			return true, r.sure()
+		}
+	}
+	if lit := literalPrefixOf(items); len(lit) == len(items) && strings.HasPrefix(lit, "/") {
+		if phys, err := resolvePhysical(lit); err == nil && phys != lit { // a link to a protected place
+			for _, t := range p.targets {
+				if within(phys, t) {
+					return true, true
+				}
+			}
+			if hasComponent(phys, forgeDirName) || gitControl(phys) {
+				return true, true
+			}
+		}
+	}
+	return false, false
+}
+
+// runsForgeTrust reports whether the command could be forge trust: its
+// program is forge (by any path) or known only when it runs, and a later
+// word is trust.
+func runsForgeTrust(c *command) bool {
+	if len(c.words) < 2 {
+		return false
+	}
+	first := c.words[0]
+	isForge := first.literal() && strings.EqualFold(path.Base(first.allow), "forge")
+	if !isForge && !first.dynamic {
+		return false
+	}
+	for _, w := range c.words[1:] {
+		if w.literal() && w.allow == "trust" || isForge && w.dynamic {
+			return true
 		}
 	}
 	return false

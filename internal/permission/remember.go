@@ -22,6 +22,11 @@ import (
 // time. Any other tool gets its name, edit tools included.
 func (p *Policy) SuggestRule(c Call) []string {
 	s := p.subjectsOf(c.Args)
+	if s.isCommand {
+		if lp := p.protectedLine(c, &s.line); lp.protected || lp.unsure != "" && p.mode != ModeYolo {
+			return nil // only the person may allow it, one call at a time
+		}
+	}
 	return p.suggest(c, &s, p.rulesFor(c.Tool, nil))
 }
 
@@ -98,8 +103,10 @@ func commandRule(tool string, c *command) (string, bool) {
 	ws := c.words
 	var pattern string
 	switch {
-	case c.runner, len(ws) > 1 && destructive(path.Base(ws[0].allow)):
+	case c.runner, len(ws) > 1 && (destructive(path.Base(ws[0].allow)) || runsAnything(ws)):
 		pattern = joinAllow(ws)
+	case runsAnything(ws):
+		pattern = ws[0].allow
 	case len(ws) > 1 && ws[1].literal() && looksLikeSubcommand(ws[1].allow):
 		pattern = ws[0].allow + " " + ws[1].allow + ":*"
 	case len(ws) > 1 && multiCommand(path.Base(ws[0].allow)):
@@ -142,6 +149,47 @@ func multiCommand(name string) bool {
 		"nix", "composer", "bundle", "rake", "rails", "mix", "stack", "cabal", "dune", "zig",
 		"swift", "flutter", "dart", "aws", "gcloud", "az", "just", "task", "make":
 		return true
+	}
+	return false
+}
+
+// runsAnything reports whether the command ws is a program that runs
+// arbitrary code or writes arbitrary files as its arguments say
+// (interpreters, sed, find, make, a package runner's run verb): a prefix
+// rule for it would allow everything, so only the exact command is
+// suggested.
+func runsAnything(ws []word) bool {
+	name := path.Base(ws[0].allow)
+	switch {
+	case strings.HasPrefix(name, "python"), strings.HasPrefix(name, "pypy"), strings.HasPrefix(name, "ruby"),
+		strings.HasPrefix(name, "perl"), strings.HasPrefix(name, "php"), strings.HasPrefix(name, "lua"),
+		strings.HasPrefix(name, "node"), isShell(name):
+		return true
+	}
+	switch name {
+	case "deno", "bun", "bunx", "npx", "pnpx", "uvx", "pipx", "tclsh", "wish", "Rscript", "julia", "osascript",
+		"pwsh", "powershell", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "find", "env", "xargs", "parallel",
+		"make", "gmake", "just", "vim", "vi", "nvim", "emacs", "ed", "ex", "ssh", "scp", "rsync", "cp", "mv",
+		"tee", "install", "ln", "tar", "unzip", "curl", "wget", "watch", "script", "su", "runuser", "sudo", "doas",
+		"pkexec", "strace", "ltrace", "gdb", "valgrind", "expect", "busybox", "nohup", "timeout", "nice",
+		"stdbuf", "setsid", "flock", "command", "exec", "eval", "source", ".", "time":
+		return true
+	}
+	if len(ws) < 2 || !ws[1].literal() {
+		return false
+	}
+	verb := ws[1].allow
+	switch name {
+	case "npm", "pnpm", "yarn":
+		return verb == "run" || verb == "run-script" || verb == "exec" || verb == "x" || verb == "dlx" || verb == "start"
+	case "uv", "poetry", "pipenv", "pdm", "hatch", "cargo", "go", "dotnet", "deno":
+		return verb == "run" || verb == "tool" || verb == "exec"
+	case "pip", "pip3":
+		return verb == "install" || verb == "download" || verb == "wheel"
+	case "docker", "podman", "kubectl":
+		return verb == "run" || verb == "exec" || verb == "cp"
+	case "git":
+		return verb == "-c" || verb == "config"
 	}
 	return false
 }

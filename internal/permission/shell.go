@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"errors"
 	"path"
 	"strings"
 	"sync"
@@ -15,6 +16,11 @@ const maxShellDepth = 8
 // shellLine is a command line split into the simple commands rules judge.
 type shellLine struct {
 	commands []command
+	// paths are the words that may name files, as patterns over absolute
+	// paths; nil when the line was split without knowing where it runs.
+	paths []pathRef
+	// globDots: the line may make globs match names that start with a dot.
+	globDots bool
 	// parseErr is set when the line does not parse: allow rules with a
 	// pattern never allow it, and commands hold its rough pieces for deny
 	// rules.
@@ -35,16 +41,59 @@ func (ps *parsers) get() *syntax.Parser {
 
 func (ps *parsers) put(pr *syntax.Parser) { ps.pool.Put(pr) }
 
-// splitLine splits a shell line into its simple commands: across && || ;
-// | & and newlines, into subshells, blocks, substitutions, loops,
+// splitLine splits a shell line into its simple commands: across && ||
+// ;| & and newlines, into subshells, blocks, substitutions, loops,
 // conditionals and function bodies, and through bash -c, eval and
-// wrappers such as timeout or sudo.
-func (ps *parsers) splitLine(src string) shellLine {
+// wrappers such as timeout or sudo. Constructs that evaluate text as code
+// or change the shell become commands no pattern rule allows. With env,
+// it also works out which files the line's words may name.
+func (ps *parsers) splitLine(src string, env *shellEnv) shellLine {
 	s := splitter{parsers: ps, out: make([]command, 0, 4)}
+	if env != nil {
+		s.paths = newPathTracker(*env)
+	}
 	if err := s.line(src, lineContext{}); err != nil {
 		return shellLine{commands: roughCommands(src), parseErr: err}
 	}
-	return shellLine{commands: s.out}
+	l := shellLine{commands: s.out}
+	if s.paths != nil {
+		l.paths, l.globDots = s.paths.resolve(), s.paths.globDots
+	}
+	return l
+}
+
+// Bounds on what is parsed: the parser and the walk recurse once per level
+// of nesting, and a line nesting a million levels would exhaust the stack,
+// which Go cannot recover from. Only a long line can nest deeply, so a
+// short one is parsed at once and a long one is scanned first.
+const (
+	shortLine    = 16 << 10
+	maxNesting   = 512
+	maxOperators = 8192
+)
+
+// errTooComplex refuses a line that nests too deeply to check.
+var errTooComplex = errors.New("it nests too deeply to check")
+
+// tooComplex over-estimates how deeply src nests: brackets of any kind,
+// and operators, which chain into nested nodes.
+func tooComplex(src string) bool {
+	depth, ops := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{', '[', '`':
+			if depth++; depth > maxNesting {
+				return true
+			}
+		case ')', '}', ']':
+			depth = max(depth-1, 0)
+		case '|', '&', '+', '-', '*', '/', '%', '<', '>', '=', '!', ',', '?', ':', '^':
+			if ops++; ops > maxOperators {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lineContext is what an inner line inherits from the command running it.
@@ -59,10 +108,14 @@ type lineContext struct {
 type splitter struct {
 	parsers *parsers
 	out     []command
+	paths   *pathTracker // nil when paths are not wanted
 }
 
 // line parses src and collects its commands.
 func (s *splitter) line(src string, ctx lineContext) error {
+	if len(src) > shortLine && tooComplex(src) {
+		return errTooComplex
+	}
 	pr := s.parsers.get()
 	defer s.parsers.put(pr)
 	f, err := pr.Parse(strings.NewReader(src), "")
@@ -79,31 +132,96 @@ func (s *splitter) line(src string, ctx lineContext) error {
 			return false // nothing runs inside: skip it (and its f(nil))
 		}
 		stack = append(stack, n)
-		why := func() string {
-			if writesFile(stack) {
-				return whyRedirect
-			}
-			return ctx.unallowable
+		why := ctx.unallowable
+		if writesFile(stack) {
+			why = whyRedirect
 		}
-		switch n := n.(type) {
-		case *syntax.Stmt:
-			if n.Cmd == nil && len(n.Redirs) > 0 && why() == whyRedirect {
-				s.add(command{text: source(src, n), unallowable: whyRedirect}) // "> file" truncates it
-			}
-		case *syntax.CallExpr:
-			s.call(n, src, why(), ctx)
-		case *syntax.DeclClause:
-			s.decl(n, src)
-		case *syntax.TestClause:
-			if hasParam(n) { // [[ $x -eq 1 ]] evaluates $x's text as arithmetic
-				s.textCommand(source(src, n), why())
-			}
-		case *syntax.ArithmCmd, *syntax.LetClause, *syntax.CStyleLoop:
-			s.textCommand(source(src, n), why()) // arithmetic evaluates variables' text
-		}
+		s.visit(n, src, why, ctx)
 		return true
 	})
 	return nil
+}
+
+// visit records what the node n of the line src runs, and whatever in it
+// keeps rules with a pattern from allowing the line. Only the constructs
+// listed are known to run nothing but their parts: any other (coproc,
+// a zsh or mksh form) is never allowed by such a rule.
+func (s *splitter) visit(n syntax.Node, src, why string, ctx lineContext) {
+	switch n := n.(type) {
+	case *syntax.Stmt:
+		if n.Cmd == nil && len(n.Redirs) > 0 && why == whyRedirect {
+			s.add(command{text: source(src, n), unallowable: whyRedirect}) // "> file" truncates it
+		}
+		s.redirects(n, src)
+		for _, r := range n.Redirs {
+			if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc {
+				s.paths.word(r.Word, src)
+			}
+		}
+	case *syntax.CallExpr:
+		s.call(n, src, why, ctx)
+	case *syntax.ParamExp:
+		if risk := paramRisk(n); risk != "" {
+			s.construct(source(src, n), risk, risk != whySets(paramName(n)))
+		}
+		if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) && n.Param != nil {
+			s.paths.assign(n.Param.Value, nil, src)
+		}
+	case *syntax.ArithmExp:
+		s.arithmetic(src, n, n.X)
+	case *syntax.ArithmCmd:
+		s.arithmetic(src, n, n.X)
+	case *syntax.LetClause:
+		s.arithmetic(src, n, n.Exprs...)
+	case *syntax.CStyleLoop:
+		s.arithmetic(src, n, n.Init, n.Cond, n.Post)
+	case *syntax.TestClause:
+		s.testClause(source(src, n), n.X)
+	case *syntax.ForClause:
+		s.loop(n, src)
+	case *syntax.DeclClause:
+		s.decl(n, src)
+	case *syntax.FuncDecl:
+		s.construct(source(src, n), whyFunction, false)
+	case *syntax.File, *syntax.Comment, *syntax.Word, *syntax.DblQuoted, *syntax.CmdSubst, *syntax.ProcSubst,
+		*syntax.BinaryCmd, *syntax.Subshell, *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.WordIter,
+		*syntax.CaseClause, *syntax.CaseItem, *syntax.TimeClause, *syntax.Redirect, *syntax.Assign,
+		*syntax.ExtGlob, *syntax.BraceExp, *syntax.ArrayExpr, *syntax.ArrayElem,
+		*syntax.BinaryArithm, *syntax.UnaryArithm, *syntax.ParenArithm,
+		*syntax.BinaryTest, *syntax.UnaryTest, *syntax.ParenTest:
+		// nothing runs in these but their parts, checked where they are used
+	default:
+		s.construct(source(src, n), whyUnknown, true)
+	}
+}
+
+// paramName is the name a parameter expansion expands, or "".
+func paramName(p *syntax.ParamExp) string {
+	if p.Param == nil {
+		return ""
+	}
+	return p.Param.Value
+}
+
+// loop checks a for or select loop: its variable is assigned each word.
+func (s *splitter) loop(f *syntax.ForClause, src string) {
+	if f.Select {
+		s.construct(source(src, f), "reads a choice from its input into a variable, which no allow rule covers", false)
+		return
+	}
+	it, ok := f.Loop.(*syntax.WordIter)
+	if !ok || it.Name == nil {
+		return
+	}
+	if !plainVariable(it.Name.Value) {
+		s.construct(source(src, f), whySets(it.Name.Value), false)
+	}
+	if !it.InPos.IsValid() || len(it.Items) == 0 {
+		s.paths.assign(it.Name.Value, nil, src) // for x; do: the positional parameters
+	}
+	for _, item := range it.Items {
+		s.paths.assign(it.Name.Value, item, src)
+	}
 }
 
 // leaf reports whether no command can hide inside n: a literal, a
@@ -132,63 +250,58 @@ func (s *splitter) add(c command) {
 	s.out = append(s.out, c)
 }
 
-// textCommand records a construct that is not a simple command but still
-// needs a rule, its words being its text split at spaces.
-func (s *splitter) textCommand(text, why string) {
-	fields := strings.Fields(text)
-	ws := make([]word, len(fields))
-	for i, f := range fields {
-		ws[i] = staticWord(f)
-	}
-	s.add(command{text: text, words: ws, unallowable: why})
-}
-
 // call records a simple command and whatever runs inside it.
 func (s *splitter) call(ce *syntax.CallExpr, src, why string, ctx lineContext) {
 	text := source(src, ce)
-	for _, a := range ce.Assigns {
-		if a.Name != nil && why == "" && riskyAssignment(a.Name.Value, assignedWord(a)) {
-			why = whyEnv(a.Name.Value)
-		}
-	}
+	s.assignments(ce, src, text, &why)
 	if len(ce.Args) == 0 { // only assignments
-		if why != "" {
-			s.add(command{text: text, unallowable: why})
-		}
 		return
 	}
 	ws := make([]word, len(ce.Args))
 	for i, w := range ce.Args {
 		ws[i] = evalWord(w)
+		s.paths.word(w, src)
+	}
+	if first := ws[0]; first.literal() && (first.allow == "cd" || first.allow == "pushd") {
+		switch len(ce.Args) {
+		case 1:
+			s.paths.cd(nil, src, true)
+		case 2:
+			s.paths.cd(ce.Args[1], src, false)
+		default:
+			s.paths.cd(nil, src, false) // options: somewhere
+		}
 	}
 	s.words(ws, text, why, ctx)
 }
 
-// assignedWord is the value of an assignment as a word.
-func assignedWord(a *syntax.Assign) word {
-	switch {
-	case a.Value != nil:
-		return evalWord(a.Value)
-	case a.Array != nil:
-		return word{allow: string(wild), deny: string(wild), dynamic: true}
-	}
-	return word{}
-}
-
-// decl records what matters in declare, export, local, readonly: a risky
-// variable, or a name known only at run time.
+// decl records declare, typeset, local, export and readonly: no rule
+// with a pattern allows them, and their assignments can evaluate
+// subscripts in the names they are given.
 func (s *splitter) decl(d *syntax.DeclClause, src string) {
-	text := source(src, d)
+	hidden := false
 	for _, a := range d.Args {
+		if a.Naked && a.Value != nil { // an option: -n makes a reference, -i makes values arithmetic
+			if opt := evalWord(a.Value); !opt.literal() || strings.HasPrefix(opt.allow, "-") && strings.ContainsAny(opt.allow, "ni") {
+				hidden = true
+			}
+		}
+		if a.Name != nil {
+			value := a.Value
+			if a.Index != nil || a.Array != nil || value == nil {
+				value = nil
+			}
+			s.paths.assign(a.Name.Value, value, src)
+			s.paths.word(a.Value, src)
+		}
 		switch {
-		case a.Name != nil && riskyAssignment(a.Name.Value, assignedWord(a)):
-			s.add(command{text: text, unallowable: whyEnv(a.Name.Value)})
-			return
+		case a.Name != nil && a.Index != nil && !literalArithm(a.Index):
+			hidden = true
 		case a.Naked && a.Name == nil && a.Value != nil && !evalWord(a.Value).literal():
-			s.add(command{text: text, unallowable: "sets a variable named only when it runs"})
-			return
+			hidden = true // a name known only when it runs
 		}
 	}
+	s.construct(source(src, d), whyDeclare, hidden)
 }
 
 // words records the command ws (text as written) and the commands it runs.
@@ -196,6 +309,14 @@ func (s *splitter) words(ws []word, text, why string, ctx lineContext) {
 	full := ws
 	var wrapped []word
 	for {
+		if w := ws[0]; w.literal() {
+			switch path.Base(w.allow) {
+			case "exec", "builtin":
+				if why == "" {
+					why, _ = builtinRisk(path.Base(w.allow), ws)
+				}
+			}
+		}
 		u, ok := unwrap(ws)
 		if !ok {
 			break
@@ -205,6 +326,11 @@ func (s *splitter) words(ws []word, text, why string, ctx lineContext) {
 		}
 		if u.split != nil { // env -S 'line'
 			s.inner(*u.split, full, text, why, ctx)
+			return
+		}
+		if u.line != nil { // watch, su -c: a line their shell runs
+			s.add(command{text: text, words: ws, wrapped: wrapped, unallowable: why})
+			s.inner(*u.line, full, text, why, ctx)
 			return
 		}
 		if u.separate { // sudo X, xargs X: both must be allowed
@@ -218,30 +344,76 @@ func (s *splitter) words(ws []word, text, why string, ctx lineContext) {
 	if !ws[0].literal() {
 		name = ""
 	}
+	s.program(name, ws, wrapped, text, why, ctx)
+}
+
+// program records the command ws, whose program is name ("" when known
+// only at run time), and the commands it runs: a shell's -c line, eval's
+// words, a trap's handler, find's -exec commands, git's configured ones.
+func (s *splitter) program(name string, ws, wrapped []word, text, why string, ctx lineContext) {
+	risk, hidden := builtinRisk(name, ws)
+	if why == "" {
+		why = risk
+	}
+	s.trackEffects(name, ws, wrapped != nil, text)
+	c := command{text: text, words: ws, wrapped: wrapped, unallowable: why, hidden: hidden}
 	switch {
 	case isShell(name):
 		if str, hasC, ok := shellCommandString(ws); !ok {
-			s.add(command{text: text, words: ws, wrapped: wrapped, unallowable: whyHidden, hidden: true})
+			c.unallowable, c.hidden = whyHidden, true
 		} else if hasC && str != nil {
 			s.inner(*str, ws, text, why, ctx)
+			return
 		} else {
-			s.add(command{text: text, words: ws, wrapped: wrapped, unallowable: why, runner: true})
+			c.runner = true
 		}
-		return
 	case name == "eval":
-		s.inner(joinWords(ws[1:]), ws, text, why, ctx)
+		s.add(c)
+		s.inner(joinWords(ws[1:]), ws, text, whyEval, ctx)
 		return
-	case name == "source" || name == ".":
-		s.add(command{text: text, words: ws, wrapped: wrapped, unallowable: why, runner: true})
-		return
-	case name == "trap" && len(ws) > 2 && !strings.HasPrefix(ws[1].allow, "-"):
-		s.inner(ws[1], ws, text, why, ctx) // the handler runs later, in this shell
+	case name == "" && why == "":
+		c.unallowable = whyDynamicProgram
+	case name == "trap":
+		if handler, ok := trapHandler(ws); ok {
+			s.inner(handler, ws, text, whyTrap, ctx) // the handler runs later, in this shell
+		}
+	case name == "alias":
+		for _, def := range aliasValues(ws) {
+			s.inner(def, ws, text, whyBuiltin, ctx)
+		}
 	case name == "find":
-		for _, group := range findExecs(ws) {
-			s.words(group, text, why, ctx)
+		s.find(ws, text, why, ctx)
+	case name == "git":
+		s.git(ws, &c, text, ctx)
+	}
+	s.add(c)
+}
+
+// trackEffects tells the path tracker what a command does to the shell's
+// place and variables: a cd it was not given plainly goes somewhere
+// unknown, builtins that assign set their names to unknown values, and
+// shopt may make globs match dot files.
+func (s *splitter) trackEffects(name string, ws []word, wrapped bool, src string) {
+	if s.paths == nil {
+		return
+	}
+	switch name {
+	case "cd", "pushd":
+		if wrapped {
+			s.paths.cd(nil, src, false)
+		}
+	case "popd":
+		s.paths.cd(nil, src, false)
+	case "shopt":
+		s.paths.globDots = true
+	case "read", "mapfile", "readarray", "getopts", "printf", "declare", "typeset", "local", "export",
+		"readonly", "unset", "let":
+		for _, w := range ws[1:] {
+			if name, _, _ := strings.Cut(w.allow, "="); w.literal() && validName(name) {
+				s.paths.assign(name, nil, src)
+			}
 		}
 	}
-	s.add(command{text: text, words: ws, wrapped: wrapped, unallowable: why})
 }
 
 // joinWords makes one word of ws joined by spaces, as eval does.
@@ -265,13 +437,24 @@ func (s *splitter) inner(str word, runner []word, text, why string, ctx lineCont
 		s.add(command{text: text, words: runner, unallowable: reason, hidden: true})
 		return
 	}
-	inner := splitter{parsers: s.parsers}
+	inner := splitter{parsers: s.parsers, paths: s.paths}
 	if err := inner.line(str.allow, lineContext{depth: ctx.depth + 1, unallowable: why}); err != nil {
 		s.add(command{text: text, words: runner, unallowable: whyNoParse, runner: true})
 		s.out = append(s.out, roughCommands(str.allow)...)
 		return
 	}
 	s.out = append(s.out, inner.out...)
+}
+
+// forDeny records the commands of the line str for deny rules only: a
+// variable's value the program may run (GIT_PAGER), which the person
+// allowed by allowing the command, but a deny rule must still see.
+func (s *splitter) forDeny(str word, text string) {
+	from := len(s.out)
+	s.inner(str, nil, text, "", lineContext{})
+	for i := from; i < len(s.out); i++ {
+		s.out[i].denyOnly = true
+	}
 }
 
 // writesFile reports whether the innermost node of stack runs under a

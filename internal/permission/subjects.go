@@ -24,7 +24,7 @@ type subjects struct {
 // subjectsOf chooses a call's subjects from its arguments.
 func (p *Policy) subjectsOf(args tools.Args) subjects {
 	if cmd, ok := args["command"].(string); ok {
-		return subjects{isCommand: true, line: p.parsers.splitLine(cmd)}
+		return subjects{isCommand: true, line: p.parsers.splitLine(cmd, &p.shell)}
 	}
 	var s subjects
 	for _, key := range [...]string{"file_path", "notebook_path", "path"} {

@@ -1,0 +1,162 @@
+package permission
+
+import (
+	"strings"
+	"testing"
+)
+
+// attackRules are allow rules a project might well have: harmless each,
+// and each a way in if the matcher trusts a line it has not fully read.
+var attackRules = []string{
+	"Bash(git status)", "Bash(echo:*)", "Bash(printf:*)", "Bash(test:*)", "Bash(cat:*)", "Bash(true)",
+	"Bash(ls:*)", "Bash(wc:*)", "Bash(grep:*)", "Bash(go test:*)",
+}
+
+// attackLines run a command no rule names, through bash's evaluation of
+// a value's text (arithmetic, subscripts, indirection, prompts, builtins
+// that assign), through what changes the shell or the environment, or
+// through what a rule cannot see. Each must be put to the person.
+var attackLines = []string{
+	// arithmetic and subscripts evaluate a value's text
+	`x='a[$(touch pwned)]'; [[ $x -eq 1 ]]; git status`,
+	`x='a[$(touch pwned)]'; echo $((x))`,
+	`x='a[$(touch pwned)]'; echo $(( x + 1 ))`,
+	`x='a[$(touch pwned)]'; (( x ))`,
+	`x='a[$(touch pwned)]'; echo ${a[x]}`,
+	`x='a[$(touch pwned)]'; echo ${s:x}`,
+	`x='a[$(touch pwned)]'; test -v "$x"`,
+	`x='a[$(touch pwned)]'; [[ -v $x ]]`,
+	`x='a[$(touch pwned)]'; z=([$x]=1)`,
+	`z[$x]=1; echo $z`,
+	`let "x=1"`,
+	`for ((i=x; i<1; i++)); do true; done`,
+	// indirection and prompts
+	`x='a[$(touch pwned)]'; y=x; echo ${!y}`,
+	`x='$(touch pwned)'; echo ${x@P}`,
+	// builtins that assign to a name they are given
+	`x='a[$(touch pwned)]'; printf -v "$x" y`,
+	`printf -va[$(touch\ pwned)] y`,
+	`x='a[$(touch pwned)]'; read "$x" <<< 1`,
+	`declare -n r='a[$(touch pwned)]'; echo $r`,
+	`\declare -n r='a[$(touch pwned)]'; echo $r`,
+	`typeset -n r=x; echo $r`,
+	`local -n r=x`,
+	`mapfile -t a < /dev/null`,
+	`getopts ab x`,
+	`unset 'a[$(touch pwned)]'`,
+	`export X=1`,
+	// what changes the shell
+	`eval 'touch pwned'`,
+	`source ./x.sh`,
+	`. ./x.sh`,
+	`trap 'touch pwned' EXIT; git status`,
+	`trap -- 'touch pwned' EXIT; git status`,
+	`exec touch pwned`,
+	`exec 3<>/dev/tcp/example.com/80`,
+	`alias git='touch pwned'; git status`,
+	`enable -f ./x.so x`,
+	`builtin echo hi`,
+	`git() { touch pwned; }; git status`,
+	`function git { touch pwned; }; git status`,
+	`hash -p ./pwn git; git status`,
+	`shopt -s expand_aliases`,
+	`set -o posix`,
+	`compgen -C 'touch pwned' x`,
+	`fc -s`,
+	`coproc touch pwned`,
+	// environment that changes what an allowed command runs or reads
+	`PATH=.:$PATH git status`,
+	`HOME=/tmp/evil git status`,
+	`GIT_CONFIG_GLOBAL=./evil git status`,
+	`GIT_DIR=./evil git status`,
+	`XDG_CONFIG_HOME=/tmp/evil git status`,
+	`LD_PRELOAD=./x.so cat x`,
+	`BASH_ENV=./x.sh echo hi`,
+	`PAGER='sh -c x' git status`,
+	`GIT_PAGER='touch pwned' git status`,
+	`NODE_OPTIONS=--require=./x.js cat x`,
+	`PYTHONPATH=. cat x`,
+	`npm_config_script_shell=./x cat x`,
+	`env PATH=. git status`,
+	`env -S 'touch pwned'`,
+	`PATH=.; git status`,
+	`IFS=x; git status`,
+	`http_proxy=http://evil; cat x`,
+	`for PATH in .; do git status; done`,
+	`echo ${PATH:=.}; git status`,
+	// programs named only when they run
+	`$'\x74ouch' pwned`,
+	`x=touch; $x pwned`,
+	`"$(printf touch)" pwned`,
+	// git running what its options configure
+	`git -c core.pager='touch pwned' status`,
+	`git -c core.fsmonitor='touch pwned' status`,
+	`git -c alias.status='!touch pwned' status`,
+	`git --config-env=core.pager=X status`,
+	// redirections a rule does not name
+	`echo x > .bashrc`,
+	`cat < /dev/tcp/example.com/80`,
+	`cat < $f`,
+	// lines forge cannot read whole
+	`echo 'unterminated`,
+	strings.Repeat("(", 600) + "true" + strings.Repeat(")", 600),
+	"echo " + strings.Repeat("$(", 20000) + strings.Repeat(")", 20000),
+}
+
+// TestAttackLinesAsk: no attack line is allowed by harmless rules, in ask
+// or auto-edit mode, and none is refused with a crash.
+func TestAttackLinesAsk(t *testing.T) {
+	fx := newFixture(t)
+	for _, mode := range []Mode{ModeAsk, ModeAutoEdit} {
+		p := fx.policy(t, mode, attackRules, nil)
+		for _, line := range attackLines {
+			if v := p.Decide(bash(line)); v.Decision == Allow {
+				t.Errorf("%s mode allowed %q: %s", mode, shorten(line), v.Reason)
+			}
+		}
+	}
+}
+
+// TestAttackLinesDenied: a deny rule for the command an attack line runs
+// denies the line, or asks when forge cannot see the command.
+func TestAttackLinesDenied(t *testing.T) {
+	fx := newFixture(t)
+	p := fx.policy(t, ModeYolo, nil, []string{"Bash(touch:*)"})
+	for _, line := range attackLines {
+		if !strings.Contains(line, "touch") {
+			continue
+		}
+		if v := p.Decide(bash(line)); v.Decision == Allow {
+			t.Errorf("yolo with Bash(touch:*) denied allowed %q: %s", shorten(line), v.Reason)
+		}
+	}
+}
+
+// TestDenyReachesEveryCommand: a deny rule applies to the commands a line
+// runs inside arithmetic, trap handlers, wrappers, git's configuration and
+// find's actions, and to the program however it is quoted.
+func TestDenyReachesEveryCommand(t *testing.T) {
+	fx := newFixture(t)
+	p := fx.policy(t, ModeYolo, nil, []string{"Bash(rm:*)"})
+	for _, line := range []string{
+		"echo $(( $(rm x) ))", "echo ${a[$(rm x)]}", "trap -- 'rm x' EXIT", "ionice -c3 rm x", "setsid rm x",
+		"time rm x", "command time rm x", "flock /tmp/l rm x", "flock /tmp/l -c 'rm x'", "busybox rm x",
+		"chrt 5 rm x", "taskset 1 rm x", "stdbuf -o0 rm x", "nice rm x", "watch rm x", "su -c 'rm x'",
+		"sudo -s rm x", "xargs rm", "find . -delete", "find . -execdir rm {} +", "git -c alias.x='!rm -rf /' x",
+		"git -c core.pager='rm x' log", `'rm' x`, `r\m x`, `"r"'m' x`, "$'rm' x", "strace -f rm x",
+	} {
+		if v := p.Decide(bash(line)); v.Decision != Deny {
+			t.Errorf("Bash(rm:*) did not deny %q: %s (%s)", line, v.Decision, v.Reason)
+		}
+	}
+	for _, line := range []string{"git co main", `x='a[$(rm x)]'; echo $((x))`, `eval "$X"`, `bash -c "$X"`} {
+		if v := p.Decide(bash(line)); v.Decision != Ask || !strings.Contains(v.Reason, "cannot tell") {
+			t.Errorf("Bash(rm:*) on %q: %s (%s), want a question: forge cannot see what it runs", line, v.Decision, v.Reason)
+		}
+	}
+	for _, line := range []string{"git status", "git log --oneline", "echo rm", "grep -r rm ."} {
+		if v := p.Decide(bash(line)); v.Decision != Allow {
+			t.Errorf("Bash(rm:*) on %q: %s (%s), want allow", line, v.Decision, v.Reason)
+		}
+	}
+}

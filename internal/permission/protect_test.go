@@ -1,0 +1,161 @@
+package permission
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// protectFixture is a project with forge's settings, a hook script, a git
+// repository and a link into its .git, and a home with forge's
+// configuration.
+type protectFixture struct {
+	wd, home, conf string
+	env            map[string]string
+}
+
+func newProtectFixture(t *testing.T) protectFixture {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := protectFixture{wd: filepath.Join(base, "proj"), home: filepath.Join(base, "home")}
+	fx.conf = filepath.Join(fx.home, ".config", "forge")
+	for _, d := range []string{"proj/.git/hooks", "proj/src", "proj/hooks", "home/.config/forge"} {
+		must(t, os.MkdirAll(filepath.Join(base, d), 0o755))
+	}
+	must(t, os.Symlink(".git", filepath.Join(fx.wd, "gitlink")))
+	fx.env = map[string]string{"HOME": fx.home, "XDG_CONFIG_HOME": filepath.Join(fx.home, ".config"), "D": ".git"}
+	return fx
+}
+
+func (fx protectFixture) policy(t *testing.T, mode Mode, allow []string) *Policy {
+	t.Helper()
+	p, err := New(Config{Mode: mode, WorkingDir: fx.wd, Home: fx.home, Allow: allow,
+		Protected: []string{fx.conf, filepath.Join(fx.wd, "hooks", "guard.sh")},
+		Getenv: func(name string) (string, bool) {
+			v, ok := fx.env[name]
+			return v, ok
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestProtectedSpellings: a shell line naming forge's settings, a hook's
+// script or a repository's .git control files asks, however the shell
+// would spell the path: through the environment, a cd before, .., //,
+// globs, a variable the line sets, a loop, a link.
+func TestProtectedSpellings(t *testing.T) {
+	fx := newProtectFixture(t)
+	allow := []string{"Bash(cp:*)", "Bash(cd:*)", "Bash(cat:*)", "Bash(ls:*)", "Bash(echo:*)", "Bash(printf:*)"}
+	protected := []string{
+		"cp x .forge/settings.json", "cp x .forg?/settings.json", "cp x .f*/settings.json", "cp x .[f]orge/x",
+		"shopt -s dotglob; cp x */settings.json", "GLOBIGNORE=x; cp x */settings.json",
+		"cp x ~/.config/forge/config.yaml", `cp x "$HOME/.config/forge/config.yaml"`, "cp x ${HOME}//.config/./forge/x",
+		"cp x $XDG_CONFIG_HOME/forge/config.yaml", "cp x $XDG_CONFIG_HOME/forg?/config.yaml",
+		"cd .git && cp x config", "cd src && cp x ../.git/config", "cp x src/../.git/hooks/pre-commit",
+		"d=.git; cp x $d/config", "cp x .gi?/co*", "cp x ./.git//config", "for f in .git/config; do cp x $f; done",
+		"cp x gitlink/config", "cp x $D/config", "cp x --target-directory=.git/hooks", "cp -t.git/hooks x",
+		"cp x hooks/guard.sh", "cd hooks; cp x guard.sh", "cd src; cd ../hooks; cp x guard*",
+		`"for"ge trust .`, `\forge trust`, "/usr/local/bin/forge -C x trust", "f=forge; $f trust",
+		"cat < .git/config", "cp x .git/config.worktree", "cd; cp x .config/forge/config.yaml",
+		"ls ~/.config/forge/", "echo hi > ~/.config/forge/x",
+	}
+	for _, mode := range []Mode{ModeAsk, ModeAutoEdit, ModeYolo} {
+		p := fx.policy(t, mode, allow)
+		for _, line := range protected {
+			if v := p.Decide(bash(line)); v.Decision != Ask || !v.Protected || len(v.Always) > 0 {
+				t.Errorf("%s: Decide(%q) = %s (%s), want a protected question", mode, line, v.Decision, v.Reason)
+			}
+		}
+	}
+	p := fx.policy(t, ModeAsk, allow)
+	for _, line := range []string{
+		"cp x src/a.go", "cat .gitignore", "ls .github/workflows", "echo config", "cp x git/config", "ls *",
+		"cp x src/*.go", "cd src && cp x a.go", "echo $HOME", "ls ~/.config", "cp x hooks/other.sh", "cat .git/HEAD",
+	} {
+		if v := p.Decide(bash(line)); v.Decision != Allow {
+			t.Errorf("Decide(%q) = %s (%s), want allow", line, v.Decision, v.Reason)
+		}
+	}
+}
+
+// TestUnresolvedPathsAsk: where forge cannot resolve a word that could
+// name a protected place, a line rules would allow is asked about, and
+// yolo runs it.
+func TestUnresolvedPathsAsk(t *testing.T) {
+	fx := newProtectFixture(t)
+	allow := []string{"Bash(cp:*)", "Bash(printf:*)", "Bash(echo:*)", "Bash(cd:*)"}
+	lines := []string{"cp x $(printf .git)/config", "cd .git; cd ..; cp x $OLDPWD/config", "cp x $REPLY", "cd $(printf .git); cp x config", "cp x $1"}
+	p := fx.policy(t, ModeAsk, allow)
+	for _, line := range lines {
+		v := p.Decide(bash(line))
+		if v.Decision != Ask || !strings.Contains(v.Reason, "cannot tell which file") || len(v.Always) > 0 {
+			t.Errorf("Decide(%q) = %s (%s), want a question naming the word", line, v.Decision, v.Reason)
+		}
+		if r := p.SuggestRule(bash(line)); r != nil {
+			t.Errorf("SuggestRule(%q) = %q, want none: a rule would not stop the question", line, r)
+		}
+	}
+	y := fx.policy(t, ModeYolo, nil)
+	for _, line := range lines {
+		if v := y.Decide(bash(line)); v.Decision != Allow {
+			t.Errorf("yolo Decide(%q) = %s (%s), want allow", line, v.Decision, v.Reason)
+		}
+	}
+	if v := p.Decide(bash("cp x src/$(printf a).go")); v.Decision != Allow {
+		t.Errorf("a word known to be under src: %s (%s), want allow", v.Decision, v.Reason)
+	}
+}
+
+// TestProtectedGitEdits: the edit tools ask before changing what git runs.
+func TestProtectedGitEdits(t *testing.T) {
+	fx := newProtectFixture(t)
+	p := fx.policy(t, ModeAutoEdit, []string{"Edit", "Write"})
+	for _, path := range []string{".git/config", ".git/hooks/pre-commit", "sub/.git/config", "gitlink/config", ".GIT/config"} {
+		v := p.Decide(Call{Tool: "Edit", Args: tools.Args{"file_path": path}, EditsFiles: true})
+		if v.Decision != Ask || !v.Protected {
+			t.Errorf("Edit(%s) = %s (%s), want a protected question", path, v.Decision, v.Reason)
+		}
+	}
+	if v := p.Decide(Call{Tool: "Edit", Args: tools.Args{"file_path": ".gitignore"}, EditsFiles: true}); v.Decision != Allow {
+		t.Errorf("Edit(.gitignore) = %s (%s), want allow", v.Decision, v.Reason)
+	}
+}
+
+func TestCouldName(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, target string
+		dots, want      bool
+	}{
+		{"/p/.forge/x", "/p/.forge", false, true},
+		{"/p/.forge", "/p/.forge", false, true},
+		{"/p/.forgery", "/p/.forge", false, false},
+		{"/p/*", "/p/.forge", false, false},
+		{"/p/*", "/p/.forge", true, true},
+		{"/p/.*", "/p/.forge", false, true},
+		{"/p/?forge", "/p/.forge", false, false},
+		{"/p/[.]forge", "/p/.forge", false, false}, // bash matches a leading dot only by a dot
+		{"/p/[.]forge", "/p/.forge", true, true},
+		{"/p/.[f]orge", "/p/.forge", false, true},
+		{"/p/*/config", "/p/.git/config", false, false},
+		{"/p/.g*/c*", "/p/.git/config", false, true},
+		{"/p/\x00", "/p/.git/config", false, true},
+		{"/p/\x00/x", "/p/.forge", false, true},
+		{"/q/\x00", "/p/.forge", false, false},
+		{"\x00", "/p/.forge", false, true},
+		{"/p/src/\x00.go", "/p/.forge", false, false},
+		{`/p/\*`, "/p/*", false, true},
+		{`/p/\*`, "/p/a", false, false},
+	} {
+		if got := couldName(parseGlob(tc.pattern), tc.target, tc.dots); got != tc.want {
+			t.Errorf("couldName(%q, %q, dots %v) = %v, want %v", tc.pattern, tc.target, tc.dots, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package permission
+
+import "strings"
+
+// globItem is one element of a path pattern (see pathRef).
+type globItem struct {
+	kind  byte // 'l' a literal byte, '?' any byte, '*' a run within a name, '[' a class, 'w' anything
+	c     byte
+	class string // the class's body, between [ and ]
+}
+
+// parseGlob splits a path pattern into its elements.
+func parseGlob(p string) []globItem {
+	items := make([]globItem, 0, len(p))
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == wild:
+			items = append(items, globItem{kind: 'w'})
+		case c == '\\' && i+1 < len(p):
+			i++
+			items = append(items, globItem{kind: 'l', c: p[i]})
+		case c == '*':
+			items = append(items, globItem{kind: '*'})
+		case c == '?':
+			items = append(items, globItem{kind: '?'})
+		case c == '[':
+			end := strings.IndexByte(p[i+1:], ']')
+			if end == 0 { // []...] holds a ] first
+				end = strings.IndexByte(p[i+2:], ']') + 1
+			}
+			if end <= 0 {
+				items = append(items, globItem{kind: 'l', c: c})
+				continue
+			}
+			items = append(items, globItem{kind: '[', class: p[i+1 : i+1+end]})
+			i += end + 1
+		default:
+			items = append(items, globItem{kind: 'l', c: c})
+		}
+	}
+	return items
+}
+
+// literalPrefixOf returns the part of a pattern before its first glob or
+// wild element, unquoted.
+func literalPrefixOf(items []globItem) string {
+	var b strings.Builder
+	for _, it := range items {
+		if it.kind != 'l' {
+			break
+		}
+		b.WriteByte(it.c)
+	}
+	return b.String()
+}
+
+// couldName reports whether the pattern could stand for target or for a
+// path below it, once the shell has expanded it. Globs follow bash's
+// rules: they never match a slash, nor a leading dot unless dots is set.
+func couldName(items []globItem, target string, dots bool) bool {
+	prefix := literalPrefixOf(items)
+	if len(prefix) == len(items) { // no glob at all
+		return within(prefix, target)
+	}
+	if !strings.HasPrefix(target, prefix) {
+		return false
+	}
+	cur := make([]bool, len(items)+1)
+	next := make([]bool, len(items)+1)
+	cur[len(prefix)] = true
+	skipEmpty(items, cur)
+	for j := len(prefix); j < len(target); j++ {
+		c := target[j]
+		hiddenDot := c == '.' && !dots && (j == 0 || target[j-1] == '/')
+		clear(next)
+		live := false
+		for i, on := range cur[:len(items)] {
+			if !on {
+				continue
+			}
+			switch it := items[i]; it.kind {
+			case 'l':
+				next[i+1] = next[i+1] || it.c == c
+			case '?':
+				next[i+1] = next[i+1] || c != '/' && !hiddenDot
+			case '[':
+				next[i+1] = next[i+1] || c != '/' && !hiddenDot && classMatches(it.class, c)
+			case '*':
+				next[i] = next[i] || c != '/' && !hiddenDot
+			case 'w':
+				next[i] = true
+			}
+		}
+		skipEmpty(items, next)
+		for _, on := range next {
+			live = live || on
+		}
+		if !live {
+			return false
+		}
+		cur, next = next, cur
+	}
+	for i, on := range cur {
+		if on && couldContinue(items[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipEmpty adds to states those reached by matching nothing: past a *
+// or a wild part.
+func skipEmpty(items []globItem, states []bool) {
+	for i := range items {
+		if states[i] && (items[i].kind == '*' || items[i].kind == 'w') {
+			states[i+1] = true
+		}
+	}
+}
+
+// couldContinue reports whether the rest of a pattern could match nothing
+// (the target itself) or a slash and more (a path below it).
+func couldContinue(items []globItem) bool {
+	for _, it := range items {
+		switch {
+		case it.kind == 'w' || it.kind == 'l' && it.c == '/':
+			return true
+		case it.kind != '*':
+			return false
+		}
+	}
+	return true
+}
+
+// classMatches reports whether the byte c is in the bracket class body.
+func classMatches(class string, c byte) bool {
+	negate := false
+	if class != "" && (class[0] == '!' || class[0] == '^') {
+		negate, class = true, class[1:]
+	}
+	in := false
+	for i := 0; i < len(class); i++ {
+		lo := class[i]
+		if lo == '\\' && i+1 < len(class) {
+			i++
+			lo = class[i]
+		}
+		hi := lo
+		if i+2 < len(class) && class[i+1] == '-' {
+			hi = class[i+2]
+			i += 2
+		}
+		if lo <= c && c <= hi {
+			in = true
+		}
+	}
+	return in != negate
+}
