@@ -9,7 +9,7 @@ import (
 // and each a way in if the matcher trusts a line it has not fully read.
 var attackRules = []string{
 	"Bash(git status)", "Bash(echo:*)", "Bash(printf:*)", "Bash(test:*)", "Bash(cat:*)", "Bash(true)",
-	"Bash(ls:*)", "Bash(wc:*)", "Bash(grep:*)", "Bash(go test:*)",
+	"Bash(ls:*)", "Bash(wc:*)", "Bash(grep:*)", "Bash(go test:*)", "Bash(cd:*)",
 }
 
 // attackLines run a command no rule names, through bash's evaluation of

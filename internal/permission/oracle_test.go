@@ -15,11 +15,11 @@ import (
 // oracleLines are lines harmless rules allow, to show that the oracle
 // sees what it should: each runs only the commands it names.
 var oracleLines = []string{
-	"echo hi && ls -la | wc -l", "git status", "for f in *.go; do cat $f; done", "echo $(ls) `cat x`",
+	"echo hi && ls -la | wc -l", "git status", "for f in *.go; do cat $f; done", "echo x$(ls) x`cat x`",
 	"test -f x && cat x || echo no", "[[ -f x ]] && echo yes", "echo $((1+2))", "cat <<EOF\nhello $(ls)\nEOF",
-	"x=1; echo $x", "case x in x) echo y;; esac", "echo ${x:-$(ls)}", "while false; do ls; done",
+	"x=1; echo $x", "case x in x) echo y;; esac", "echo x${x:-$(ls)}", "until true; do ls; done",
 	"if true; then echo a; fi", "(cd /; ls)", "{ echo a; ls; } | grep a", "go test ./... 2>&1 | grep -v ok",
-	"cat < /dev/null", "echo a > /dev/null", "printf '%s\\n' a b", "ls *.go ~/x", "echo ${#x} ${x%.go} ${x/a/b}",
+	"cat < /dev/null", "echo a > /dev/null", "printf '%s\\n' a b", "ls *.go ~/x", "echo ${#x} x${x%.go} x${x/a/b}",
 	"GIT_PAGER=cat git status", "CGO_ENABLED=0 go test ./...", "echo x${a[1]} x${x@Q}", "[[ $# -eq 0 ]] && echo none",
 	"echo \"x$(cat <(ls))\"", "cat <(ls)", "! grep -q x y", "time ls",
 }

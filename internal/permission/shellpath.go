@@ -248,6 +248,8 @@ func (t *pathTracker) expand(w *syntax.Word, depth int) string {
 			b.WriteString(t.param(p, depth))
 		case *syntax.ProcSubst:
 			b.WriteString("/dev/fd/63") // a pipe, whatever its number
+		case *syntax.ArithmExp:
+			b.WriteString("0") // a number, whatever its value
 		default: // command and arithmetic substitutions, extended globs
 			b.WriteByte(wild)
 		}
@@ -258,6 +260,9 @@ func (t *pathTracker) expand(w *syntax.Word, depth int) string {
 // param is the pattern of a parameter expansion: a plain $NAME is looked
 // up, anything else is known only when it runs.
 func (t *pathTracker) param(p *syntax.ParamExp, depth int) string {
+	if p.Length && p.Param != nil && p.Index == nil && !p.Excl {
+		return "0" // ${#x} is a number
+	}
 	if !plainParam(p) {
 		return string(wild)
 	}
