@@ -325,7 +325,11 @@ func (s *splitter) words(ws []word, text, why string, ctx lineContext) {
 			why = whyEnv(u.risky)
 		}
 		if u.split != nil { // env -S 'line'
+			from := len(s.out)
 			s.inner(*u.split, full, text, why, ctx)
+			if len(s.out) == from { // an empty line: env itself runs, printing the environment
+				s.add(command{text: text, words: ws, wrapped: wrapped, unallowable: why})
+			}
 			return
 		}
 		if u.line != nil { // watch, su -c: a line their shell runs
