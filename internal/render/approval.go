@@ -24,11 +24,22 @@ const (
 	maxPreviewLineLen = 1000
 )
 
-// Hides reports whether the question of a hides part of its preview:
-// then "show all" is one of the answers.
+// Hides reports whether the question of a hides part of its preview (or
+// of its reason): then "show all" is one of the answers.
 func (a Approval) Hides() bool {
 	_, more, cut := a.previewLines()
-	return more > 0 || cut > 0
+	_, reasonCut := a.reason()
+	return more > 0 || cut > 0 || reasonCut
+}
+
+// reason is the reason on one line, made safe, cut when long unless all
+// is shown.
+func (a Approval) reason() (line string, cut bool) {
+	line = oneLineText(a.Reason)
+	if !a.ShowAll && len(line) > maxPreviewLineLen {
+		return line[:runeStart(line, maxPreviewLineLen)] + " …", true
+	}
+	return line, false
 }
 
 // previewLines are the lines of the preview the question shows, made safe
@@ -60,6 +71,10 @@ func ApprovalQuestion(a Approval, color bool) string {
 	var b strings.Builder
 	b.WriteString(r.paint(r.st.warning, "Allow "+sanitizeText(a.Tool)+"?") + "\n")
 	lines, more, cut := a.previewLines()
+	reason, reasonCut := a.reason()
+	if reasonCut {
+		cut++
+	}
 	for _, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++"):
@@ -72,8 +87,8 @@ func ApprovalQuestion(a Approval, color bool) string {
 	if hidden := hiddenNote(more, cut); hidden != "" {
 		b.WriteString(r.paint(r.st.hint, "  … "+hidden+": [s] shows all") + "\n")
 	}
-	if a.Reason != "" {
-		b.WriteString(r.paint(r.st.hint, oneLineText(a.Reason)) + "\n")
+	if reason != "" {
+		b.WriteString(r.paint(r.st.hint, reason) + "\n")
 	}
 	b.WriteString("[y] yes, once  ")
 	if len(a.Always) > 0 {

@@ -39,6 +39,10 @@ func TestApprovalQuestion(t *testing.T) {
 			contains: []string{strings.Repeat("x", 3000) + "\n"}, lacks: []string{"[s]"}},
 		{name: "both", a: Approval{Tool: "Bash", Preview: long + "\n" + numbered(70)}, hides: true,
 			contains: []string{"… 11 more lines, 1 long line cut: [s] shows all"}},
+		{name: "a very long reason is cut", a: Approval{Tool: "Bash", Preview: "$ ls", Reason: "why " + strings.Repeat("y", 2000)}, hides: true,
+			contains: []string{"y …\n[y] yes, once  [s] show all  [n] no", "… 1 long line cut: [s] shows all"}},
+		{name: "a very long reason shown whole", a: Approval{Tool: "Bash", Preview: "$ ls", Reason: "why " + strings.Repeat("y", 2000), ShowAll: true},
+			contains: []string{strings.Repeat("y", 2000) + "\n[y] yes, once  [n] no"}},
 		{name: "escapes in the preview are neutralised", a: Approval{Tool: "Bash", Preview: "$ echo \x1b[2Jgone"},
 			lacks: []string{"\x1b"}},
 	} {
