@@ -29,6 +29,8 @@ type Target struct {
 	// refusal is what to report when an operation beneath root finds that
 	// the way now leads outside it.
 	refusal *OutsideError
+	// preview marks a target resolved for a look only (PreviewTarget).
+	preview bool
 }
 
 // WriteTarget resolves p (relative to wd, the process's working directory
@@ -126,7 +128,7 @@ func confined(wd string, roots []string, p string, how access) (*Target, error) 
 	case err != nil:
 		return nil, err
 	}
-	t := &Target{Path: abs, root: root, name: name, refusal: refusal}
+	t := &Target{Path: abs, root: root, name: name, refusal: refusal, preview: how == forPreview}
 	if how != forRead {
 		t.Path = filepath.Join(root.Name(), name)
 	}
