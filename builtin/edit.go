@@ -48,6 +48,7 @@ func newEdit(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 
 // editOutcome is an edit worked out but not yet written.
 type editOutcome struct {
+	before       []byte // the file's content now
 	content      []byte
 	replacements int
 	created      bool
@@ -77,7 +78,7 @@ func (t *editTool) plan(target *fsutil.Target, args tools.Args) (editOutcome, *t
 		if len(content) > 0 {
 			return fail(fmt.Sprintf("old_string is empty but %s already has content: give the exact text to replace, or use Write to replace the whole file", target.Path))
 		}
-		return editOutcome{content: []byte(new), replacements: 1}, nil
+		return editOutcome{before: content, content: []byte(new), replacements: 1}, nil
 	}
 	p, err := applyEdit(content, old, new, boolArg(args, "replace_all", false))
 	var amb errAmbiguous
@@ -89,7 +90,7 @@ func (t *editTool) plan(target *fsutil.Target, args tools.Args) (editOutcome, *t
 	case err != nil:
 		return fail(err.Error() + " in " + target.Path)
 	}
-	return editOutcome{content: p.content, replacements: p.replacements}, nil
+	return editOutcome{before: content, content: p.content, replacements: p.replacements}, nil
 }
 
 // readForEdit reads the text file Edit is to change. A missing file's error

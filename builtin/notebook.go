@@ -3,12 +3,13 @@ package builtin
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,7 +62,7 @@ func editFromArgs(args tools.Args) nbEdit {
 
 // DryRun says what would change, having checked that it could.
 func (t notebookEditTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
-	target, data, err := loadNotebook(ec, args.String("notebook_path"))
+	target, data, err := loadNotebook(ec, args.String("notebook_path"), fsutil.WriteTarget)
 	if err != nil {
 		return "Would fail: " + err.Error()
 	}
@@ -76,7 +77,7 @@ func (t notebookEditTool) DryRun(ec tools.ExecutionContext, args tools.Args) str
 // Execute applies the edit and writes the notebook atomically, reading and
 // writing through the same root.
 func (t notebookEditTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
-	target, data, err := loadNotebook(ec, args.String("notebook_path"))
+	target, data, err := loadNotebook(ec, args.String("notebook_path"), fsutil.WriteTarget)
 	if err != nil {
 		return tools.Fail(err.Error())
 	}
@@ -97,14 +98,15 @@ func (t notebookEditTool) Execute(ctx context.Context, ec tools.ExecutionContext
 		"index", summary.index, "cell_type", summary.cellType, "cells", summary.cells)
 }
 
-// loadNotebook resolves the path for writing (inside the working directory
-// or an allowed root, links resolved) and reads the file through the
-// target's root. The caller closes the target.
-func loadNotebook(ec tools.ExecutionContext, p string) (*fsutil.Target, []byte, error) {
+// loadNotebook resolves the path with resolve, for writing or for a look
+// before a write (inside the working directory or an allowed root, links
+// resolved), and reads the file through the target's root. The caller
+// closes the target.
+func loadNotebook(ec tools.ExecutionContext, p string, resolve func(wd string, roots []string, p string) (*fsutil.Target, error)) (*fsutil.Target, []byte, error) {
 	if strings.IndexByte(p, 0) >= 0 {
 		return nil, nil, errors.New("Invalid notebook_path: it contains a NUL byte")
 	}
-	target, err := fsutil.WriteTarget(ec.WorkingDir, ec.AllowedRoots, p)
+	target, err := resolve(ec.WorkingDir, ec.AllowedRoots, p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -163,6 +165,7 @@ type notebook struct {
 	top          jsonObject
 	cells        []jsonObject
 	major, minor int
+	data         []byte // the document as read, from which new cells' ids are derived
 }
 
 // applyNotebookEdit applies e to the notebook data and returns the new file
@@ -224,7 +227,7 @@ func parseNotebook(data []byte) (*notebook, error) {
 			return nil, fmt.Errorf("Invalid notebook: cell %d is not a JSON object", i)
 		}
 	}
-	return &notebook{top: top, cells: cells, major: major, minor: minor}, nil
+	return &notebook{top: top, cells: cells, major: major, minor: minor, data: data}, nil
 }
 
 // replaceCell gives the cell e.cellID new source (and type, if given). A
@@ -286,7 +289,11 @@ func (nb *notebook) insertCell(e nbEdit) (nbSummary, error) {
 		at = i + 1
 	}
 	withID := nb.major > 4 || (nb.major == 4 && nb.minor >= 5) // cell ids came with nbformat 4.5
-	c := newCell(e.cellType, e.source, withID, nb.cells)
+	id := ""
+	if withID {
+		id = freshCellID(nb.data, e, at, nb.cells)
+	}
+	c := newCell(e.cellType, e.source, id)
 	nb.cells = append(nb.cells[:at], append([]jsonObject{c}, nb.cells[at:]...)...)
 	sum.index, sum.cellType, sum.cellID = at, e.cellType, cellLabel(c, at)
 	sum.text = fmt.Sprintf("insert a %s cell at index %d (%s)", e.cellType, at, sum.cellID)
@@ -407,15 +414,15 @@ func cellLabel(c jsonObject, i int) string {
 	return "cell-" + strconv.Itoa(i)
 }
 
-// newCell makes a cell as Jupyter writes it (keys sorted), with a fresh id
-// when the format has ids (nbformat 4.5 and later).
-func newCell(typ, source string, withID bool, existing []jsonObject) jsonObject {
+// newCell makes a cell as Jupyter writes it (keys sorted), with id unless
+// it is "" (the format has ids from nbformat 4.5).
+func newCell(typ, source, id string) jsonObject {
 	c := jsonObject{{key: "cell_type", val: rawJSON(typ)}}
 	if typ == "code" {
 		c = append(c, jsonField{key: "execution_count", val: json.RawMessage("null")})
 	}
-	if withID {
-		c = append(c, jsonField{key: "id", val: rawJSON(freshCellID(existing))})
+	if id != "" {
+		c = append(c, jsonField{key: "id", val: rawJSON(id)})
 	}
 	c = append(c, jsonField{key: "metadata", val: json.RawMessage("{}")})
 	if typ == "code" {
@@ -424,21 +431,22 @@ func newCell(typ, source string, withID bool, existing []jsonObject) jsonObject 
 	return append(c, jsonField{key: "source", val: rawJSON(splitSource(source))})
 }
 
-// freshCellID returns 8 random hex digits no other cell uses (nbformat's
-// own choice of id).
-func freshCellID(existing []jsonObject) string {
-	for {
-		var b [4]byte
-		_, _ = rand.Read(b[:])
-		id := hex.EncodeToString(b[:])
-		taken := false
-		for _, c := range existing {
-			if c.getString("id") == id {
-				taken = true
-				break
-			}
+// freshCellID returns 8 hex digits that no other cell uses as its id (the
+// form Jupyter gives ids), derived from the notebook as read and the cell
+// inserted at index at: the same edit of the same file gets the same id,
+// so that the change shown for approval is the change written.
+func freshCellID(data []byte, e nbEdit, at int, existing []jsonObject) string {
+	h := sha256.New()
+	h.Write(data)
+	fmt.Fprintf(h, "\x00%d\x00%s\x00%s", at, e.cellType, e.source)
+	sum := h.Sum(nil)
+	for n := 0; ; n++ {
+		if n > 0 {
+			sum2 := sha256.Sum256(append(sum, byte(n), byte(n>>8), byte(n>>16), byte(n>>24)))
+			sum = sum2[:]
 		}
-		if !taken {
+		id := hex.EncodeToString(sum[:4])
+		if !slices.ContainsFunc(existing, func(c jsonObject) bool { return c.getString("id") == id }) {
 			return id
 		}
 	}

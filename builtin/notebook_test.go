@@ -274,3 +274,25 @@ func FuzzNotebookEdit(f *testing.F) {
 		}
 	})
 }
+
+// A new cell's id depends on the notebook and the edit alone, so that the
+// change shown for approval is the change written, and is never one that
+// a cell already has.
+func TestFreshCellID(t *testing.T) {
+	data := []byte(`{"cells":[],"nbformat":4,"nbformat_minor":5}`)
+	e := nbEdit{mode: "insert", cellType: "code", source: "x = 1"}
+	id := freshCellID(data, e, 0, nil)
+	if len(id) != 8 || strings.Trim(id, "0123456789abcdef") != "" {
+		t.Errorf("id %q is not 8 hex digits", id)
+	}
+	if again := freshCellID(data, e, 0, nil); again != id {
+		t.Errorf("the same edit got ids %q and %q", id, again)
+	}
+	if other := freshCellID(data, nbEdit{mode: "insert", cellType: "code", source: "x = 2"}, 0, nil); other == id {
+		t.Errorf("another edit got the same id %q", id)
+	}
+	taken := []jsonObject{{{key: "id", val: rawJSON(id)}}}
+	if got := freshCellID(data, e, 0, taken); got == id || len(got) != 8 {
+		t.Errorf("id %q given again, or malformed (%q)", id, got)
+	}
+}

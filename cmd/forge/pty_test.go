@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -302,6 +303,57 @@ func TestInteractiveAgent(t *testing.T) {
 	tm.expect(`(?s)⊘ Bash\(sleep 30\): cancelled.*forge> *$`)
 	tm.send("are you there?\r")
 	tm.expect(`(?s)Still here\..*forge> *$`)
+	tm.send("\x04")
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit status %d; output:\n%s", code, tm.screen())
+	}
+	tm.assertRestored(before)
+	if f := srv.Failures(); len(f) > 0 {
+		t.Errorf("the fake provider failed: %v", f)
+	}
+}
+
+// On a terminal, the approval question shows the real change of an edit to
+// a CRLF file, and a long change cut short with [s] show all: s prints
+// every line and asks again, n refuses and writes nothing.
+func TestInteractiveApprovalShowAll(t *testing.T) {
+	var long strings.Builder
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&long, "generated line %d\n", i)
+	}
+	write, err := json.Marshal(map[string]string{"file_path": "long.txt", "content": long.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{{Name: "Edit",
+			Arguments: json.RawMessage(`{"file_path": "crlf.txt", "old_string": "two\nthree", "new_string": "2\n3"}`)}}},
+		{Text: "Edited."},
+		{ToolCalls: []llmtest.ToolCall{{Name: "Write", Arguments: write}}},
+		{Text: "Not written, then."},
+	}})
+	tm, before := startForgeWith(t, map[string]string{"crlf.txt": "one\r\ntwo\r\nthree\r\n"},
+		"FORGE_PROVIDER=openai", "FORGE_BASE_URL="+srv.OpenAIURL(), "FORGE_APPROVAL=ask")
+	tm.expect(`forge> *$`)
+	tm.send("fix the numbers\r")
+	tm.expect(`(?s)Allow Edit\?.*-two\n *-three\n *\+2\n *\+3\n.*\[y\] yes, once.*\[n\] no\n\? *$`)
+	tm.send("y\r")
+	tm.expect(`(?s)Edited\..*forge> *$`)
+	if b, err := os.ReadFile(filepath.Join(tm.cmd.Dir, "crlf.txt")); err != nil || string(b) != "one\r\n2\r\n3\r\n" {
+		t.Errorf("crlf.txt = %q, %v", b, err)
+	}
+	tm.send("write a long file\r")
+	tm.expect(`(?s)Allow Write\?.*\+generated line 57\n *… 43 more lines: \[s\] shows all\n.*\[s\] show all +\[n\] no\n\? *$`)
+	tm.send("s\r")
+	tm.expect(`(?s)Allow Write\?.*\+generated line 58\n.*\+generated line 100\n[^+]*\[y\] yes, once +\[a\] always[^\[]*\[n\] no\n\? *$`)
+	if strings.Contains(tm.screen()[strings.LastIndex(tm.screen(), "Allow Write?"):], "[s]") {
+		t.Errorf("the question with every line still offers show all:\n%s", tm.screen())
+	}
+	tm.send("n\r")
+	tm.expect(`(?s)denied by you.*Not written, then\..*forge> *$`)
+	if _, err := os.Stat(filepath.Join(tm.cmd.Dir, "long.txt")); err == nil {
+		t.Error("long.txt was written after n")
+	}
 	tm.send("\x04")
 	if code := tm.wait(); code != 0 {
 		t.Errorf("exit status %d; output:\n%s", code, tm.screen())

@@ -1,6 +1,10 @@
 package agent
 
-import "context"
+import (
+	"context"
+
+	"github.com/forgehq/forge/internal/tools"
+)
 
 // Answer is the person's answer about a call.
 type Answer int
@@ -19,6 +23,11 @@ const (
 // Approval is a question put to the person about one call.
 type Approval struct {
 	Call Call
+	// Tool is the call's tool (nil when none has its name), and Exec the
+	// context it will run in: what an approver needs to show exactly
+	// what the call would do (tools.PreviewChange).
+	Tool tools.Tool
+	Exec tools.ExecutionContext
 	// Reason says why the policy asks (no rule allows it, ...).
 	Reason string
 	// Always are the rules "always" would add for this session.

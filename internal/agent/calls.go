@@ -225,7 +225,7 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 		return false
 	}
 	r.emit(Event{Type: EventApproval, Call: &p.call})
-	ans, err := r.a.cfg.Approver.Approve(ctx, Approval{Call: p.call, Reason: v.Reason, Always: v.Always})
+	ans, err := r.a.cfg.Approver.Approve(ctx, Approval{Call: p.call, Tool: p.tool, Exec: r.a.cfg.Exec, Reason: v.Reason, Always: v.Always})
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
 		p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")

@@ -1,36 +1,156 @@
 package commands
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/builtin"
+	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/tools"
 )
 
-func TestEditDiff(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "old.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
+// approvalFor is the approval of a call of the built-in tool name, run in
+// dir.
+func approvalFor(t *testing.T, dir, name string, args tools.Args) agent.Approval {
+	t.Helper()
+	reg := tools.NewRegistry()
+	if err := builtin.Register(reg); err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Exec: tools.ExecutionContext{WorkingDir: dir}}
-	for _, tc := range []struct {
-		name, path string
-		change     func(string) string
-		want       []string
-	}{
-		{"a new file comes from /dev/null", "new.txt", func(string) string { return "hello\n" },
-			[]string{"--- /dev/null\n", "+++ b/new.txt\n", "+hello"}},
-		{"an edit", "old.txt", func(s string) string { return strings.Replace(s, "two", "2", 1) },
-			[]string{"--- a/old.txt\n", "+++ b/old.txt\n", "-two", "+2"}},
-		{"no change", "old.txt", func(s string) string { return s }, []string{"old.txt: no change"}},
-	} {
-		got := editDiff(env, tc.path, tc.change)
-		for _, w := range tc.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s: diff lacks %q:\n%s", tc.name, w, got)
-			}
+	tl, ok := reg.Get(name)
+	if !ok {
+		t.Fatalf("no tool %s", name)
+	}
+	raw, _ := json.Marshal(args)
+	return agent.Approval{Call: agent.Call{Name: name, Args: args, Raw: raw}, Tool: tl, Exec: tools.NewExecutionContext(dir)}
+}
+
+// The question shows what the call would really do: the diff the tool
+// itself works out, why it would fail, or why it cannot be shown.
+func TestPreview(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"crlf.txt": "one\r\ntwo\r\nthree\r\n",
+		"big.txt":  strings.Repeat("0123456789abcdef\n", (1<<20)/17+1) + "tail\n",
+		"bin.dat":  "\x00\x01binary",
+		"f.go":     "a := x\nb := x\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
 		}
+	}
+	for _, tc := range []struct {
+		name, tool string
+		args       tools.Args
+		contains   []string
+	}{
+		{"a CRLF file edited with LF old_string", "Edit", tools.Args{"file_path": "crlf.txt", "old_string": "two\nthree", "new_string": "2\n3"},
+			[]string{"--- " + filepath.Join(dir, "crlf.txt"), "-two\n-three\n+2\n+3"}},
+		{"a file over 1 MiB", "Edit", tools.Args{"file_path": "big.txt", "old_string": "tail", "new_string": "end"},
+			[]string{"-tail\n+end"}},
+		{"replace_all", "Edit", tools.Args{"file_path": "f.go", "old_string": "x", "new_string": "y", "replace_all": true},
+			[]string{"-a := x\n-b := x\n+a := y\n+b := y"}},
+		{"old_string not found", "Edit", tools.Args{"file_path": "f.go", "old_string": "zzz", "new_string": "y"},
+			[]string{"This call would fail, changing nothing: old_string was not found in " + filepath.Join(dir, "f.go")}},
+		{"a Write creating a file", "Write", tools.Args{"file_path": "new.txt", "content": "hello\n"},
+			[]string{"--- /dev/null\n+++ " + filepath.Join(dir, "new.txt") + "\n@@ -0,0 +1 @@\n+hello"}},
+		{"a Write over a file", "Write", tools.Args{"file_path": "f.go", "content": "a := x\n"},
+			[]string{"-b := x"}},
+		{"a Write over a binary file", "Write", tools.Args{"file_path": "bin.dat", "content": "text"},
+			[]string{filepath.Join(dir, "bin.dat") + ": forge cannot show this change: the file is binary"}},
+		{"Bash shows its command", "Bash", tools.Args{"command": "ls -la"}, []string{"$ ls -la"}},
+		{"another tool shows its arguments", "WebFetch", tools.Args{"url": "https://example.com"}, []string{`{"url":"https://example.com"}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := preview(approvalFor(t, dir, tc.tool, tc.args))
+			for _, w := range tc.contains {
+				if !strings.Contains(got, w) {
+					t.Errorf("preview lacks %q:\n%s", w, got)
+				}
+			}
+			if strings.Contains(got, "no change") {
+				t.Errorf("preview says no change:\n%s", got)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "crlf.txt")); string(b) != files["crlf.txt"] {
+		t.Errorf("a preview wrote crlf.txt: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.txt")); err == nil {
+		t.Error("a preview created new.txt")
+	}
+}
+
+// scriptedAsker answers the questions in turn and keeps them.
+type scriptedAsker struct {
+	answers   []string
+	questions []string
+}
+
+func (s *scriptedAsker) ask(_ context.Context, q string) (string, error) {
+	s.questions = append(s.questions, q)
+	if len(s.questions) > len(s.answers) {
+		return "", context.Canceled
+	}
+	return s.answers[len(s.questions)-1], nil
+}
+
+func TestTerminalApprover(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("line\n", 100)
+	longCall := approvalFor(t, dir, "Write", tools.Args{"file_path": "f.txt", "content": long})
+	longCall.Always = []string{"Write"}
+	short := approvalFor(t, dir, "Write", tools.Args{"file_path": "f.txt", "content": "x\n"})
+	for _, tc := range []struct {
+		name    string
+		a       agent.Approval
+		answers []string
+		want    agent.Answer
+		// check looks at the questions asked.
+		check func(t *testing.T, qs []string)
+	}{
+		{"show all, then no", longCall, []string{"s", "n"}, agent.Reject, func(t *testing.T, qs []string) {
+			if len(qs) != 2 {
+				t.Fatalf("%d questions, want 2", len(qs))
+			}
+			if !strings.Contains(qs[0], "[s] show all") || strings.Count(qs[0], "+line") != 57 {
+				t.Errorf("first question does not cut the diff and offer show all:\n%s", qs[0])
+			}
+			if strings.Contains(qs[1], "[s]") || strings.Count(qs[1], "+line") != 100 {
+				t.Errorf("second question does not show every line (%d):\n%s", strings.Count(qs[1], "+line"), qs[1])
+			}
+		}},
+		{"show all, then always", longCall, []string{"S", "a"}, agent.AllowAlways, nil},
+		{"Enter is no", longCall, []string{""}, agent.Reject, nil},
+		{"show all when nothing is hidden is a wrong answer", short, []string{"s", "y"}, agent.AllowOnce, func(t *testing.T, qs []string) {
+			if len(qs) != 2 || qs[1] != "Answer y (yes, once), a (always) or n (no)." {
+				t.Errorf("questions %q", qs)
+			}
+		}},
+		{"wrong answers end in no", longCall, []string{"maybe", "what", "?"}, agent.Reject, func(t *testing.T, qs []string) {
+			if len(qs) != 3 || !strings.Contains(qs[1], "s (show all)") {
+				t.Errorf("questions %q", qs)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &scriptedAsker{answers: tc.answers}
+			env := &Env{Ask: s.ask}
+			got, err := terminalApprover{env: env}.Approve(context.Background(), tc.a)
+			if err != nil || got != tc.want {
+				t.Errorf("answer %v, %v; want %v", got, err, tc.want)
+			}
+			if tc.check != nil {
+				tc.check(t, s.questions)
+			}
+		})
 	}
 }

@@ -13,22 +13,67 @@ type Approval struct {
 	Reason string
 	// Always are the rules an "always" answer adds for the session.
 	Always []string
+	// ShowAll shows every line of the preview, each whole; otherwise a
+	// long preview is cut and the answers offer to show all of it.
+	ShowAll bool
 }
 
-// maxPreviewLines bounds the preview shown in a question.
-const maxPreviewLines = 60
+// The part of a preview a question shows before the person asks for all.
+const (
+	maxPreviewLines   = 60
+	maxPreviewLineLen = 1000
+)
+
+// Hides reports whether the question of a hides part of its preview (or
+// of its reason): then "show all" is one of the answers.
+func (a Approval) Hides() bool {
+	_, more, cut := a.previewLines()
+	_, reasonCut := a.reason()
+	return more > 0 || cut > 0 || reasonCut
+}
+
+// reason is the reason on one line, made safe, cut when long unless all
+// is shown.
+func (a Approval) reason() (line string, cut bool) {
+	line = oneLineText(a.Reason)
+	if !a.ShowAll && len(line) > maxPreviewLineLen {
+		return line[:runeStart(line, maxPreviewLineLen)] + " …", true
+	}
+	return line, false
+}
+
+// previewLines are the lines of the preview the question shows, made safe
+// for the terminal, with how many lines it leaves out and how many it
+// shows in part.
+func (a Approval) previewLines() (lines []string, more, cut int) {
+	lines = sanitizeLines(strings.TrimRight(a.Preview, "\n"))
+	if a.ShowAll {
+		return lines, 0, 0
+	}
+	if len(lines) > maxPreviewLines {
+		lines, more = lines[:maxPreviewLines], len(lines)-maxPreviewLines
+	}
+	for i, l := range lines {
+		if len(l) > maxPreviewLineLen {
+			lines[i] = l[:runeStart(l, maxPreviewLineLen)] + " …"
+			cut++
+		}
+	}
+	return lines, more, cut
+}
 
 // ApprovalQuestion is the question of an approval: the tool, the call in
-// full (a diff's added and removed lines coloured when color), and the
-// answers, "always" naming the rule it would add.
+// full or, when long, its beginning and what is hidden (a diff's added and
+// removed lines coloured when color), and the answers, "always" naming the
+// rule it would add and "show all" offered when something is hidden.
 func ApprovalQuestion(a Approval, color bool) string {
 	r := New(Options{Color: color})
 	var b strings.Builder
 	b.WriteString(r.paint(r.st.warning, "Allow "+sanitizeText(a.Tool)+"?") + "\n")
-	lines := sanitizeLines(strings.TrimRight(a.Preview, "\n"))
-	if len(lines) > maxPreviewLines {
-		more := len(lines) - maxPreviewLines
-		lines = append(lines[:maxPreviewLines], "… "+plural(more, "more line"))
+	lines, more, cut := a.previewLines()
+	reason, reasonCut := a.reason()
+	if reasonCut {
+		cut++
 	}
 	for _, l := range lines {
 		switch {
@@ -39,13 +84,32 @@ func ApprovalQuestion(a Approval, color bool) string {
 		}
 		b.WriteString("  " + l + "\n")
 	}
-	if a.Reason != "" {
-		b.WriteString(r.paint(r.st.hint, oneLineText(a.Reason)) + "\n")
+	if hidden := hiddenNote(more, cut); hidden != "" {
+		b.WriteString(r.paint(r.st.hint, "  … "+hidden+": [s] shows all") + "\n")
+	}
+	if reason != "" {
+		b.WriteString(r.paint(r.st.hint, reason) + "\n")
 	}
 	b.WriteString("[y] yes, once  ")
 	if len(a.Always) > 0 {
 		b.WriteString("[a] always: " + sanitizeText(strings.Join(a.Always, ", ")) + " this session  ")
 	}
+	if more > 0 || cut > 0 {
+		b.WriteString("[s] show all  ")
+	}
 	b.WriteString("[n] no")
 	return b.String()
+}
+
+// hiddenNote says what a question leaves out of a preview: "12 more
+// lines", "2 long lines cut", both, or nothing.
+func hiddenNote(more, cut int) string {
+	var parts []string
+	if more > 0 {
+		parts = append(parts, plural(more, "more line"))
+	}
+	if cut > 0 {
+		parts = append(parts, plural(cut, "long line")+" cut")
+	}
+	return strings.Join(parts, ", ")
 }

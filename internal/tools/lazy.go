@@ -242,6 +242,20 @@ func (l *lazyTool) ChangedFiles(ec ExecutionContext, args Args) []string {
 	return nil
 }
 
+// PreviewChange forwards to the built tool when it previews its changes;
+// ErrNoPreview otherwise. A tool that cannot be built would fail the call.
+func (l *lazyTool) PreviewChange(ec ExecutionContext, args Args) (Change, error) {
+	t, err := l.getFor(ec)
+	if err != nil {
+		return Change{}, errors.New(factoryResult(l.d.Name, err).Error)
+	}
+	defer l.put(t)
+	if cp, ok := t.(ChangePreviewer); ok {
+		return cp.PreviewChange(ec, args)
+	}
+	return Change{}, ErrNoPreview
+}
+
 // CallTimeout forwards to the built tool when it chooses its deadline, and
 // otherwise returns 0 ("use the context's timeout").
 func (l *lazyTool) CallTimeout(ec ExecutionContext, raw Args) time.Duration {

@@ -24,7 +24,7 @@ const DefaultFileMode fs.FileMode = 0o644
 // its place meanwhile. created reports whether the file did not exist
 // before.
 func (t *Target) WriteAtomic(data []byte) (created bool, err error) {
-	if t.root == nil {
+	if t.root == nil || t.preview {
 		return false, fmt.Errorf("Cannot write %s: it was not resolved for writing", t.Path)
 	}
 	dir, base := filepath.Dir(t.name), filepath.Base(t.name)

@@ -88,6 +88,57 @@ func TestWriteTarget(t *testing.T) {
 // TestWriteTargetPicksTheOutermostRoot checks that a target in a root nested
 // in another is reached through the outer one, whose checks also cover the
 // inner root being swapped for a link.
+// PreviewTarget judges a path as WriteTarget does and creates nothing: a
+// missing allowed root gives a target where nothing exists yet.
+func TestPreviewTarget(t *testing.T) {
+	wd := realDir(t)
+	if err := os.WriteFile(filepath.Join(wd, "f.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(wd, "..", filepath.Base(wd)+"-root", "deep")
+	for _, tc := range []struct {
+		p, path string
+		exists  bool
+		err     string
+	}{
+		{"f.txt", filepath.Join(wd, "f.txt"), true, ""},
+		{"new/g.txt", filepath.Join(wd, "new", "g.txt"), false, ""},
+		{filepath.Join(root, "h.txt"), filepath.Clean(filepath.Join(root, "h.txt")), false, ""},
+		{"/etc/passwd", "", false, "outside"},
+	} {
+		target, err := PreviewTarget(wd, []string{root}, tc.p)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: err = %v, want %q", tc.p, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.p, err)
+		}
+		if target.Path != tc.path {
+			t.Errorf("%s: Path = %q, want %q", tc.p, target.Path, tc.path)
+		}
+		f, err := target.OpenRegular("")
+		if tc.exists != (err == nil) || (!tc.exists && !errors.Is(err, fs.ErrNotExist)) {
+			t.Errorf("%s: open: %v, want exists=%v", tc.p, err, tc.exists)
+		}
+		if err == nil {
+			f.Close()
+		}
+		if _, err := target.WriteAtomic([]byte("y")); err == nil {
+			t.Errorf("%s: a preview target was written", tc.p)
+		}
+		target.Close()
+	}
+	if _, err := os.Stat(filepath.Dir(root)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the missing root was created: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(wd, "f.txt")); string(b) != "x" {
+		t.Errorf("f.txt = %q", b)
+	}
+}
+
 func TestWriteTargetPicksTheOutermostRoot(t *testing.T) {
 	wd := realDir(t)
 	inner := filepath.Join(wd, "inner")

@@ -29,6 +29,8 @@ type Target struct {
 	// refusal is what to report when an operation beneath root finds that
 	// the way now leads outside it.
 	refusal *OutsideError
+	// preview marks a target resolved for a look only (PreviewTarget).
+	preview bool
 }
 
 // WriteTarget resolves p (relative to wd, the process's working directory
@@ -38,12 +40,15 @@ type Target struct {
 // the error is an *OutsideError. Other errors are the message for the user
 // when the path is invalid. The caller closes the target.
 func WriteTarget(wd string, roots []string, p string) (*Target, error) {
-	t, err := confined(wd, roots, p, false)
-	if err != nil {
-		return nil, err
-	}
-	t.Path = filepath.Join(t.root.Name(), t.name)
-	return t, nil
+	return confined(wd, roots, p, forWrite)
+}
+
+// PreviewTarget resolves p as WriteTarget does, for a look at what a write
+// would change: it creates nothing. An allowed root that does not exist
+// yet (a write would create it) gives a target reached by its path, where
+// nothing exists. It cannot be written.
+func PreviewTarget(wd string, roots []string, p string) (*Target, error) {
+	return confined(wd, roots, p, forPreview)
 }
 
 // ReadTarget resolves p (relative to wd) for reading. When confine is false
@@ -59,16 +64,25 @@ func ReadTarget(wd string, roots []string, p string, confine bool) (*Target, err
 		}
 		return HostTarget(abs), nil
 	}
-	return confined(wd, roots, p, true)
+	return confined(wd, roots, p, forRead)
 }
 
 // HostTarget is the target at the absolute path p, reached by its path.
 func HostTarget(p string) *Target { return &Target{Path: p, name: p} }
 
+// access is what a confined target is resolved for.
+type access int
+
+const (
+	forRead access = iota
+	forWrite
+	forPreview // judged as a write, nothing created
+)
+
 // confined resolves p and opens the outermost of wd and roots that holds it
 // as the target's root. Outermost: a root nested in another could itself be
 // swapped for a link, which the outer root's checks would catch.
-func confined(wd string, roots []string, p string, read bool) (*Target, error) {
+func confined(wd string, roots []string, p string, how access) (*Target, error) {
 	abs, err := Abs(wd, p)
 	if err != nil {
 		return nil, err
@@ -82,7 +96,7 @@ func confined(wd string, roots []string, p string, read bool) (*Target, error) {
 			return nil, fmt.Errorf("working directory: %w", err)
 		}
 	}
-	refusal := &OutsideError{Path: abs, Read: read}
+	refusal := &OutsideError{Path: abs, Read: how == forRead}
 	base := ""
 	for _, r := range append([]string{wd}, roots...) {
 		if r == "" || strings.IndexByte(r, 0) >= 0 {
@@ -101,16 +115,24 @@ func confined(wd string, roots []string, p string, read bool) (*Target, error) {
 	if base == "" {
 		return nil, refusal
 	}
-	root, err := openRoot(base, !read)
-	if err != nil {
-		return nil, err
-	}
 	name, err := filepath.Rel(base, real)
 	if err != nil {
-		_ = root.Close()
 		return nil, fmt.Errorf("resolve %s: %w", abs, err)
 	}
-	return &Target{Path: abs, root: root, name: name, refusal: refusal}, nil
+	root, err := openRoot(base, how == forWrite)
+	switch {
+	case how == forPreview && errors.Is(err, fs.ErrNotExist):
+		return &Target{Path: filepath.Join(base, name), name: filepath.Join(base, name)}, nil
+	case how == forPreview && err != nil:
+		return nil, errors.New(Describe(base, err))
+	case err != nil:
+		return nil, err
+	}
+	t := &Target{Path: abs, root: root, name: name, refusal: refusal, preview: how == forPreview}
+	if how != forRead {
+		t.Path = filepath.Join(root.Name(), name)
+	}
+	return t, nil
 }
 
 // openRoot opens the allowed root dir. A root that does not exist yet is

@@ -1,0 +1,85 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// numbered is n lines "line 1" to "line n".
+func numbered(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
+
+func TestApprovalQuestion(t *testing.T) {
+	long := "$ echo " + strings.Repeat("x", 3000)
+	for _, tc := range []struct {
+		name     string
+		a        Approval
+		hides    bool
+		contains []string
+		lacks    []string
+	}{
+		{name: "short: all of it, no show all", a: Approval{Tool: "Bash", Preview: "$ ls", Reason: "no rule allows it"},
+			contains: []string{"Allow Bash?\n  $ ls\nno rule allows it\n[y] yes, once  [n] no"}, lacks: []string{"[s]", "…"}},
+		{name: "exactly the limit: nothing hidden", a: Approval{Tool: "Edit", Preview: numbered(maxPreviewLines)},
+			contains: []string{"  line 60\n[y] yes, once  [n] no"}, lacks: []string{"[s]"}},
+		{name: "long: cut, with show all", a: Approval{Tool: "Edit", Preview: numbered(100), Always: []string{"Edit"}}, hides: true,
+			contains: []string{"  line 60\n  … 40 more lines: [s] shows all\n", "[y] yes, once  [a] always: Edit this session  [s] show all  [n] no"},
+			lacks:    []string{"line 61\n"}},
+		{name: "show all: every line, no show all", a: Approval{Tool: "Edit", Preview: numbered(100), ShowAll: true},
+			contains: []string{"  line 61\n", "  line 100\n[y] yes, once  [n] no"}, lacks: []string{"[s]", "more lines"}},
+		{name: "a very long line is cut", a: Approval{Tool: "Bash", Preview: long}, hides: true,
+			contains: []string{"x …\n  … 1 long line cut: [s] shows all\n", "[s] show all"}, lacks: []string{strings.Repeat("x", 1001)}},
+		{name: "a very long line shown whole", a: Approval{Tool: "Bash", Preview: long, ShowAll: true},
+			contains: []string{strings.Repeat("x", 3000) + "\n"}, lacks: []string{"[s]"}},
+		{name: "both", a: Approval{Tool: "Bash", Preview: long + "\n" + numbered(70)}, hides: true,
+			contains: []string{"… 11 more lines, 1 long line cut: [s] shows all"}},
+		{name: "a very long reason is cut", a: Approval{Tool: "Bash", Preview: "$ ls", Reason: "why " + strings.Repeat("y", 2000)}, hides: true,
+			contains: []string{"y …\n[y] yes, once  [s] show all  [n] no", "… 1 long line cut: [s] shows all"}},
+		{name: "a very long reason shown whole", a: Approval{Tool: "Bash", Preview: "$ ls", Reason: "why " + strings.Repeat("y", 2000), ShowAll: true},
+			contains: []string{strings.Repeat("y", 2000) + "\n[y] yes, once  [n] no"}},
+		{name: "escapes in the preview are neutralised", a: Approval{Tool: "Bash", Preview: "$ echo \x1b[2Jgone"},
+			lacks: []string{"\x1b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ApprovalQuestion(tc.a, false)
+			if h := tc.a.Hides(); h != tc.hides {
+				t.Errorf("Hides() = %v, want %v", h, tc.hides)
+			}
+			for _, w := range tc.contains {
+				if !strings.Contains(got, w) {
+					t.Errorf("question lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tc.lacks {
+				if strings.Contains(got, w) {
+					t.Errorf("question has %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+// In colour, added and removed lines are painted, the file headers not.
+func TestApprovalQuestionColours(t *testing.T) {
+	got := ApprovalQuestion(Approval{Tool: "Edit", Preview: "--- a\n+++ b\n-old\n+new\n same"}, true)
+	for _, l := range strings.Split(got, "\n") {
+		plain := stripANSI(l)
+		painted := plain != l
+		switch strings.TrimSpace(plain) {
+		case "-old", "+new":
+			if !painted {
+				t.Errorf("%q is not coloured", plain)
+			}
+		case "--- a", "+++ b", "same":
+			if painted {
+				t.Errorf("%q is coloured", plain)
+			}
+		}
+	}
+}
