@@ -33,13 +33,10 @@ func newPlace(dir string) place {
 
 // within reports whether p is dir or inside it.
 func within(p, dir string) bool {
-	if p == dir {
-		return true
+	if !strings.HasPrefix(p, dir) {
+		return false
 	}
-	if !strings.HasSuffix(dir, string(filepath.Separator)) {
-		dir += string(filepath.Separator)
-	}
-	return strings.HasPrefix(p, dir)
+	return len(p) == len(dir) || strings.HasSuffix(dir, string(filepath.Separator)) || p[len(dir)] == filepath.Separator
 }
 
 // resolvePhysical returns the absolute path p with every symbolic link
@@ -53,9 +50,14 @@ func resolvePhysical(p string) (string, error) {
 		return "", fmt.Errorf("%q is not absolute", p)
 	}
 	vol := filepath.VolumeName(p)
-	root := vol + string(filepath.Separator)
-	cur := root
-	parts := splitPath(p[len(vol):])
+	return resolveFrom(vol+string(filepath.Separator), p[len(vol):])
+}
+
+// resolveFrom resolves the relative path rest from cur, a directory whose
+// links are resolved already, as resolvePhysical does.
+func resolveFrom(cur, rest string) (string, error) {
+	parts := splitPath(rest)
+	missing := false // below a name that does not exist nothing does
 	for links := 0; len(parts) > 0; {
 		part := parts[0]
 		parts = parts[1:]
@@ -67,10 +69,14 @@ func resolvePhysical(p string) (string, error) {
 			continue
 		}
 		next := filepath.Join(cur, part)
+		if missing {
+			cur = next
+			continue
+		}
 		fi, err := os.Lstat(next)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-			cur = next
+			cur, missing = next, true
 			continue
 		case err != nil:
 			return "", err
@@ -79,7 +85,7 @@ func resolvePhysical(p string) (string, error) {
 			continue
 		}
 		if links++; links > maxLinks {
-			return "", fmt.Errorf("%s: too many levels of symbolic links", p)
+			return "", fmt.Errorf("%s: too many levels of symbolic links", filepath.Join(cur, rest))
 		}
 		target, err := os.Readlink(next)
 		if err != nil {

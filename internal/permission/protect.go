@@ -149,25 +149,47 @@ func (p *Policy) protectedLine(c Call, l *shellLine) lineProtection {
 // namesTarget reports whether the path word r could name a protected
 // target, and whether it surely does (it holds nothing unknown).
 func (p *Policy) namesTarget(r pathRef, dots bool) (named, sure bool) {
+	if !strings.ContainsAny(r.pattern, "*?[\\\x00") { // a plain path, the usual case
+		for _, t := range p.targets {
+			if within(r.pattern, t) {
+				return true, true
+			}
+		}
+		return p.linksToTarget(r), true
+	}
 	items := parseGlob(r.pattern)
 	for _, t := range p.targets {
 		if couldName(items, t, dots) {
 			return true, r.sure()
 		}
 	}
-	if lit := literalPrefixOf(items); len(lit) == len(items) && strings.HasPrefix(lit, "/") {
-		if phys, err := resolvePhysical(lit); err == nil && phys != lit { // a link to a protected place
-			for _, t := range p.targets {
-				if within(phys, t) {
-					return true, true
-				}
-			}
-			if hasComponent(phys, forgeDirName) || gitControl(phys) {
-				return true, true
-			}
+	return false, false
+}
+
+// linksToTarget reports whether the plain path r leads, through symbolic
+// links, into a protected target. Only the part below the working
+// directory is looked at when it is there, since the working directory is
+// resolved already; an option (-la) is not a path.
+func (p *Policy) linksToTarget(r pathRef) bool {
+	if strings.HasPrefix(r.word, "-") {
+		return false
+	}
+	var phys string
+	var err error
+	if within(r.pattern, p.wd.lexical) {
+		phys, err = resolveFrom(p.wd.physical, strings.TrimPrefix(r.pattern, p.wd.lexical))
+	} else {
+		phys, err = resolvePhysical(r.pattern)
+	}
+	if err != nil || phys == r.pattern {
+		return false
+	}
+	for _, t := range p.targets {
+		if within(phys, t) {
+			return true
 		}
 	}
-	return false, false
+	return hasComponent(phys, forgeDirName) || gitControl(phys)
 }
 
 // runsForgeTrust reports whether the command could be forge trust: its

@@ -72,8 +72,13 @@ const (
 	maxOperators = 8192
 )
 
-// errTooComplex refuses a line that nests too deeply to check.
-var errTooComplex = errors.New("it nests too deeply to check")
+// Lines forge refuses to read: one that nests too deeply, and one with a
+// carriage return, which bash reads as part of a word where the parser
+// sees a space.
+var (
+	errTooComplex     = errors.New("it nests too deeply to check")
+	errCarriageReturn = errors.New("it holds a carriage return, which bash reads as part of a word")
+)
 
 // tooComplex over-estimates how deeply src nests: brackets of any kind,
 // and operators, which chain into nested nodes.
@@ -115,6 +120,9 @@ type splitter struct {
 func (s *splitter) line(src string, ctx lineContext) error {
 	if len(src) > shortLine && tooComplex(src) {
 		return errTooComplex
+	}
+	if strings.IndexByte(src, '\r') >= 0 {
+		return errCarriageReturn
 	}
 	pr := s.parsers.get()
 	defer s.parsers.put(pr)

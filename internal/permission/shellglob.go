@@ -59,18 +59,23 @@ func literalPrefixOf(items []globItem) string {
 // path below it, once the shell has expanded it. Globs follow bash's
 // rules: they never match a slash, nor a leading dot unless dots is set.
 func couldName(items []globItem, target string, dots bool) bool {
-	prefix := literalPrefixOf(items)
-	if len(prefix) == len(items) { // no glob at all
-		return within(prefix, target)
+	n := 0 // the literal items first: most targets differ there
+	for ; n < len(items) && items[n].kind == 'l'; n++ {
+		if n == len(target) {
+			return items[n].c == '/' // a path below the target
+		}
+		if items[n].c != target[n] {
+			return false
+		}
 	}
-	if !strings.HasPrefix(target, prefix) {
-		return false
+	if n == len(items) { // no glob at all: the target itself, or not
+		return n == len(target)
 	}
 	cur := make([]bool, len(items)+1)
 	next := make([]bool, len(items)+1)
-	cur[len(prefix)] = true
+	cur[n] = true
 	skipEmpty(items, cur)
-	for j := len(prefix); j < len(target); j++ {
+	for j := n; j < len(target); j++ {
 		c := target[j]
 		hiddenDot := c == '.' && !dots && (j == 0 || target[j-1] == '/')
 		clear(next)
