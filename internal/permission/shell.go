@@ -268,7 +268,9 @@ func (s *splitter) call(ce *syntax.CallExpr, src, why string, ctx lineContext) {
 	ws := make([]word, len(ce.Args))
 	for i, w := range ce.Args {
 		ws[i] = evalWord(w)
-		s.paths.word(w, src)
+		if i > 0 || strings.IndexByte(ws[i].deny, '/') >= 0 || !ws[i].literal() {
+			s.paths.word(w, src) // a program named without a slash is found on the PATH
+		}
 	}
 	if first := ws[0]; first.literal() && (first.allow == "cd" || first.allow == "pushd") {
 		switch len(ce.Args) {

@@ -109,7 +109,12 @@ func (t *pathTracker) resolve() []pathRef {
 	}
 	dirs := t.dirs()
 	refs := make([]pathRef, 0, len(t.words))
+	seen := make(map[*syntax.Word]bool, len(t.words))
 	for _, sw := range t.words {
+		if seen[sw.w] {
+			continue
+		}
+		seen[sw.w] = true
 		p := t.expand(sw.w, 0)
 		text := source(sw.src, sw.w)
 		refs = t.addRef(refs, dirs, p, text)
