@@ -13,6 +13,8 @@
 //	            the message's record names N
 //	ID.d/blobs/ the files the agent's edits changed, as they were before,
 //	            each content once, named by its sha256 (see History)
+//	ID.lock     the lock of the forge writing the session (its pid and
+//	            program), so that a second one is refused (InUseError)
 //
 // Durability: each record is a whole line given to the kernel in one
 // write on a file opened for appending. There is no fsync per record: a

@@ -18,6 +18,7 @@ import (
 type Log struct {
 	mu      sync.Mutex
 	f       *os.File // nil once closed
+	lock    *sessionLock
 	dir, id string
 	now     func() time.Time
 	sum     Summary
@@ -165,8 +166,9 @@ func (l *Log) Record(kind string, data any) error {
 	return l.write(&record{Type: typeEvent, Kind: kind, Data: b})
 }
 
-// Close syncs the log to the disk, closes it and saves the summary with
-// the last activity. Closing twice does nothing.
+// Close syncs the log to the disk, closes it, saves the summary with the
+// last activity and lets the session go for another forge to resume.
+// Closing twice does nothing.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -181,7 +183,11 @@ func (l *Log) Close() error {
 	if err != nil {
 		err = fmt.Errorf("session %s: close: %w", l.id, err)
 	}
-	return errors.Join(err, l.saveSummary())
+	err = errors.Join(err, l.saveSummary())
+	if lerr := l.lock.release(); lerr != nil {
+		err = errors.Join(err, fmt.Errorf("session %s: release its lock: %w", l.id, lerr))
+	}
+	return err
 }
 
 // write stamps rec and appends it as one line in one write call.
