@@ -57,7 +57,7 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall) bool {
 			p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")
 		}
 		r.report(p)
-		r.conv.append(toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess))
+		r.conv.appendResult(toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess), p.res.Output)
 	}
 	if !stop && ctx.Err() != nil {
 		r.done.Reason, stop = ReasonCancelled, true

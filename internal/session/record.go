@@ -58,10 +58,15 @@ type record struct {
 }
 
 // storedMessage is a message as a log keeps it: when Output is set, the
-// result's content is in a side file and Result.Content is empty.
+// result's content is in a side file and Result.Content is empty. A tool
+// result whose content is a cut of a longer output has that output too,
+// as the person was shown it: in Shown, or in side file ShownOutput when
+// it is big. Loading gives the model its content, never Shown.
 type storedMessage struct {
 	llm.Message
-	Output *sideRef `json:"output,omitempty"`
+	Output      *sideRef `json:"output,omitempty"`
+	Shown       string   `json:"shown,omitempty"`
+	ShownOutput *sideRef `json:"shown_output,omitempty"`
 }
 
 // maxOutputs bounds a side file's number, so that numbering the next one
@@ -166,11 +171,11 @@ func checkMessage(m *storedMessage) error {
 	default:
 		return fmt.Errorf("message with role %q", m.Role)
 	}
-	if o := m.Output; o != nil {
-		if m.Role != llm.RoleTool || m.Result == nil {
-			return errors.New("stored output on a message that is not a tool result")
-		}
-		if o.N < 0 || o.N > maxOutputs || o.Size < 0 {
+	if (m.Output != nil || m.Shown != "" || m.ShownOutput != nil) && (m.Role != llm.RoleTool || m.Result == nil) {
+		return errors.New("stored output on a message that is not a tool result")
+	}
+	for _, o := range []*sideRef{m.Output, m.ShownOutput} {
+		if o != nil && (o.N < 0 || o.N > maxOutputs || o.Size < 0) {
 			return fmt.Errorf("stored output %d of size %d", o.N, o.Size)
 		}
 	}
