@@ -286,7 +286,11 @@ func (r *run) execute(ctx context.Context, p *pending) {
 		r.runSubagent(ctx, p)
 		return
 	}
-	afterCall := r.checkpoint(p)
+	afterCall, err := r.checkpoint(p)
+	if err != nil {
+		p.res = notCheckpointed(err)
+		return
+	}
 	var res tools.Result
 	if p.call.Args != nil {
 		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, r.a.cfg.Exec, p.call.Args)

@@ -24,9 +24,11 @@ const (
 	typeUsage      = "usage"
 	typeCompaction = "compaction"
 	typeEvent      = "event"
-	// File checkpoints for undo: the files a call changed; the prompts
-	// whose changes were undone; the prompt the conversation was taken
-	// back to before.
+	// File checkpoints for undo: the files a call is about to change
+	// (saved before it runs); the files it changed; the prompts whose
+	// changes were undone; the prompt the conversation was taken back to
+	// before.
+	typeEdit       = "edit"
 	typeCheckpoint = "checkpoint"
 	typeRestore    = "restore"
 	typeRewind     = "rewind"
@@ -121,8 +123,8 @@ func decodeRecord(line []byte) (record, error) {
 				return record{}, fmt.Errorf("compaction message %d: %w", i+1, err)
 			}
 		}
-	case typeCheckpoint:
-		return rec, checkCheckpoint(rec.Checkpoint)
+	case typeEdit, typeCheckpoint:
+		return rec, checkCheckpoint(rec.Type, rec.Checkpoint)
 	case typeRestore:
 		if rec.Restore == nil || len(rec.Restore.Turns) == 0 {
 			return record{}, errors.New("restore record without prompts")
@@ -138,10 +140,11 @@ func decodeRecord(line []byte) (record, error) {
 }
 
 // checkCheckpoint refuses a checkpoint a restore could not act on safely:
-// a relative path, or a file state without a content hash.
-func checkCheckpoint(c *Checkpoint) error {
-	if c == nil || c.Turn < 1 || len(c.Files) == 0 {
-		return errors.New("checkpoint record without prompt or files")
+// a relative path, or a file state without a content hash. A call's
+// checkpoint may name no file (it changed none); its edit record may not.
+func checkCheckpoint(typ string, c *Checkpoint) error {
+	if c == nil || c.Turn < 1 || c.Seq < 0 || len(c.Files) == 0 && (typ == typeEdit || c.Seq == 0) {
+		return fmt.Errorf("%s record without prompt or files", typ)
 	}
 	for _, f := range c.Files {
 		if !filepath.IsAbs(f.Path) || filepath.Clean(f.Path) != f.Path {
