@@ -28,6 +28,9 @@ const (
 	// bashSpillMax bounds the file that keeps an output too long for the
 	// result: a command may print without end, and the disk is not.
 	bashSpillMax = 256 << 20
+	// bashSpillTotal bounds all such files together: two outputs at their
+	// largest; older files make room for newer ones.
+	bashSpillTotal = 2 * bashSpillMax
 )
 
 var bashDescriptor = tools.Descriptor{
@@ -35,7 +38,8 @@ var bashDescriptor = tools.Descriptor{
 	Presenter: bashPresenter{},
 	Description: "Execute a bash command. The command runs with `bash -c` in the working directory, in a process group of its own, " +
 		"with standard input empty; standard output and error are returned together (beyond the output cap the head and the tail are kept, " +
-		"with a line saying how much was left out, and the whole output is saved to a private temporary file the result names). " +
+		"with a line saying how much was left out, and the whole output is saved to a private temporary file the result names, " +
+		"removed when forge exits). " +
 		"A non-zero exit status is a failure that gives the exit code. " +
 		"The timeout (milliseconds, default 120000, at most 600000) ends the whole process group; the output printed until then is returned. " +
 		"Environment variables whose names contain KEY, TOKEN, SECRET or PASSWORD are not passed to the command unless configured. " +
@@ -55,8 +59,10 @@ type bashTool struct {
 	shell  string
 	shells *shellTable // also holds the kill grace, which KillShell and Close use too
 	// outputDir is where outputs too long for a result are kept whole;
-	// "" is the system's temporary directory.
+	// "" is the system's temporary directory. spills are those files,
+	// removed by Close.
 	outputDir string
+	spills    *capture.Spills
 	// environ is forge's environment (os.Environ), which commands inherit
 	// without its secrets (proc.Environ).
 	environ func() []string
@@ -85,12 +91,14 @@ func newBash(h *shellHolder) tools.Factory {
 		}
 		t := h.table()
 		t.setGrace(grace)
-		return &bashTool{described: described{bashDescriptor}, shell: shell, shells: t, outputDir: outDir, environ: os.Environ}, nil
+		return &bashTool{described: described{bashDescriptor}, shell: shell, shells: t, outputDir: outDir,
+			spills: capture.NewSpills(outDir, bashSpillTotal), environ: os.Environ}, nil
 	}
 }
 
-// Close ends every background command (Registry.Close, when forge exits).
-func (b *bashTool) Close() error { return b.shells.Close() }
+// Close ends every background command and removes the files that kept
+// long outputs whole (Registry.Close, when forge exits).
+func (b *bashTool) Close() error { return errors.Join(b.shells.Close(), b.spills.Close()) }
 
 // CallTimeout makes the timeout argument the call's deadline; without it,
 // the shorter of 120 s and the context's timeout. A background command's
@@ -216,7 +224,7 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("Could not start the command: %v", err))
 	}
-	out := capture.NewSpill(b.bashOutputLimit(ec), b.outputDir, bashSpillMax)
+	out := capture.NewSpill(b.bashOutputLimit(ec), b.spills, bashSpillMax)
 	defer out.Close()
 	sink := &switchWriter{w: out}
 	drained := make(chan struct{})

@@ -94,7 +94,7 @@ func TestExecutorBashOutputFile(t *testing.T) {
 				t.Fatalf("output_file %q, want a file in %s; status %s, metadata %v, %d bytes of text", path, dir, r.Status, r.Metadata, len(r.Display()))
 			}
 			text := r.Display()
-			if !strings.Contains(text, "[The whole output ("+strconv.Itoa(len(want))+" bytes) is in "+path+"]") {
+			if !strings.Contains(text, "[The whole output ("+strconv.Itoa(len(want))+" bytes) is in "+path+" until forge exits]") {
 				t.Errorf("the result does not name the file: %q", text)
 			}
 			if out, _ := r.Output.(string); len(out) > ec.MaxOutputSize {
@@ -128,5 +128,34 @@ func TestBashSmallOutputNoFile(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("files written: %v", ents)
+	}
+}
+
+// The files that keep long outputs whole go when the registry closes, as
+// forge exits, and the results said they would.
+func TestBashOutputFilesRemovedOnClose(t *testing.T) {
+	cfg, dir := bashSpillConfig(t)
+	e, reg := newTestExecutor(t, cfg)
+	ec := testEC(t)
+	ec.MaxOutputSize = 2000
+	var paths []string
+	for range 2 {
+		r := runJSON(t, e, ec, "Bash", `{"command":"seq 1 20000"}`)
+		path, _ := r.Metadata["output_file"].(string)
+		if _, err := os.Stat(path); err != nil || !strings.Contains(r.Display(), path+" until forge exits]") {
+			t.Fatalf("no output file: %v\n%s", err, r.Display())
+		}
+		paths = append(paths, path)
+	}
+	if err := reg.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s outlives Close: %v", p, err)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("files left in %s: %v", dir, ents)
 	}
 }

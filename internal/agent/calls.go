@@ -57,7 +57,7 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall) bool {
 			p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")
 		}
 		r.report(p)
-		r.conv.append(toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess))
+		r.conv.appendResult(toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess), p.res.Output)
 	}
 	if !stop && ctx.Err() != nil {
 		r.done.Reason, stop = ReasonCancelled, true
@@ -286,7 +286,11 @@ func (r *run) execute(ctx context.Context, p *pending) {
 		r.runSubagent(ctx, p)
 		return
 	}
-	afterCall := r.checkpoint(p)
+	afterCall, err := r.checkpoint(p)
+	if err != nil {
+		p.res = notCheckpointed(err)
+		return
+	}
 	var res tools.Result
 	if p.call.Args != nil {
 		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, r.a.cfg.Exec, p.call.Args)

@@ -11,7 +11,8 @@ import (
 type Checkpointer interface {
 	// Checkpoint saves the state of paths (absolute, links resolved)
 	// before a call changes them, and returns the function that records
-	// the state the call left them in, called once the call is over.
+	// the state the call left them in, called once the call is over. An
+	// error means nothing could be kept: the call does not run.
 	Checkpoint(paths []string) (commit func() error, err error)
 }
 
@@ -30,19 +31,20 @@ func (r *run) changedFiles(p *pending) []string {
 }
 
 // checkpoint saves the files p will change, before it runs, and returns
-// what to call after it ran (see afterCall). A checkpoint that cannot be
-// saved does not stop the call: the person is told that this change
-// cannot be undone.
-func (r *run) checkpoint(p *pending) func() {
+// what to call after it ran. A checkpoint that cannot be kept (a full
+// disk, a blob directory that cannot be written) is an error, and the
+// call must not run: an edit nobody can undo is worse than one not made,
+// which the model can try again or do otherwise.
+func (r *run) checkpoint(p *pending) (func(), error) {
 	paths := r.changedFiles(p)
 	if len(paths) == 0 {
-		return func() {}
+		return func() {}, nil
 	}
 	var commit func() error
 	if cp := r.a.cfg.Checkpointer; cp != nil {
 		var err error
 		if commit, err = cp.Checkpoint(paths); err != nil {
-			r.notice("no checkpoint of " + p.call.Name + ": " + err.Error() + "; /undo cannot undo this change")
+			return nil, err
 		}
 	}
 	return func() {
@@ -54,9 +56,17 @@ func (r *run) checkpoint(p *pending) func() {
 			return
 		}
 		if err := commit(); err != nil {
-			r.notice("the checkpoint of " + p.call.Name + " could not be recorded: " + err.Error())
+			r.notice("the checkpoint of " + p.call.Name + " could not be recorded whole: " + err.Error() +
+				"; an undo may have to leave the file as it is")
 		}
-	}
+	}, nil
+}
+
+// notCheckpointed is the result of an edit not run because its checkpoint
+// could not be kept.
+func notCheckpointed(err error) *CallResult {
+	return refusedFor(StatusFailed, "Could not keep a checkpoint for undo: "+err.Error()+"; the file was not changed.",
+		"not run: could not keep a checkpoint for undo ("+err.Error()+")")
 }
 
 // noteChanged adds paths to the files the run changed.

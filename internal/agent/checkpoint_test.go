@@ -8,9 +8,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/forgehq/forge/internal/llm/llmtest"
 	"github.com/forgehq/forge/internal/permission"
+	"github.com/forgehq/forge/internal/session"
 )
 
 // fakeCheckpointer records what it is asked to keep, and what each file
@@ -104,21 +106,69 @@ func TestCheckpointsBeforeEdits(t *testing.T) {
 	}
 }
 
-func TestCheckpointFailureIsANotice(t *testing.T) {
-	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
-		{ToolCalls: []llmtest.ToolCall{scriptCall("Write", `{"file_path": "a.txt", "content": "a"}`)}},
-		{Text: "ok"},
-	}})
-	h.cfg.Checkpointer = &fakeCheckpointer{failSave: true}
-	h.cfg.Policy = h.policy(permission.Config{Mode: permission.ModeYolo})
-	d := h.run(context.Background(), "go")
-	if len(d.FilesChanged) != 1 {
-		t.Fatalf("the write did not run: %+v", d)
+// An edit whose checkpoint cannot be kept is not run: the file stays as
+// it was, and the model is told why, so that no change exists that undo
+// cannot take back. Both with a failing Checkpointer and with a session
+// whose blob directory cannot be made (a file that does not exist yet
+// needs no blob: creating it could still be undone).
+func TestEditNotRunWithoutCheckpoint(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cp   func(t *testing.T, h *harness) Checkpointer
+	}{
+		{"checkpointer fails", func(*testing.T, *harness) Checkpointer { return &fakeCheckpointer{failSave: true} }},
+		{"session blobs unusable", func(t *testing.T, h *harness) Checkpointer {
+			dir := filepath.Join(t.TempDir(), "sessions")
+			log, err := session.NewStore(dir, time.Now).Create(session.Meta{ID: "sess_1", CWD: h.dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { log.Close() })
+			// A file where the blob directory goes: nothing can be kept.
+			if err := os.MkdirAll(filepath.Join(dir, "sess_1.d"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "sess_1.d", "blobs"), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			h.conv.Log = log
+			history := log.History()
+			history.Prompt("go", nil)
+			return history
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+				{ToolCalls: []llmtest.ToolCall{
+					scriptCall("Write", `{"file_path": "a.txt", "content": "new"}`),
+					scriptCall("Edit", `{"file_path": "b.txt", "old_string": "old", "new_string": "edited"}`),
+				}},
+				{Text: "ok"},
+			}})
+			h.file("a.txt", "old\n")
+			h.file("b.txt", "old\n")
+			h.cfg.Checkpointer = tc.cp(t, h)
+			h.cfg.Policy = h.policy(permission.Config{Mode: permission.ModeYolo})
+			d := h.run(context.Background(), "go")
+			if len(d.FilesChanged) != 0 {
+				t.Errorf("files changed: %v", d.FilesChanged)
+			}
+			for _, name := range []string{"a.txt", "b.txt"} {
+				if b, _ := os.ReadFile(filepath.Join(h.dir, name)); string(b) != "old\n" {
+					t.Errorf("%s is %q", name, b)
+				}
+			}
+			told := resultsOf(h.srv.Requests()[1])
+			for i, r := range h.results() {
+				if r.Status != StatusFailed || !strings.Contains(r.Error, "could not keep a checkpoint for undo") {
+					t.Errorf("result %d: %+v", i, r)
+				}
+				if len(told) != 2 || !strings.HasPrefix(told[i], "Could not keep a checkpoint for undo: ") ||
+					!strings.HasSuffix(told[i], "; the file was not changed.") {
+					t.Errorf("the model was told %q", told)
+				}
+			}
+			h.assertValid()
+		})
 	}
-	for _, e := range h.events {
-		if e.Type == EventNotice && strings.Contains(e.Text, "/undo cannot undo this change") {
-			return
-		}
-	}
-	t.Fatal("no notice that the change cannot be undone")
 }

@@ -27,6 +27,11 @@ type Recorder interface {
 	Prompt(text string) error
 	// Append records any other message.
 	Append(m llm.Message) error
+	// Result records a tool result: m as the model reads it, and shown,
+	// the whole output the person was shown when the model reads a cut
+	// of it ("" when it reads the same), so that the record holds what
+	// each of them saw.
+	Result(m llm.Message, shown string) error
 	// Usage records what one request used and cost.
 	Usage(u llm.Usage, costUSD float64) error
 	// Compaction records that the conversation became replacement (a
@@ -45,6 +50,19 @@ func (c *Conversation) append(ms ...llm.Message) {
 	for _, m := range ms {
 		c.noteLogErr(c.Log.Append(m))
 	}
+}
+
+// appendResult adds a tool result, whose content is a cut of shown when
+// the two differ, recording both.
+func (c *Conversation) appendResult(m llm.Message, shown string) {
+	c.Messages = append(c.Messages, m)
+	if c.Log == nil {
+		return
+	}
+	if shown == m.Result.Content {
+		shown = ""
+	}
+	c.noteLogErr(c.Log.Result(m, shown))
 }
 
 // appendPrompt adds the person's prompt, recording it as one.

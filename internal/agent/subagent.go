@@ -307,6 +307,11 @@ func (n nestedRecorder) Append(m llm.Message) error {
 	return n.parent.Record("subagent_message", map[string]any{"parent_id": n.parentID, "message": m})
 }
 
+// Result keeps a subagent's tool result as its model read it. The whole
+// output it was cut from stays out: these records sit in the parent's
+// log inline, and the subagent's report is what its parent reads.
+func (n nestedRecorder) Result(m llm.Message, _ string) error { return n.Append(m) }
+
 // Usage counts toward the session's: a subagent's tokens are paid for.
 func (n nestedRecorder) Usage(u llm.Usage, cost float64) error { return n.parent.Usage(u, cost) }
 

@@ -33,7 +33,9 @@ forge undo reverts the last prompt of a kept session: --session ID (forge sessio
 
 Exit status:
   0  the files were restored
-  1  a file could not be restored (its saved content is missing or damaged, or it cannot be written)
+  1  a file could not be restored (its saved content is missing or damaged, or it cannot be written), or is
+     not undoable (forge was stopped, or its log failed, before it recorded what the edit did: the file is
+     left as it is, the others are restored)
   2  usage error
   3  nothing to undo
   5  a file changed since forge wrote it: nothing restored (--force overwrites)`,
@@ -185,12 +187,14 @@ func restoredText(env *Env, verb string, plan session.Plan, done []session.Resto
 		fmt.Fprintf(&b, "%s the file changes of %s:", verb, promptNames(plan.Turns))
 	}
 	for _, r := range done {
-		line := fmt.Sprintf("\n  %-9s %s", r.Action, env.restoredPath(r))
+		line := fmt.Sprintf("\n  %-9s %s", strings.ReplaceAll(r.Action, "_", " "), env.restoredPath(r))
 		switch r.Action {
 		case session.ActionRemoved:
 			line += " (the prompt created it)"
 		case session.ActionUnchanged:
 			line += " (already as before)"
+		case session.ActionNotUndoable:
+			line += " (" + r.Reason + "; left as it is)"
 		case session.ActionKept:
 			if i := slices.IndexFunc(plan.Files, func(f session.FileRestore) bool { return f.Path == r.Path }); i >= 0 {
 				line += " (" + conflictNote(plan.Files[i]) + ")"
@@ -218,6 +222,8 @@ func plannedText(env *Env, plan session.Plan) string {
 		switch {
 		case f.Unchanged():
 			state = "already as before"
+		case f.NotUndoable():
+			state = "not undoable: " + f.Lost
 		case f.Conflict():
 			state = conflictNote(f)
 		}
@@ -248,6 +254,7 @@ func pronoun(n int) string {
 type restoredView struct {
 	Path   string `json:"path"`
 	Action string `json:"action"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // undoView is a restore as JSON: its status (restored, conflict, failed,
@@ -266,7 +273,7 @@ type undoView struct {
 func undoJSON(env *Env, id string, turns []int, done []session.Restored, status string) undoView {
 	files := make([]restoredView, 0, len(done))
 	for _, r := range done {
-		files = append(files, restoredView{Path: env.restoredPath(r), Action: r.Action})
+		files = append(files, restoredView{Path: env.restoredPath(r), Action: r.Action, Reason: r.Reason})
 	}
 	if turns == nil {
 		turns = []int{}

@@ -86,7 +86,8 @@ func oracleScratch(t testing.TB) string {
 
 // traceLine runs line with bash -x and returns the program of each simple
 // command bash ran, as its trace shows it; assignments and the shell's
-// own compound commands ([[ ]], (( )), for, case) are left out.
+// own compound commands ([[ ]], (( )), let, for, case) are left out:
+// the classifier judges their arithmetic itself.
 func traceLine(t *testing.T, shell, scratch, line string) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -138,7 +139,7 @@ func tracedProgram(l string) (string, bool) {
 		name, _, _ = strings.Cut(rest, " ")
 	}
 	if eq := strings.IndexByte(name, '='); eq > 0 && validName(strings.TrimSuffix(name[:eq], "+")) ||
-		strings.HasPrefix(name, "[[") || strings.HasPrefix(name, "((") || name == "for" || name == "case" || name == "select" || name == "" {
+		strings.HasPrefix(name, "[[") || strings.HasPrefix(name, "((") || name == "let" || name == "for" || name == "case" || name == "select" || name == "" {
 		return "", false
 	}
 	return path.Base(name), true

@@ -10,9 +10,13 @@
 //	            on every prompt and usage record, so that listing sessions
 //	            reads a few hundred bytes per session instead of every log
 //	ID.d/N.out  tool outputs too big to sit in a line, each stored once;
-//	            the message's record names N
+//	            the message's record names N. When the model read a cut
+//	            of a long output, the whole of it, as the person was
+//	            shown it, is kept too (Log.Result)
 //	ID.d/blobs/ the files the agent's edits changed, as they were before,
 //	            each content once, named by its sha256 (see History)
+//	ID.lock     the lock of the forge writing the session (its pid and
+//	            program), so that a second one is refused (InUseError)
 //
 // Durability: each record is a whole line given to the kernel in one
 // write on a file opened for appending. There is no fsync per record: a

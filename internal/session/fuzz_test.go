@@ -31,6 +31,11 @@ func FuzzReadLog(f *testing.F) {
 		meta + `{"type":"message","prompt":true,"message":{"role":"user","text":"p"}}` + "\n" +
 			`{"type":"checkpoint","checkpoint":{"turn":1,"files":[{"path":"/a","before":null,"after":{"sha256":"` + strings.Repeat("ab", 32) + `","size":1,"mode":420}}]}}` + "\n" +
 			`{"type":"restore","restore":{"turns":[1,7]}}` + "\n" + `{"type":"rewind","turn":1}` + "\n",
+		meta + `{"type":"message","prompt":true,"message":{"role":"user","text":"p"}}` + "\n" +
+			`{"type":"edit","checkpoint":{"turn":1,"seq":2,"files":[{"path":"/a","before":null,"after":null}]}}` + "\n" +
+			`{"type":"checkpoint","checkpoint":{"turn":1,"seq":2,"files":[]}}` + "\n" +
+			`{"type":"edit","checkpoint":{"turn":1,"seq":3,"files":[{"path":"/b","before":null,"after":null}]}}` + "\n" +
+			msg(`{"role":"tool","result":{"call_id":"a","name":"Read","content":"cut"},"shown":"whole","shown_output":{"n":2,"size":5}}`),
 		meta + `{"type":"checkpoint","checkpoint":{"turn":9,"files":[{"path":"../x","before":{"sha256":"../../etc/passwd"}}]}}` + "\n" +
 			`{"type":"rewind","turn":-3}` + "\n" + `{"type":"rewind","turn":4}` + "\n" + `{"type":"restore"}` + "\n",
 	}

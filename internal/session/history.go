@@ -31,12 +31,23 @@ type FileChange struct {
 	// first: an undo removes them again when they are empty, never a
 	// directory that was there before.
 	Dirs []string `json:"dirs,omitempty"`
+	// Lost says why the state the call left the file in is not known
+	// (it could not be read after the call): an undo cannot tell the
+	// call's change from a later one, so it does not touch the file.
+	Lost string `json:"lost,omitempty"`
+	// pending numbers the call whose record of what it did is still to
+	// come: a change begun (its file saved) but never finished on record,
+	// as when forge was killed while the call ran.
+	pending int
 }
 
 // Checkpoint is the files one call changed, during prompt Turn (the
-// session's prompts counted from 1).
+// session's prompts counted from 1). Seq numbers the call within the
+// log: its files are saved and recorded (an edit record) before it runs,
+// and what it changed (a checkpoint record) after, under the same Seq.
 type Checkpoint struct {
 	Turn  int          `json:"turn"`
+	Seq   int          `json:"seq,omitempty"`
 	Files []FileChange `json:"files"`
 }
 
@@ -64,6 +75,8 @@ type History struct {
 	// reload reads the conversation back from the log after a rewind.
 	reload  func() ([]llm.Message, error)
 	prompts []promptState
+	// seq is the last Checkpoint.Seq given or replayed.
+	seq int
 }
 
 // promptState is one prompt as the history knows it.
@@ -125,7 +138,13 @@ func (h *History) Turn() int {
 // Checkpoint saves the files at paths (absolute, links resolved) as they
 // are, before a call changes them, and returns the function that records
 // what the call left: files it did not change are not recorded. It is the
-// agent's Checkpointer.
+// agent's Checkpointer. An error means nothing was saved for undo, and
+// the call must not run: a change nobody can undo is worse than none.
+//
+// The files are saved, and recorded as about to change, before the call
+// runs, so that a forge killed while it runs (or whose log fails after
+// it) leaves a log that names them: an undo then says it cannot undo
+// them, rather than restoring the rest and keeping quiet about them.
 func (h *History) Checkpoint(paths []string) (func() error, error) {
 	turn := h.Turn()
 	if turn == 0 || len(paths) == 0 {
@@ -141,24 +160,56 @@ func (h *History) Checkpoint(paths []string) (func() error, error) {
 		changes = append(changes, FileChange{Path: p, Before: st})
 		missing = append(missing, missingDirs(p))
 	}
+	seq, err := h.begin(turn, changes)
+	if err != nil {
+		return nil, err
+	}
 	return func() error {
-		var changed []FileChange
-		for i, c := range changes {
-			after, err := currentState(c.Path)
-			if err != nil {
-				return err
-			}
-			if !sameState(after, c.Before) {
-				c.After = after
-				c.Dirs = existingDirs(missing[i])
-				changed = append(changed, c)
-			}
-		}
-		if len(changed) == 0 {
-			return nil
-		}
-		return h.commit(&record{Type: typeCheckpoint, Checkpoint: &Checkpoint{Turn: turn, Files: changed}})
+		changed, lost := changedFiles(changes, missing)
+		err := h.commit(&record{Type: typeCheckpoint, Checkpoint: &Checkpoint{Turn: turn, Seq: seq, Files: changed}})
+		return errors.Join(lost, err)
 	}, nil
+}
+
+// changedFiles are the changes a call made to the files saved before it
+// (missing: the directories above each that did not exist): those it left
+// in another state, and those whose state after it cannot be read, which
+// are recorded as lost. The error says which were lost.
+func changedFiles(saved []FileChange, missing [][]string) ([]FileChange, error) {
+	changed := []FileChange{} // none is a record too: the call is over
+	var errs []error
+	for i, c := range saved {
+		after, err := currentState(c.Path)
+		if err != nil {
+			c.Lost = "its state after the edit could not be read: " + err.Error()
+			changed = append(changed, c)
+			errs = append(errs, err)
+			continue
+		}
+		if !sameState(after, c.Before) {
+			c.After = after
+			c.Dirs = existingDirs(missing[i])
+			changed = append(changed, c)
+		}
+	}
+	return changed, errors.Join(errs...)
+}
+
+// begin records that the files of changes, saved, are about to change in
+// prompt turn, and returns the number under which the call's checkpoint
+// will complete it. Unlike commit, a record the log cannot take is not
+// applied: the call will not run.
+func (h *History) begin(turn int, changes []FileChange) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	rec := &record{Type: typeEdit, Checkpoint: &Checkpoint{Turn: turn, Seq: h.seq + 1, Files: changes}}
+	if h.journal != nil {
+		if err := h.journal(rec); err != nil {
+			return 0, fmt.Errorf("checkpoint: %w", err)
+		}
+	}
+	h.apply(rec)
+	return rec.Checkpoint.Seq, nil
 }
 
 // commit writes rec to the log and applies it. A record the log could not
@@ -181,12 +232,8 @@ func (h *History) apply(rec *record) (warning string) {
 		if rec.Prompt {
 			h.addPrompt(rec.Message.Text)
 		}
-	case typeCheckpoint:
-		p := h.prompt(rec.Checkpoint.Turn)
-		if p == nil {
-			return fmt.Sprintf("a checkpoint of prompt %d, which the log does not have, is ignored", rec.Checkpoint.Turn)
-		}
-		p.changes = append(p.changes, rec.Checkpoint.Files...)
+	case typeEdit, typeCheckpoint:
+		return h.applyCheckpoint(rec.Type, rec.Checkpoint)
 	case typeRestore:
 		for _, t := range rec.Restore.Turns {
 			if p := h.prompt(t); p != nil {
@@ -201,6 +248,27 @@ func (h *History) apply(rec *record) (warning string) {
 		for i := rec.Turn - 1; i < len(h.prompts); i++ {
 			h.prompts[i].live = false
 		}
+	}
+	return ""
+}
+
+// applyCheckpoint adds to its prompt the files a call is about to change
+// (an edit record: pending) or changed (a checkpoint record, which
+// replaces the pending files of its call).
+func (h *History) applyCheckpoint(typ string, c *Checkpoint) (warning string) {
+	h.seq = max(h.seq, c.Seq)
+	p := h.prompt(c.Turn)
+	if p == nil {
+		return fmt.Sprintf("a checkpoint of prompt %d, which the log does not have, is ignored", c.Turn)
+	}
+	if c.Seq > 0 {
+		p.changes = slices.DeleteFunc(p.changes, func(f FileChange) bool { return f.pending == c.Seq })
+	}
+	for _, f := range c.Files {
+		if typ == typeEdit {
+			f.After, f.Dirs, f.Lost, f.pending = nil, nil, "", c.Seq
+		}
+		p.changes = append(p.changes, f)
 	}
 	return ""
 }

@@ -18,6 +18,7 @@ import (
 type Log struct {
 	mu      sync.Mutex
 	f       *os.File // nil once closed
+	lock    *sessionLock
 	dir, id string
 	now     func() time.Time
 	sum     Summary
@@ -91,13 +92,31 @@ func (l *Log) Prompt(text string) error {
 // cancelled. A tool result over 64 KB goes to a side file.
 func (l *Log) Append(m llm.Message) error { return l.message(m, false) }
 
-func (l *Log) message(m llm.Message, prompt bool) error {
+// Result records a tool result: m as the model read it, and shown, the
+// whole output the person was shown when the model read a cut of it (""
+// when it read the same). A resume gives the model m again; shown is
+// kept for the record, in a side file when over 64 KB, as results are.
+func (l *Log) Result(m llm.Message, shown string) error {
+	if shown != "" && (m.Role != llm.RoleTool || m.Result == nil) {
+		return fmt.Errorf("session %s: a shown output on a message that is not a tool result", l.id)
+	}
+	return l.appendMessage(m, shown, false)
+}
+
+func (l *Log) message(m llm.Message, prompt bool) error { return l.appendMessage(m, "", prompt) }
+
+// appendMessage records one message, with the output the person was
+// shown when it differs from the model's.
+func (l *Log) appendMessage(m llm.Message, shown string, prompt bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
 		return fmt.Errorf("session %s: %w", l.id, ErrClosed)
 	}
 	sm, err := l.store(m)
+	if err == nil && shown != "" && shown != m.Result.Content {
+		err = l.storeShown(&sm, shown)
+	}
 	if err != nil {
 		return err
 	}
@@ -165,8 +184,9 @@ func (l *Log) Record(kind string, data any) error {
 	return l.write(&record{Type: typeEvent, Kind: kind, Data: b})
 }
 
-// Close syncs the log to the disk, closes it and saves the summary with
-// the last activity. Closing twice does nothing.
+// Close syncs the log to the disk, closes it, saves the summary with the
+// last activity and lets the session go for another forge to resume.
+// Closing twice does nothing.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -181,7 +201,11 @@ func (l *Log) Close() error {
 	if err != nil {
 		err = fmt.Errorf("session %s: close: %w", l.id, err)
 	}
-	return errors.Join(err, l.saveSummary())
+	err = errors.Join(err, l.saveSummary())
+	if lerr := l.lock.release(); lerr != nil {
+		err = errors.Join(err, fmt.Errorf("session %s: release its lock: %w", l.id, lerr))
+	}
+	return err
 }
 
 // write stamps rec and appends it as one line in one write call.
@@ -214,20 +238,45 @@ func (l *Log) store(m llm.Message) (storedMessage, error) {
 	if m.Role != llm.RoleTool || m.Result == nil || len(m.Result.Content) <= bigOutput {
 		return sm, nil
 	}
-	hash := hashOutput(m.Result.Content)
-	ref, ok := l.outputs[hash]
-	if !ok {
-		ref = sideRef{N: l.nextOut, Size: int64(len(m.Result.Content)), Hash: hash}
-		if err := writeOutput(outputPath(l.dir, l.id, ref.N), m.Result.Content); err != nil {
-			return storedMessage{}, fmt.Errorf("session %s: %w", l.id, err)
-		}
-		l.nextOut++
-		l.outputs[hash] = ref
+	ref, err := l.side(m.Result.Content)
+	if err != nil {
+		return storedMessage{}, err
 	}
 	r := *m.Result // the caller's result keeps its content
 	r.Content = ""
 	sm.Result, sm.Output = &r, &ref
 	return sm, nil
+}
+
+// storeShown adds to sm the output the person was shown: in the record,
+// or in a side file when it is big.
+func (l *Log) storeShown(sm *storedMessage, shown string) error {
+	if len(shown) <= bigOutput {
+		sm.Shown = shown
+		return nil
+	}
+	ref, err := l.side(shown)
+	if err != nil {
+		return err
+	}
+	sm.ShownOutput = &ref
+	return nil
+}
+
+// side is the side file that holds content: the one that holds it
+// already, or a new one.
+func (l *Log) side(content string) (sideRef, error) {
+	hash := hashOutput(content)
+	if ref, ok := l.outputs[hash]; ok {
+		return ref, nil
+	}
+	ref := sideRef{N: l.nextOut, Size: int64(len(content)), Hash: hash}
+	if err := writeOutput(outputPath(l.dir, l.id, ref.N), content); err != nil {
+		return sideRef{}, fmt.Errorf("session %s: %w", l.id, err)
+	}
+	l.nextOut++
+	l.outputs[hash] = ref
+	return ref, nil
 }
 
 func (l *Log) saveSummary() error {

@@ -24,9 +24,11 @@ const (
 	typeUsage      = "usage"
 	typeCompaction = "compaction"
 	typeEvent      = "event"
-	// File checkpoints for undo: the files a call changed; the prompts
-	// whose changes were undone; the prompt the conversation was taken
-	// back to before.
+	// File checkpoints for undo: the files a call is about to change
+	// (saved before it runs); the files it changed; the prompts whose
+	// changes were undone; the prompt the conversation was taken back to
+	// before.
+	typeEdit       = "edit"
 	typeCheckpoint = "checkpoint"
 	typeRestore    = "restore"
 	typeRewind     = "rewind"
@@ -58,10 +60,15 @@ type record struct {
 }
 
 // storedMessage is a message as a log keeps it: when Output is set, the
-// result's content is in a side file and Result.Content is empty.
+// result's content is in a side file and Result.Content is empty. A tool
+// result whose content is a cut of a longer output has that output too,
+// as the person was shown it: in Shown, or in side file ShownOutput when
+// it is big. Loading gives the model its content, never Shown.
 type storedMessage struct {
 	llm.Message
-	Output *sideRef `json:"output,omitempty"`
+	Output      *sideRef `json:"output,omitempty"`
+	Shown       string   `json:"shown,omitempty"`
+	ShownOutput *sideRef `json:"shown_output,omitempty"`
 }
 
 // maxOutputs bounds a side file's number, so that numbering the next one
@@ -116,8 +123,8 @@ func decodeRecord(line []byte) (record, error) {
 				return record{}, fmt.Errorf("compaction message %d: %w", i+1, err)
 			}
 		}
-	case typeCheckpoint:
-		return rec, checkCheckpoint(rec.Checkpoint)
+	case typeEdit, typeCheckpoint:
+		return rec, checkCheckpoint(rec.Type, rec.Checkpoint)
 	case typeRestore:
 		if rec.Restore == nil || len(rec.Restore.Turns) == 0 {
 			return record{}, errors.New("restore record without prompts")
@@ -133,10 +140,11 @@ func decodeRecord(line []byte) (record, error) {
 }
 
 // checkCheckpoint refuses a checkpoint a restore could not act on safely:
-// a relative path, or a file state without a content hash.
-func checkCheckpoint(c *Checkpoint) error {
-	if c == nil || c.Turn < 1 || len(c.Files) == 0 {
-		return errors.New("checkpoint record without prompt or files")
+// a relative path, or a file state without a content hash. A call's
+// checkpoint may name no file (it changed none); its edit record may not.
+func checkCheckpoint(typ string, c *Checkpoint) error {
+	if c == nil || c.Turn < 1 || c.Seq < 0 || len(c.Files) == 0 && (typ == typeEdit || c.Seq == 0) {
+		return fmt.Errorf("%s record without prompt or files", typ)
 	}
 	for _, f := range c.Files {
 		if !filepath.IsAbs(f.Path) || filepath.Clean(f.Path) != f.Path {
@@ -166,11 +174,11 @@ func checkMessage(m *storedMessage) error {
 	default:
 		return fmt.Errorf("message with role %q", m.Role)
 	}
-	if o := m.Output; o != nil {
-		if m.Role != llm.RoleTool || m.Result == nil {
-			return errors.New("stored output on a message that is not a tool result")
-		}
-		if o.N < 0 || o.N > maxOutputs || o.Size < 0 {
+	if (m.Output != nil || m.Shown != "" || m.ShownOutput != nil) && (m.Role != llm.RoleTool || m.Result == nil) {
+		return errors.New("stored output on a message that is not a tool result")
+	}
+	for _, o := range []*sideRef{m.Output, m.ShownOutput} {
+		if o != nil && (o.N < 0 || o.N > maxOutputs || o.Size < 0) {
 			return fmt.Errorf("stored output %d of size %d", o.N, o.Size)
 		}
 	}

@@ -119,9 +119,12 @@ func (rp *replay) apply(rec *record, line int) {
 	}
 }
 
-// note remembers the side file a message names, for numbering and reuse.
+// note remembers the side files a message names, for numbering and reuse.
 func (rp *replay) note(m *storedMessage) {
-	if o := m.Output; o != nil {
+	for _, o := range []*sideRef{m.Output, m.ShownOutput} {
+		if o == nil {
+			continue
+		}
 		if o.N >= rp.nextOut {
 			rp.nextOut = o.N + 1
 		}

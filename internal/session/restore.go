@@ -16,13 +16,22 @@ type FileRestore struct {
 	Left, Current *FileState
 	// Dirs are the directories above it that the prompts created.
 	Dirs []string
+	// Lost says why forge does not know the state it left the file in
+	// (Left is then nil): unless it is already as it would be restored,
+	// it cannot be undone, since a later change by someone else would be
+	// overwritten unseen.
+	Lost string
 }
 
 // Conflict says someone else changed the file since forge did: it is
 // neither as forge left it nor already as it would be restored.
 func (f FileRestore) Conflict() bool {
-	return !sameState(f.Current, f.Left) && !f.Unchanged()
+	return f.Lost == "" && !sameState(f.Current, f.Left) && !f.Unchanged()
 }
+
+// NotUndoable says the file cannot be restored: forge does not know what
+// it left it as, and it is not as it would be restored.
+func (f FileRestore) NotUndoable() bool { return f.Lost != "" && !f.Unchanged() }
 
 // Unchanged says the file is already as it would be restored.
 func (f FileRestore) Unchanged() bool { return sameState(f.Current, f.To) }
@@ -40,7 +49,13 @@ const (
 	ActionRemoved   = "removed"   // the prompt created it: removed
 	ActionUnchanged = "unchanged" // already as it was
 	ActionKept      = "kept"      // changed since by someone else, and kept so
+	// The edit's checkpoint was not recorded whole: left as it is.
+	ActionNotUndoable = "not_undoable"
 )
+
+// ErrNotUndoable says a restore left files as they were because their
+// edits were not recorded whole (Restored.Reason says why, per file).
+var ErrNotUndoable = errors.New("not undoable")
 
 // Restored is what a restore did to one file.
 type Restored struct {
@@ -48,6 +63,8 @@ type Restored struct {
 	Action string `json:"action"`
 	// Dir says Path is a directory the prompts created, removed.
 	Dir bool `json:"dir,omitempty"`
+	// Reason says why a file is not undoable.
+	Reason string `json:"reason,omitempty"`
 }
 
 // PlanUndo plans undoing the file changes of the newest prompt of the
@@ -95,12 +112,12 @@ func (h *History) plan(turns []int) (Plan, error) {
 	for _, t := range slices.Backward(turns) {
 		for _, c := range h.prompts[t-1].changes {
 			if i, ok := idx[c.Path]; ok {
-				files[i].Left = c.After
+				files[i].Left, files[i].Lost = c.After, lostReason(c)
 				files[i].Dirs = append(files[i].Dirs, c.Dirs...)
 				continue
 			}
 			idx[c.Path] = len(files)
-			files = append(files, FileRestore{Path: c.Path, To: c.Before, Left: c.After, Dirs: slices.Clone(c.Dirs)})
+			files = append(files, FileRestore{Path: c.Path, To: c.Before, Left: c.After, Lost: lostReason(c), Dirs: slices.Clone(c.Dirs)})
 		}
 	}
 	h.mu.Unlock()
@@ -114,26 +131,37 @@ func (h *History) plan(turns []int) (Plan, error) {
 	return Plan{Turns: turns, Files: files}, nil
 }
 
+// lostReason says why the state a change left its file in is not known:
+// the change was never recorded whole, or the file could not be read.
+func lostReason(c FileChange) string {
+	if c.pending != 0 {
+		return "forge stopped, or could not write the session log, before it recorded what the edit did"
+	}
+	return c.Lost
+}
+
 // Restore carries out p: each file goes back to its state before, except
 // a conflict (changed since by someone else) that overwrite does not
 // allow, which is kept. Every saved content and every file's directory
 // are checked first, so a missing blob or a directory swapped for a link
 // restores nothing. When a file cannot be written the others
 // are still restored, the error names it, and the prompts stay to undo
-// (a retry finds the files already restored unchanged).
+// (a retry finds the files already restored unchanged). A file that is
+// not undoable is left as it is and named in an ErrNotUndoable after the
+// others are restored; the prompts are then undone as far as they can be.
 func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored, error) {
 	if len(p.Turns) == 0 {
 		return nil, ErrNothingToUndo
 	}
 	for _, f := range p.Files {
-		if f.To != nil && !f.Unchanged() {
+		if f.To != nil && !f.Unchanged() && !f.NotUndoable() {
 			if err := h.blobs.has(f.To.Hash, f.To.Size); err != nil {
 				return nil, fmt.Errorf("cannot restore %s: %w", f.Path, err)
 			}
 		}
 	}
 	for _, f := range p.Files {
-		if !f.Unchanged() {
+		if !f.Unchanged() && !f.NotUndoable() {
 			if err := checkDir(f.Path); err != nil {
 				return nil, err
 			}
@@ -142,12 +170,16 @@ func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored,
 	var (
 		out  []Restored
 		kept []string
+		lost []error
 		errs []error
 	)
 	for _, f := range p.Files {
 		switch {
 		case f.Unchanged():
 			out = append(out, Restored{Path: f.Path, Action: ActionUnchanged})
+		case f.NotUndoable():
+			out = append(out, Restored{Path: f.Path, Action: ActionNotUndoable, Reason: f.Lost})
+			lost = append(lost, fmt.Errorf("cannot undo %s: %s; it was left as it is", f.Path, f.Lost))
 		case f.Conflict() && (overwrite == nil || !overwrite(f)):
 			out = append(out, Restored{Path: f.Path, Action: ActionKept})
 			kept = append(kept, f.Path)
@@ -171,5 +203,16 @@ func (h *History) Restore(p Plan, overwrite func(FileRestore) bool) ([]Restored,
 	if err != nil {
 		return out, err
 	}
-	return out, h.commit(&record{Type: typeRestore, Restore: &restoreRecord{Turns: p.Turns, Kept: kept}})
+	err = h.commit(&record{Type: typeRestore, Restore: &restoreRecord{Turns: p.Turns, Kept: kept}})
+	if len(lost) > 0 {
+		return out, notUndoable{errors.Join(append(lost, err)...)}
+	}
+	return out, err
 }
+
+// notUndoable names the files a restore left as they were; it is an
+// ErrNotUndoable.
+type notUndoable struct{ error }
+
+func (e notUndoable) Unwrap() error      { return e.error }
+func (notUndoable) Is(target error) bool { return target == ErrNotUndoable }

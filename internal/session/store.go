@@ -61,7 +61,14 @@ func (s *Store) Create(meta Meta) (*Log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create session %s: %w", meta.ID, err)
 	}
-	l := &Log{f: f, dir: s.dir, id: meta.ID, now: s.now, outputs: map[string]sideRef{}}
+	// Locked after the exclusive create, so that an id taken already is
+	// fs.ErrExist (the caller picks another) whether or not it is in use.
+	lock, err := lockSession(s.dir, meta.ID)
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	l := &Log{f: f, lock: lock, dir: s.dir, id: meta.ID, now: s.now, outputs: map[string]sideRef{}}
 	l.attach(&History{}, s.budget)
 	l.sum.setMeta(meta)
 	err = l.write(&record{Type: typeMeta, Version: formatVersion, Meta: &meta})
@@ -71,6 +78,8 @@ func (s *Store) Create(meta Meta) (*Log, error) {
 	if err != nil {
 		_ = f.Close()
 		_ = os.Remove(path)
+		_ = os.Remove(lockPath(s.dir, meta.ID))
+		_ = lock.release()
 		return nil, err
 	}
 	return l, nil
@@ -94,11 +103,25 @@ func (s *Store) Load(id string) (*State, error) {
 
 // Resume loads session id and reopens its log for appending. A record
 // torn by a crash is cut off the end first, so that the next record
-// starts on a line of its own.
+// starts on a line of its own. A session that another Log has open, in
+// this process or another, is refused (*InUseError): two writers would
+// interleave their records and each undo the other's files.
 func (s *Store) Resume(id string) (*Log, *State, error) {
 	f, err := s.open(id, os.O_RDWR|os.O_APPEND)
 	if err != nil {
 		return nil, nil, err
+	}
+	lock, err := lockSession(s.dir, id)
+	if err != nil {
+		_ = f.Close()
+		return nil, nil, err
+	}
+	// Read only once it is locked, so that nothing is being appended; a
+	// Remove that came first took the log the file was opened by.
+	if !same(f, logPath(s.dir, id)) {
+		_ = f.Close()
+		_ = lock.release()
+		return nil, nil, fmt.Errorf("session %q: %w", id, ErrNoSession)
 	}
 	rp, err := readLog(f)
 	if err == nil {
@@ -106,10 +129,11 @@ func (s *Store) Resume(id string) (*Log, *State, error) {
 	}
 	if err != nil {
 		_ = f.Close()
+		_ = lock.release()
 		return nil, nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
 	st := s.state(id, rp)
-	l := &Log{f: f, dir: s.dir, id: id, now: s.now, sum: rp.sum, nextOut: rp.nextOut, outputs: rp.outputs}
+	l := &Log{f: f, lock: lock, dir: s.dir, id: id, now: s.now, sum: rp.sum, nextOut: rp.nextOut, outputs: rp.outputs}
 	l.attach(rp.hist, s.budget)
 	return l, st, nil
 }
@@ -162,7 +186,9 @@ func (s *Store) state(id string, rp *replay) *State {
 	}
 }
 
-// Remove deletes session id: its log, its summary and its side files.
+// Remove deletes session id: its log, its summary, its side files and its
+// lock. A session in use is refused (*InUseError), since its forge would
+// go on writing a log nobody can find.
 func (s *Store) Remove(id string) error {
 	if err := checkID(id); err != nil {
 		return err
@@ -171,10 +197,16 @@ func (s *Store) Remove(id string) error {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove session %q: %w", id, ErrNoSession)
 	}
+	lock, err := lockSession(s.dir, id)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
 	errs := []error{
 		os.Remove(path),
 		ignoreMissing(os.Remove(sidecarPath(s.dir, id))),
 		os.RemoveAll(outputDir(s.dir, id)),
+		ignoreMissing(os.Remove(lockPath(s.dir, id))),
 	}
 	// A summary's temporary file is left behind when forge is killed
 	// between writing and renaming it. The ID has no glob characters.

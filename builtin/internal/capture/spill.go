@@ -8,17 +8,19 @@ import (
 
 // Spill keeps a command's output as a HeadTail does and, once the output
 // outgrows the HeadTail's limit, the whole of it in a temporary file (mode
-// 0600, as os.CreateTemp makes it), so that what the result leaves out is
-// not lost. The file holds at most max bytes: a command can print without
-// end, and the disk is not. It is safe for concurrent use.
+// 0600, as os.CreateTemp makes it) of a Spills, so that what the result
+// leaves out is not lost while forge runs. The file holds at most max
+// bytes: a command can print without end, and the disk is not. It is safe
+// for concurrent use.
 type Spill struct {
 	ht    *HeadTail
 	limit int64
-	dir   string
+	files *Spills
 	max   int64
 
 	mu     sync.Mutex
 	f      *os.File
+	sf     *spillFile
 	path   string
 	saved  int64
 	err    error
@@ -26,11 +28,11 @@ type Spill struct {
 }
 
 // NewSpill returns a buffer that keeps limit bytes in memory and the whole
-// output, up to max bytes, in a file created in dir (os.TempDir() when dir
-// is empty) once it is longer than limit.
-func NewSpill(limit int, dir string, max int64) *Spill {
+// output, up to max bytes (and no more than files may hold in all), in a
+// new file of files once it is longer than limit.
+func NewSpill(limit int, files *Spills, max int64) *Spill {
 	ht := NewHeadTail(limit)
-	return &Spill{ht: ht, limit: int64(ht.hcap + ht.tail.size), dir: dir, max: max}
+	return &Spill{ht: ht, limit: int64(ht.hcap + ht.tail.size), files: files, max: min(max, files.max)}
 }
 
 // Write implements io.Writer; it never fails: a file that cannot be written
@@ -50,12 +52,12 @@ func (s *Spill) Write(p []byte) (int, error) {
 
 // open creates the file and writes first to it.
 func (s *Spill) open(first []byte) {
-	f, err := os.CreateTemp(s.dir, "forge-bash-*.log")
+	f, sf, err := s.files.create()
 	if err != nil {
 		s.err = fmt.Errorf("cannot save the whole output: %w", err)
 		return
 	}
-	s.f, s.path = f, f.Name()
+	s.f, s.sf, s.path = f, sf, f.Name()
 	s.save(first)
 }
 
@@ -69,6 +71,7 @@ func (s *Spill) save(p []byte) {
 	}
 	n, err := s.f.Write(p)
 	s.saved += int64(n)
+	s.files.grow(s.sf, int64(n))
 	if err != nil {
 		s.err = fmt.Errorf("cannot save the whole output in %s: %w", s.path, err)
 		s.closeFile()
@@ -80,6 +83,7 @@ func (s *Spill) closeFile() {
 		s.err = fmt.Errorf("cannot save the whole output in %s: %w", s.path, err)
 	}
 	s.f = nil
+	s.files.finish(s.sf)
 }
 
 // Close closes the file; later writes only reach the HeadTail. It is safe
@@ -136,13 +140,13 @@ func (s *Spill) FileNote() string {
 	total := s.ht.Total()
 	switch {
 	case s.path != "" && s.saved == total && s.err == nil:
-		return fmt.Sprintf("[The whole output (%d bytes) is in %s]", total, s.path)
+		return fmt.Sprintf("[The whole output (%d bytes) is in %s until forge exits]", total, s.path)
 	case s.path != "" && s.saved > 0:
 		reason := fmt.Sprintf("the file stops at %d bytes", s.max)
 		if s.err != nil {
 			reason = s.err.Error()
 		}
-		return fmt.Sprintf("[The first %d bytes of the output (of %d) are in %s: %s]", s.saved, total, s.path, reason)
+		return fmt.Sprintf("[The first %d bytes of the output (of %d) are in %s until forge exits: %s]", s.saved, total, s.path, reason)
 	case s.err != nil:
 		return "[" + s.err.Error() + "]"
 	}

@@ -29,7 +29,7 @@ func TestSpill(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			s := NewSpill(c.limit, dir, c.max)
+			s := NewSpill(c.limit, NewSpills(dir, 1<<30), c.max)
 			off := 0
 			for _, n := range c.chunks {
 				if k, err := s.Write(data[off : off+n]); k != n || err != nil {
@@ -86,7 +86,7 @@ func repeat(n, times int) []int {
 
 // A directory where no file can be made loses the file, not the output.
 func TestSpillUnwritableDir(t *testing.T) {
-	s := NewSpill(10, filepath.Join(t.TempDir(), "missing"), 1<<20)
+	s := NewSpill(10, NewSpills(filepath.Join(t.TempDir(), "missing"), 1<<30), 1<<20)
 	s.Write([]byte(strings.Repeat("x", 100)))
 	if s.Path() != "" || s.Err() == nil || s.Total() != 100 || !s.Truncated() {
 		t.Fatalf("path %q err %v total %d", s.Path(), s.Err(), s.Total())
@@ -102,7 +102,7 @@ func TestSpillUnwritableDir(t *testing.T) {
 // After Close nothing more is saved, and no file is made.
 func TestSpillClosed(t *testing.T) {
 	dir := t.TempDir()
-	s := NewSpill(10, dir, 1<<20)
+	s := NewSpill(10, NewSpills(dir, 1<<30), 1<<20)
 	s.Close()
 	s.Write([]byte(strings.Repeat("x", 100)))
 	if s.Path() != "" {
@@ -111,7 +111,7 @@ func TestSpillClosed(t *testing.T) {
 }
 
 func TestSpillConcurrentWrites(t *testing.T) {
-	s := NewSpill(100, t.TempDir(), 1<<20)
+	s := NewSpill(100, NewSpills(t.TempDir(), 1<<30), 1<<20)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
@@ -129,7 +129,7 @@ func TestSpillConcurrentWrites(t *testing.T) {
 
 func BenchmarkSpillWrite(b *testing.B) {
 	chunk := bytes.Repeat([]byte("x"), 32<<10)
-	s := NewSpill(100000, b.TempDir(), 1<<40)
+	s := NewSpill(100000, NewSpills(b.TempDir(), 1<<50), 1<<40)
 	defer s.Close()
 	b.SetBytes(int64(len(chunk)))
 	for b.Loop() {
