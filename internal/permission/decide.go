@@ -8,7 +8,7 @@ import (
 // Decide judges a call: deny rules first, then plan mode, then allow
 // rules and the rules remembered this session, then the mode.
 func (p *Policy) Decide(c Call) Verdict {
-	s := p.subjectsOf(c.Args)
+	s := p.subjectsFor(c)
 	if v, ok := p.denied(c, &s); ok {
 		return v
 	}
@@ -21,9 +21,15 @@ func (p *Policy) Decide(c Call) Verdict {
 			" may change forge's own settings or trust: forge always asks first, whatever the mode, rules and hooks"}
 	}
 	rules := p.rulesFor(c.Tool, make([]*compiledRule, 0, 16))
+	if v, ok := p.credentialAsk(c, &s, rules); ok {
+		return v
+	}
 	allowedBy, blocker := p.allowed(rules, &s)
 	if allowedBy != nil {
 		return p.allowedVerdict(allowedBy)
+	}
+	if v, ok := p.egressAsk(c, &s, rules); ok {
+		return v
 	}
 	switch {
 	case readOnly:
@@ -57,7 +63,7 @@ func (p *Policy) denied(c Call, s *subjects) (Verdict, bool) {
 // denies reports whether the deny rule r matches any subject, and which
 // command it matched when that helps to say (a line of several commands).
 func (r *compiledRule) denies(s *subjects) (string, bool) {
-	if r.blanket() {
+	if r.blanket() || r.anyHost(s.hosts) {
 		return "", true
 	}
 	switch {
@@ -148,11 +154,11 @@ func (p *Policy) allowed(rules []*compiledRule, s *subjects) ([]*compiledRule, b
 			}
 		}
 	case s.hasURL:
-		if !cover(func(r *compiledRule) bool { return r.matchesURL(s.url, false) }) {
+		if !cover(func(r *compiledRule) bool { return r.matchesURL(s.url, false) && r.hostsAgree(s.hosts) }) {
 			return nil, blocker{}
 		}
 	default:
-		if !cover(func(r *compiledRule) bool { return slices.ContainsFunc(s.texts, r.matchesText) }) {
+		if !cover(func(r *compiledRule) bool { return slices.ContainsFunc(s.texts, r.matchesText) || r.allHosts(s.hosts) }) {
 			return nil, blocker{}
 		}
 	}

@@ -29,6 +29,13 @@ type Config struct {
 	// every mode and whatever the allow rules say: forge's own
 	// configuration and state. Directories named .forge always are.
 	Protected []string
+	// Credentials are where secrets are kept (DefaultCredentials, and
+	// forge's own state): a call whose path is in one, or holds one, asks
+	// in every mode but yolo. Each is ~/x, an absolute path, a path
+	// relative to WorkingDir, or a glob over base names (.env*) that
+	// matches files outside the working directory; !x drops x from those
+	// listed before it. nil means none.
+	Credentials []string
 }
 
 // Call is a tool call to judge.
@@ -43,6 +50,14 @@ type Call struct {
 	// Edit, NotebookEdit). auto-edit mode allows such calls inside the
 	// working directory.
 	EditsFiles bool
+	// Hosts are the hosts the call sends data to (tools.Egress): such a
+	// call asks in every mode but yolo, plan mode included, unless a rule
+	// or an "always" answer approved each host.
+	Hosts []string
+	// OpenWorld: the call may send data to places it cannot name (an MCP
+	// tool open to the world); it asks as Hosts do, and "always" approves
+	// the tool.
+	OpenWorld bool
 }
 
 // Decision is what to do with a call.
@@ -96,6 +111,7 @@ type Policy struct {
 	wd          place
 	roots       []place // the working directory and the allowed roots
 	protected   []place // where edits always ask (Config.Protected)
+	creds       credentials
 	home        string
 	parsers     parsers
 
@@ -135,6 +151,7 @@ func New(cfg Config) (*Policy, error) {
 	var errs []error
 	p.allow, errs = p.compileAll("allow", cfg.Allow, errs)
 	p.deny, errs = p.compileAll("deny", cfg.Deny, errs)
+	p.creds, errs = p.compileCredentials(cfg.Credentials, errs)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
