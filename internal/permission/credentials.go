@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -117,12 +118,13 @@ func (p *Policy) credential(abs string) bool {
 }
 
 // credentialForm reports whether f, one form of a path, is in a
-// credential location or holds one, or is a file the name globs match
-// outside the working directory.
+// credential location or holds one that exists (a search over a home
+// directory without ~/.ssh finds no key there), or is a file the name
+// globs match outside the working directory.
 func (p *Policy) credentialForm(f string) bool {
 	for _, pl := range p.creds.places {
 		for _, loc := range []string{pl.lexical, pl.physical} {
-			if within(f, loc) || within(loc, f) {
+			if within(f, loc) || within(loc, f) && exists(loc) {
 				return true
 			}
 		}
@@ -135,6 +137,12 @@ func (p *Policy) credentialForm(f string) bool {
 		ok, err := doublestar.Match(g, base)
 		return err == nil && ok
 	})
+}
+
+// exists reports whether something is at path p, a dangling link included.
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // credentialHits are the forms of the call's paths that reach a credential

@@ -199,6 +199,15 @@ func TestCredentialPath(t *testing.T) {
 	if none.credential(fx.home + "/.ssh/id") {
 		t.Error("a policy without credentials found one")
 	}
+	// A directory holds only the places that exist: a search over it
+	// finds no key that is not there.
+	missing, err := New(Config{WorkingDir: fx.wd, Home: fx.home, Credentials: []string{"~/.vault/token"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if missing.credential(fx.home) || !missing.credential(fx.home+"/.vault/token") {
+		t.Errorf("a missing place: holds %v, in %v", missing.credential(fx.home), missing.credential(fx.home+"/.vault/token"))
+	}
 }
 
 func TestCredentialsConfigErrors(t *testing.T) {
