@@ -23,7 +23,7 @@ type credFixture struct {
 	forgeDir string
 }
 
-func newCredFixture(t *testing.T) credFixture {
+func newCredFixture(t testing.TB) credFixture {
 	t.Helper()
 	fx := credFixture{fixture: newFixture(t)}
 	fx.forgeDir = filepath.Join(fx.home, ".config", "forge")

@@ -12,9 +12,10 @@ func (c Call) sends() bool { return len(c.Hosts) > 0 || c.OpenWorld }
 
 // egressAsk is the question for a call that sends data to a host no rule
 // approved, and false for any other call (or in yolo mode). It comes after
-// the allow rules, which approve the hosts they match.
+// the allow rules, which approve the calls they match; a domain rule
+// approves its hosts whatever else the call names.
 func (p *Policy) egressAsk(c Call, s *subjects, rules []*compiledRule) (Verdict, bool) {
-	if p.mode == ModeYolo || !c.sends() {
+	if p.mode == ModeYolo || !c.sends() || !c.OpenWorld && len(unapprovedHosts(c.Hosts, rules)) == 0 {
 		return Verdict{}, false
 	}
 	always := p.suggest(c, s, rules)
@@ -27,7 +28,7 @@ func (p *Policy) egressAsk(c Call, s *subjects, rules []*compiledRule) (Verdict,
 		return Verdict{Decision: Ask, Always: always, Reason: shown + " may send data beyond this machine, to places forge cannot see: " +
 			"forge asks first in every mode but yolo" + hint}, true
 	}
-	return Verdict{Decision: Ask, Always: always, Reason: shown + " sends data to " + strings.Join(unapprovedHosts(c.Hosts, rules), ", ") +
+	return Verdict{Decision: Ask, Always: always, Reason: shown + " sends data to " + shorten(strings.Join(unapprovedHosts(c.Hosts, rules), ", ")) +
 		", a host not approved: forge asks before anything leaves, in every mode but yolo" + hint}, true
 }
 
@@ -43,13 +44,13 @@ func unapprovedHosts(hosts []string, rules []*compiledRule) []string {
 }
 
 // hostRules are the rules that approve the hosts no rule approves yet,
-// one per host, and false when a host cannot be written in a rule (an IPv6
-// address): then the call is approved once at a time.
+// one per host, and false when a host cannot be written in a rule that
+// covers it (an IPv6 address): then the call is approved once at a time.
 func hostRules(tool string, hosts []string, rules []*compiledRule) ([]string, bool) {
 	var out []string
 	for _, h := range unapprovedHosts(hosts, rules) {
 		r, err := ParseRule(tool + "(domain:" + h + ")")
-		if err != nil {
+		if err != nil || !(&compiledRule{Rule: r}).allHosts([]string{h}) {
 			return nil, false
 		}
 		out = append(out, r.String())
