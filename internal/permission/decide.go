@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// Decide judges a call: deny rules first, then plan mode, then allow
-// rules and the rules remembered this session, then the mode.
+// Decide judges a call: deny rules first, then plan mode, forge's own
+// settings, credentials, then allow rules and the rules remembered this
+// session, egress, then the mode.
 func (p *Policy) Decide(c Call) Verdict {
 	s := p.subjectsFor(c)
 	if v, ok := p.denied(c, &s); ok {
