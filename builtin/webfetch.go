@@ -34,10 +34,12 @@ const (
 )
 
 var webFetchDescriptor = tools.Descriptor{
-	ReadOnly: true,
-	Name:     "WebFetch",
+	ReadOnly:  true,
+	Networked: true,
+	Name:      "WebFetch",
 	Description: "Fetch a URL. Returns the page as Markdown (HTML is converted; other text types are returned as they are; binary content is refused), " +
-		"whole up to the size cap, with the status code, final URL and content type. http and https only; at most 5 redirects; " +
+		"whole up to the size cap, with the status code, final URL and content type. http and https only; at most 5 redirects, within the URL's host " +
+		"(a redirect to another host is returned as its URL, to fetch with a new call); " +
 		"private, loopback and link-local addresses are refused unless the configuration allows them.",
 	Category: tools.CategoryWeb,
 	Parameters: []tools.Parameter{
@@ -86,7 +88,9 @@ func newHTMLConverter() *htmltomarkdown.Converter {
 
 // guardedClient is an HTTP client for URLs a model chose: the address check
 // of p on every dial, and every redirect re-checked (scheme, credentials,
-// host spelling, count).
+// host spelling, count). A redirect to another host is not followed: the
+// person approved sending the request to the first host only, and the
+// response is returned as it is (see crossHostRedirect).
 func guardedClient(p netguard.Policy, timeout time.Duration) *http.Client {
 	return &http.Client{
 		Transport: netguard.NewTransport(p, timeout),
@@ -97,9 +101,33 @@ func guardedClient(p netguard.Policy, timeout time.Duration) *http.Client {
 			if err := checkURL(req.URL, p); err != nil {
 				return &redirectError{to: req.URL, err: err}
 			}
+			if !sameHost(req.URL, via[0].URL) {
+				return http.ErrUseLastResponse
+			}
 			return nil
 		},
 	}
+}
+
+// sameHost reports whether a and b name the same host, whatever their
+// scheme and port.
+func sameHost(a, b *url.URL) bool {
+	return tools.HostName(a.Hostname()) == tools.HostName(b.Hostname())
+}
+
+// crossHostRedirect returns where resp redirects when that is another host
+// than the one asked, which guardedClient does not follow.
+func crossHostRedirect(resp *http.Response) (*url.URL, bool) {
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+	default:
+		return nil, false
+	}
+	to, err := resp.Location()
+	if err != nil || sameHost(to, resp.Request.URL) {
+		return nil, false
+	}
+	return to, true
 }
 
 // redirectError is a redirect hop that checkURL refused.
@@ -113,6 +141,16 @@ func (e *redirectError) Error() string {
 }
 
 func (e *redirectError) Unwrap() error { return e.err }
+
+// Egress is the URL's host: the whole URL, query included, goes to it. A
+// URL that Execute would refuse goes nowhere.
+func (t *webFetchTool) Egress(_ tools.ExecutionContext, args tools.Args) tools.Egress {
+	u, err := parseURL(args.String("url"), t.policy)
+	if err != nil {
+		return tools.Egress{}
+	}
+	return tools.Egress{Hosts: []string{tools.HostName(u.Hostname())}}
+}
 
 // Close drops idle connections.
 func (t *webFetchTool) Close() error {
@@ -209,6 +247,11 @@ func (t *webFetchTool) Execute(ctx context.Context, ec tools.ExecutionContext, a
 	defer resp.Body.Close()
 
 	final := resp.Request.URL
+	if to, ok := crossHostRedirect(resp); ok {
+		return tools.OK(fmt.Sprintf("%s redirects to %s, on another host (%s). WebFetch follows redirects within one host only: "+
+			"fetch %s with a new call to follow it.", final.Redacted(), to.Redacted(), to.Hostname(), to.Redacted()),
+			"status_code", resp.StatusCode, "final_url", final.String(), "redirect_url", to.String())
+	}
 	ctype := resp.Header.Get("Content-Type")
 	body, err := io.ReadAll(io.LimitReader(resp.Body, t.maxBytes+1))
 	if err != nil {

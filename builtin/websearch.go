@@ -34,8 +34,9 @@ const errNoEndpoint = "WebSearch has no search endpoint configured. Set tools.We
 	"(a SearXNG-compatible JSON API, e.g. http://localhost:8888/search) or " + webSearchEnv + "."
 
 var webSearchDescriptor = tools.Descriptor{
-	ReadOnly: true,
-	Name:     "WebSearch",
+	ReadOnly:  true,
+	Networked: true,
+	Name:      "WebSearch",
 	Description: "Search the web. Queries the configured search endpoint (a SearXNG-compatible JSON API, tools.WebSearch.endpoint) " +
 		"and returns the results' titles, URLs and snippets. allowed_domains keeps only results from those domains, " +
 		"blocked_domains drops results from them (subdomains included).",
@@ -86,6 +87,28 @@ func newWebSearch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
 	trusted, _ := url.Parse(ep) // Execute explains an endpoint that does not parse
 	return &webSearchTool{described: described{webSearchDescriptor}, endpoint: ep, maxResults: int(n), timeout: timeout,
 		client: guardedClient(netguard.Policy{Trusted: trusted}, timeout)}, nil
+}
+
+// Egress is the search endpoint's host: the query goes to it. Without a
+// usable endpoint nothing is sent.
+func (t *webSearchTool) Egress(_ tools.ExecutionContext, _ tools.Args) tools.Egress {
+	u, ok := t.endpointURL()
+	if !ok {
+		return tools.Egress{}
+	}
+	return tools.Egress{Hosts: []string{tools.HostName(u.Hostname())}}
+}
+
+// endpointURL is the configured endpoint, when it is an http(s) URL.
+func (t *webSearchTool) endpointURL() (*url.URL, bool) {
+	if t.endpoint == "" {
+		return nil, false
+	}
+	u, err := url.Parse(t.endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, false
+	}
+	return u, true
 }
 
 // Close drops idle connections.
@@ -152,8 +175,8 @@ func (t *webSearchTool) Execute(ctx context.Context, ec tools.ExecutionContext, 
 // failure to report.
 func (t *webSearchTool) search(ctx context.Context, query string) ([]searchResult, *tools.Result) {
 	fail := func(r tools.Result) ([]searchResult, *tools.Result) { return nil, &r }
-	u, err := url.Parse(t.endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	u, ok := t.endpointURL()
+	if !ok {
 		return fail(tools.Fail(fmt.Sprintf("The search endpoint %q is not an http(s) URL. Set tools.WebSearch.endpoint to a SearXNG-compatible JSON API, e.g. http://localhost:8888/search.", t.endpoint)))
 	}
 	q := u.Query()
@@ -183,6 +206,10 @@ func (t *webSearchTool) search(ctx context.Context, query string) ([]searchResul
 	body, err := io.ReadAll(io.LimitReader(resp.Body, webSearchMaxBody))
 	if err != nil {
 		return fail(tools.Fail(fmt.Sprintf("Reading the search results failed: %v", err)))
+	}
+	if to, ok := crossHostRedirect(resp); ok {
+		return fail(tools.Fail(fmt.Sprintf("The search endpoint redirects to %s, on another host: searches go to the configured endpoint's host only. "+
+			"Set tools.WebSearch.endpoint to the URL it redirects to.", to.Redacted())))
 	}
 	if resp.StatusCode != http.StatusOK {
 		return fail(tools.Fail(fmt.Sprintf("The search endpoint answered HTTP %s (is format=json enabled in its settings?)", resp.Status), "status_code", resp.StatusCode))

@@ -67,6 +67,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": cmdStatus, "fakellm": cmdFakeLLM, "llmcheck": cmdLLMCheck, "validevents": cmdValidEvents,
+			"webserver": cmdWebServer, "webrequests": cmdWebRequests,
 		},
 		Setup: func(env *testscript.Env) error {
 			work := env.WorkDir

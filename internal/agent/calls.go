@@ -161,7 +161,7 @@ func (r *run) admit(ctx context.Context, p *pending) bool {
 	}
 	// The scope is checked here, before any hook sees the call, and again
 	// in approve on the arguments a hook may have rewritten.
-	if r.outOfScope(p, permission.Call{Tool: p.call.Name, Args: p.call.Args}) {
+	if r.outOfScope(p, r.permissionCall(p)) {
 		return false
 	}
 	if r.a.cfg.depth > 0 && p.call.Name == TaskToolName {
@@ -195,7 +195,7 @@ func (r *run) valid(p *pending) bool {
 // (Ctrl-C), which cancels the turn as it would while a tool runs.
 func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool {
 	pol := r.a.cfg.Policy
-	pc := permission.Call{Tool: p.call.Name, Args: p.call.Args, ReadOnly: p.call.ReadOnly, EditsFiles: editsFiles(p.tool)}
+	pc := r.permissionCall(p)
 	if r.outOfScope(p, pc) {
 		return false // a hook's rewrite took the call outside the scope
 	}
@@ -239,6 +239,14 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 		pol.Remember(pc)
 	}
 	return false
+}
+
+// permissionCall is p as the policy judges it, with its arguments as they
+// stand (a hook may have rewritten them) and where it would send data.
+func (r *run) permissionCall(p *pending) permission.Call {
+	eg := tools.EgressOf(p.tool, r.a.cfg.Exec, p.call.Args)
+	return permission.Call{Tool: p.call.Name, Args: p.call.Args, ReadOnly: p.call.ReadOnly, EditsFiles: editsFiles(p.tool),
+		Hosts: eg.Hosts, OpenWorld: eg.OpenWorld}
 }
 
 // outOfScope refuses c, p's call as it would run, when the scope does

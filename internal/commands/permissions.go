@@ -65,6 +65,10 @@ func runPermissionsCheck(_ context.Context, env *Env, inv Invocation) int {
 	if err != nil {
 		return env.Fail(ExitUsage, "usage", err.Error())
 	}
+	if t, ok := env.Registry.Get(call.Tool); ok {
+		eg := tools.EgressOf(t, env.Exec, call.Args)
+		call.Hosts, call.OpenWorld = eg.Hosts, eg.OpenWorld
+	}
 	v := env.Policy.Decide(call)
 	// The reason names the rule that decided, when one did.
 	line := v.Decision.String() + ": " + v.Reason

@@ -175,9 +175,9 @@ func toModel(v any) (string, error) {
 }
 
 // permissionFields are the keys of the permissions section.
-var permissionFields = []string{"allow", "deny"}
+var permissionFields = []string{"allow", "deny", "credentials"}
 
-// parsePermissions reads permissions: {allow: [..], deny: [..]}.
+// parsePermissions reads permissions: {allow: [..], deny: [..], credentials: [..]}.
 func parsePermissions(path string, v any) (Permissions, []string, error) {
 	var p Permissions
 	if v == nil {
@@ -199,6 +199,13 @@ func parsePermissions(path string, v any) (Permissions, []string, error) {
 			dst = &p.Allow
 		case "deny":
 			dst = &p.Deny
+		case "credentials":
+			list, err := toCredentials(path, m[k])
+			if err != nil {
+				return Permissions{}, nil, err
+			}
+			p.Credentials = list
+			continue
 		default:
 			warnings = append(warnings, unknownKey(path, k, "permissions.", permissionFields))
 			continue
@@ -210,6 +217,35 @@ func parsePermissions(path string, v any) (Permissions, []string, error) {
 		*dst = rules
 	}
 	return p, warnings, nil
+}
+
+// toCredentials reads permissions.credentials: paths or file names, none
+// of them blank. What they mean is checked where they are used.
+func toCredentials(path string, v any) ([]string, error) {
+	key := "permissions.credentials"
+	l, ok := v.([]any)
+	if v != nil && !ok {
+		return nil, &ValueError{Source: "config file " + path, Key: key, Value: display(v),
+			Reason: `want a list of paths and file names, such as ["~/.vault-token", "*.pem", "!~/.npmrc"]`}
+	}
+	out := make([]string, 0, len(l))
+	for i, e := range l {
+		s, ok := e.(string)
+		var reason string
+		switch {
+		case !ok:
+			reason = `want a path or a file name written as a string, such as "~/.vault-token"`
+		case strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "!")) == "":
+			reason = "a blank entry names nothing: remove it"
+		case strings.ContainsRune(s, 0):
+			reason = errNUL.Error()
+		default:
+			out = append(out, s)
+			continue
+		}
+		return nil, &ValueError{Source: "config file " + path, Key: fmt.Sprintf("%s[%d]", key, i), Value: display(e), Reason: reason}
+	}
+	return out, nil
 }
 
 // toRules reads a list of permission rules: strings, none of them blank.

@@ -81,6 +81,7 @@ var badKeys = []badKey{
 	{key: "permissions", wrongType: "[Read]", outOfRange: "deny"},
 	{key: "permissions.allow", template: permissions, wrongType: "allow: {Read: 1}", outOfRange: `allow: [Read, ""]`},
 	{key: "permissions.deny", template: permissions, wrongType: "deny: [[Bash]]", outOfRange: `deny: ["  "]`},
+	{key: "permissions.credentials", template: permissions, wrongType: "credentials: ~/.ssh", outOfRange: `credentials: ["~/.x", " ! "]`},
 
 	{key: "models", wrongType: "[gpt]", outOfRange: "5"},
 	{key: "models.m", template: "models:\n  m: %s\n", wrongType: "[1]", outOfRange: "{input: 1}"},

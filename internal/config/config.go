@@ -82,6 +82,11 @@ type Read struct {
 type Permissions struct {
 	Allow []string // permissions.allow
 	Deny  []string // permissions.deny
+	// Credentials (permissions.credentials) add places where secrets are
+	// kept to forge's own list (reading them asks in every mode but yolo);
+	// an entry !x drops x from it, in the person's file or a trusted
+	// project's only.
+	Credentials []string
 }
 
 // MCP is the mcp section: the MCP servers whose tools join the registry.

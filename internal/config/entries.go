@@ -52,6 +52,9 @@ func (c *Config) noteSections(origin string, tools map[string]map[string]any, mc
 	for _, r := range perms.Deny {
 		add("permissions.deny", r)
 	}
+	for _, e := range perms.Credentials {
+		add("permissions.credentials", e)
+	}
 	for _, name := range sortedKeys(mcp.Servers) {
 		add("mcp.servers."+name, serverText(mcp.Servers[name]))
 	}

@@ -303,6 +303,7 @@ func (c *Config) mergeProjectSections(l *layer) error {
 	}
 
 	c.Permissions.Deny = append(c.Permissions.Deny, perms.Deny...)
+	perms.Credentials = c.mergeCredentials(l.origin, perms.Credentials, trusted)
 	if trusted {
 		c.Permissions.Allow = append(c.Permissions.Allow, perms.Allow...)
 	} else {
@@ -333,6 +334,22 @@ func (c *Config) mergeProjectSections(l *layer) error {
 	}
 	c.noteSections(l.origin, tools, mcp, perms, models)
 	return nil
+}
+
+// mergeCredentials adds the project's credential locations to the user's
+// and returns what it took: more places that ask always apply, but only a
+// trusted project may drop one (!x).
+func (c *Config) mergeCredentials(origin string, list []string, trusted bool) []string {
+	var took []string
+	for _, e := range list {
+		if !trusted && strings.HasPrefix(strings.TrimSpace(e), "!") {
+			c.ignore(origin, "permissions.credentials", e)
+			continue
+		}
+		took = append(took, e)
+	}
+	c.Permissions.Credentials = append(c.Permissions.Credentials, took...)
+	return took
 }
 
 // mergeTools lays the project's tool sections over the user's and returns

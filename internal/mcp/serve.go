@@ -98,7 +98,9 @@ func logWriter(opts ServeOptions) io.Writer {
 }
 
 // mcpTool is d in the mcp export format, as the SDK's Tool. A read-only
-// tool says so in its annotations, so clients may call it without asking.
+// tool says so in its annotations, so clients may call it without asking,
+// and says whether its calls reach other hosts (openWorldHint), which a
+// read-only tool that sends data away does.
 func mcpTool(d tools.Descriptor) (*mcp.Tool, error) {
 	raw, err := tools.ExportSchema(d, tools.FormatMCP)
 	if err != nil {
@@ -114,7 +116,7 @@ func mcpTool(d tools.Descriptor) (*mcp.Tool, error) {
 	}
 	t := &mcp.Tool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema}
 	if d.ReadOnly {
-		t.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true}
+		t.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &d.Networked}
 	}
 	return t, nil
 }

@@ -78,5 +78,8 @@ func TestServeReadOnlyHint(t *testing.T) {
 		if want := tl.Name != "Slow"; ro != want {
 			t.Errorf("%s: readOnlyHint %v, want %v", tl.Name, ro, want)
 		}
+		if ro && (tl.Annotations.OpenWorldHint == nil || *tl.Annotations.OpenWorldHint) {
+			t.Errorf("%s: openWorldHint %v, want false: it sends nothing away", tl.Name, tl.Annotations.OpenWorldHint)
+		}
 	}
 }

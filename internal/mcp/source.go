@@ -323,6 +323,19 @@ func (t *remoteTool) IsReadOnly() bool {
 	return t.remote.Annotations != nil && t.remote.Annotations.ReadOnlyHint
 }
 
+// Egress says that a read-only tool may send its arguments beyond the
+// machine unless the server declares it closed to the world
+// (annotations.openWorldHint: false): a search tool reads nothing here,
+// yet its query leaves. The policy asks about such calls as it asks about
+// a new host. A tool that changes things is asked about anyway.
+func (t *remoteTool) Egress(tools.ExecutionContext, tools.Args) tools.Egress {
+	a := t.remote.Annotations
+	if !t.IsReadOnly() || a.OpenWorldHint != nil && !*a.OpenWorldHint {
+		return tools.Egress{}
+	}
+	return tools.Egress{OpenWorld: true}
+}
+
 // CallTimeout is the server's configured timeout; 0 means the context's.
 func (t *remoteTool) CallTimeout(tools.ExecutionContext, tools.Args) time.Duration {
 	return t.srv.cfg.Timeout

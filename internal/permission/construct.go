@@ -288,6 +288,13 @@ func plainVariable(name string) bool {
 	return !strings.HasSuffix(name, "_proxy")
 }
 
+// descriptor reports whether s, the word of <& or >&, is a descriptor
+// number, a number moved (3-) or a close (-).
+func descriptor(s string) bool {
+	s = strings.TrimSuffix(s, "-")
+	return strings.Trim(s, "0123456789") == ""
+}
+
 // redirects checks a statement's redirections for what a rule cannot
 // name: a connection opened through bash's /dev/tcp, an input file known
 // only when it runs, a descriptor stored in a variable.
@@ -306,6 +313,8 @@ func (s *splitter) redirects(st *syntax.Stmt, src string) {
 			s.construct(source(src, st), whyNetworkFile, false)
 		case w.dynamic && input:
 			s.construct(source(src, st), whyDynamicIn, false)
+		case r.Op == syntax.DplIn && !descriptor(w.allow):
+			s.construct(source(src, st), whyUnknown, true) // bash reads <&-0 as <&- and a command 0
 		case w.expands && (starIntersect("/dev/tcp/*", w.deny) || starIntersect("/dev/udp/*", w.deny)):
 			s.construct(source(src, st), whyNetworkFile, false)
 		}

@@ -6,10 +6,10 @@ import (
 )
 
 // Decide judges a call: deny rules first, then plan mode, then what only
-// the person may allow (forge's own settings), then allow rules and the
-// rules remembered this session, then the mode.
+// the person may allow (forge's own settings), credentials, then allow
+// rules and the rules remembered this session, egress, then the mode.
 func (p *Policy) Decide(c Call) Verdict {
-	s := p.subjectsOf(c.Args)
+	s := p.subjectsFor(c)
 	deniedVerdict, matched := p.denied(c, &s)
 	if matched && deniedVerdict.Decision == Deny {
 		return deniedVerdict
@@ -45,9 +45,15 @@ func (p *Policy) Decide(c Call) Verdict {
 // session and then the mode to a call no deny rule denied.
 func (p *Policy) decideAllowed(c Call, s *subjects, readOnly bool) Verdict {
 	rules := p.rulesFor(c.Tool, make([]*compiledRule, 0, 16))
+	if v, ok := p.credentialAsk(c, s, rules); ok {
+		return v
+	}
 	allowedBy, blocker := p.allowed(rules, s)
 	if allowedBy != nil {
 		return p.allowedVerdict(allowedBy)
+	}
+	if v, ok := p.egressAsk(c, s, rules); ok {
+		return v
 	}
 	switch {
 	case readOnly:
@@ -91,7 +97,7 @@ func (p *Policy) denied(c Call, s *subjects) (Verdict, bool) {
 // command it matched when that helps to say (a line of several commands).
 // blind says the rule matched only commands forge cannot see into.
 func (r *compiledRule) denies(s *subjects) (hit string, blind, ok bool) {
-	if r.blanket() {
+	if r.blanket() || r.anyHost(s.hosts) {
 		return "", false, true
 	}
 	switch {
@@ -184,11 +190,11 @@ func (p *Policy) allowed(rules []*compiledRule, s *subjects) ([]*compiledRule, b
 			}
 		}
 	case s.hasURL:
-		if !cover(func(r *compiledRule) bool { return r.matchesURL(s.url, false) }) {
+		if !cover(func(r *compiledRule) bool { return r.matchesURL(s.url, false) && r.hostsAgree(s.hosts) }) {
 			return nil, blocker{}
 		}
 	default:
-		if !cover(func(r *compiledRule) bool { return slices.ContainsFunc(s.texts, r.matchesText) }) {
+		if !cover(func(r *compiledRule) bool { return slices.ContainsFunc(s.texts, r.matchesText) || r.allHosts(s.hosts) }) {
 			return nil, blocker{}
 		}
 	}

@@ -9,12 +9,32 @@
 // Decide applies, in this order: deny rules (a match denies: nothing
 // beats a deny rule, yolo mode included); plan mode (a call that is not
 // read-only is denied, even when an allow rule matches, since plan mode
-// promises that nothing changes); allow rules and the rules remembered
-// this session (a match allows); then the mode.
+// promises that nothing changes); credentials (below); allow rules and the
+// rules remembered this session (a match allows); egress (below); then the
+// mode.
+//
+// # Credentials and egress
+//
+// A read-only tool is not a tool that cannot leak: reading a key and
+// fetching a URL that carries it are both read-only. So, in every mode but
+// yolo, plan mode included:
+//
+//   - A call whose path argument is in a credential location, or holds one
+//     (a search over the home directory), asks, unless an allow rule with
+//     a path pattern matches the path (Read(~/.ssh/config)); a rule for
+//     every call of the tool does not. Config.Credentials lists the
+//     locations (DefaultCredentials, forge's own state); paths match after
+//     ~, .. and symbolic links are resolved.
+//   - A call that sends data to a host (Call.Hosts: WebFetch's URL host,
+//     WebSearch's endpoint) asks unless an allow rule or an earlier
+//     "always" approved it: Tool(domain:example.com). A call that may send
+//     data to places it cannot name (Call.OpenWorld: an MCP tool open to
+//     the world) asks unless a rule allows the tool.
 //
 // # Modes
 //
-//   - ask (the default): read-only tools run; everything else asks.
+//   - ask (the default): read-only tools run, unless they reach
+//     credentials or send data away; everything else asks.
 //   - auto-edit: also allows calls of tools that edit files (Call.EditsFiles)
 //     when every path argument lands inside the working directory or an
 //     allowed root. A path lands where it leads once symbolic links are
@@ -22,7 +42,8 @@
 //     outside; so is ~/x when a home directory is configured, since some
 //     tools expand it.
 //   - yolo: allows everything no deny rule denies.
-//   - plan: read-only tools only; everything else is denied.
+//   - plan: read-only tools only (those reaching credentials or sending
+//     data ask); everything else is denied.
 //
 // # Rules
 //
@@ -83,12 +104,14 @@
 //     where it leads.
 //
 //   - Otherwise a url argument: domain:example.com matches that host and
-//     its subdomains; any other pattern is a glob over the URL.
+//     its subdomains; any other pattern is a glob over the URL. A domain
+//     rule must also cover the hosts the call sends data to (Call.Hosts),
+//     and for a call without a url (WebSearch) it meets those alone.
 //
 //   - Otherwise the pattern is a glob (as for commands) that matches when
 //     it matches any top-level string argument.
 //
-// A :* pattern meets only commands and a domain: pattern only URLs.
+// A :* pattern meets only commands and a domain: pattern only URLs and hosts.
 // Malformed rules (an empty name or pattern, unbalanced parentheses, a bad
 // glob, a pattern kind a built-in tool cannot use) are errors naming the
 // rule; New reports all of them at once.
@@ -98,8 +121,10 @@
 // When the person answers "always", the agent calls Remember, which adds
 // the narrowest useful rules for this session only (see SuggestRule):
 // Bash(go test:*) for go test ./..., one rule for each command of a line
-// not yet allowed, the tool's name for other tools. Verdict.Always shows
-// them before the person answers.
+// not yet allowed, WebFetch(domain:example.com) for a host (never the
+// tool's name alone), Read(~/.ssh/config) for a credential, the tool's
+// name for other tools. Verdict.Always shows them before the person
+// answers.
 //
 // # Checking
 //

@@ -35,6 +35,13 @@ type Config struct {
 	// line's $HOME or $XDG_CONFIG_HOME is known; nil knows none, and a
 	// path built from a variable is then one forge cannot resolve.
 	Getenv func(string) (string, bool)
+	// Credentials are where secrets are kept (DefaultCredentials, and
+	// forge's own state): a call whose path is in one, or holds one, asks
+	// in every mode but yolo. Each is ~/x, an absolute path, a path
+	// relative to WorkingDir, or a glob over base names (.env*) that
+	// matches files outside the working directory; !x drops x from those
+	// listed before it. nil means none.
+	Credentials []string
 }
 
 // Call is a tool call to judge.
@@ -49,6 +56,14 @@ type Call struct {
 	// Edit, NotebookEdit). auto-edit mode allows such calls inside the
 	// working directory.
 	EditsFiles bool
+	// Hosts are the hosts the call sends data to (tools.Egress): such a
+	// call asks in every mode but yolo, plan mode included, unless a rule
+	// or an "always" answer approved each host.
+	Hosts []string
+	// OpenWorld: the call may send data to places it cannot name (an MCP
+	// tool open to the world); it asks as Hosts do, and "always" approves
+	// the tool.
+	OpenWorld bool
 }
 
 // Decision is what to do with a call.
@@ -102,6 +117,7 @@ type Policy struct {
 	wd          place
 	roots       []place // the working directory and the allowed roots
 	protected   []place // where edits always ask (Config.Protected)
+	creds       credentials
 	home        string
 	parsers     parsers
 	shell       shellEnv
@@ -147,6 +163,7 @@ func New(cfg Config) (*Policy, error) {
 	var errs []error
 	p.allow, errs = p.compileAll("allow", cfg.Allow, errs)
 	p.deny, errs = p.compileAll("deny", cfg.Deny, errs)
+	p.creds, errs = p.compileCredentials(cfg.Credentials, errs)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}

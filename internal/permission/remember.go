@@ -19,9 +19,11 @@ import (
 // (source x, bash script.sh), since a prefix would allow anything. A line
 // that does not parse, or has a command no pattern rule may allow (a
 // redirection to a file, hidden text), gets none: it is approved once at a
-// time. Any other tool gets its name, edit tools included.
+// time. Any other tool gets the exact paths of the credentials it reaches
+// and the hosts it sends data to (WebFetch(domain:example.com)), else its
+// name, edit tools included (see suggestCall).
 func (p *Policy) SuggestRule(c Call) []string {
-	s := p.subjectsOf(c.Args)
+	s := p.subjectsFor(c)
 	if s.isCommand {
 		if lp := p.protectedLine(c, &s.line); lp.protected || lp.unsure != "" && p.mode != ModeYolo {
 			return nil // only the person may allow it, one call at a time
@@ -72,7 +74,7 @@ func (p *Policy) suggest(c Call, s *subjects, rules []*compiledRule) []string {
 		return nil
 	}
 	if !s.isCommand {
-		return []string{c.Tool}
+		return p.suggestCall(c, s, rules)
 	}
 	if s.line.parseErr != nil {
 		return nil

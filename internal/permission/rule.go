@@ -138,7 +138,7 @@ func (r *Rule) setPattern(pattern string) string {
 		}
 		r.kind, r.words, r.pattern = patternPrefix, words, strings.Join(words, " ")+":*"
 	case strings.HasPrefix(pattern, "domain:"):
-		if use != "" && use != useURL {
+		if use != "" && use != useURL && r.tool != "WebSearch" { // WebSearch's: its endpoint's host
 			return fmt.Sprintf("%s takes %s, not a domain", r.tool, use)
 		}
 		host := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(pattern[len("domain:"):])), ".")

@@ -19,6 +19,16 @@ type subjects struct {
 	url       string
 	hasURL    bool
 	texts     []string
+	// hosts are where the call sends data (Call.Hosts): domain rules meet
+	// them too.
+	hosts []string
+}
+
+// subjectsFor chooses a call's subjects: its arguments' and its hosts.
+func (p *Policy) subjectsFor(c Call) subjects {
+	s := p.subjectsOf(c.Args)
+	s.hosts = c.Hosts
+	return s
 }
 
 // subjectsOf chooses a call's subjects from its arguments.

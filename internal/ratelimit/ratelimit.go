@@ -194,6 +194,12 @@ func (t *Tool) Present(args tools.Args, res tools.Result) tools.Presentation {
 // IsReadOnly forwards to the wrapped tool.
 func (t *Tool) IsReadOnly() bool { return tools.IsReadOnly(t.inner) }
 
+// Egress forwards to the wrapped tool: a rate limit must not hide where
+// its calls send data.
+func (t *Tool) Egress(ec tools.ExecutionContext, args tools.Args) tools.Egress {
+	return tools.EgressOf(t.inner, ec, args)
+}
+
 // Init forwards to the wrapped tool.
 func (t *Tool) Init(ctx context.Context) error {
 	if in, ok := t.inner.(tools.Initializer); ok {

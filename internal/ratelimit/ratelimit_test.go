@@ -32,7 +32,10 @@ func (c *counter) DryRun(ec tools.ExecutionContext, args tools.Args) string { re
 func (c *counter) CallTimeout(ec tools.ExecutionContext, raw tools.Args) time.Duration {
 	return 7 * time.Second
 }
-func (c *counter) IsLoopBreaking() bool           { return true }
+func (c *counter) IsLoopBreaking() bool { return true }
+func (c *counter) Egress(ec tools.ExecutionContext, args tools.Args) tools.Egress {
+	return tools.Egress{Hosts: []string{args.String("host")}}
+}
 func (c *counter) Init(ctx context.Context) error { c.inited.Store(true); return nil }
 func (c *counter) Close() error                   { c.closed.Store(true); return nil }
 
@@ -60,6 +63,9 @@ func TestForwardsOptionalInterfaces(t *testing.T) {
 	if !tools.IsLoopBreaking(w) {
 		t.Error("not loop breaking")
 	}
+	if got := tools.EgressOf(w, ec, tools.Args{"host": "example.com"}); len(got.Hosts) != 1 || got.Hosts[0] != "example.com" {
+		t.Errorf("Egress = %+v, want the wrapped tool's host", got)
+	}
 	if err := w.Init(context.Background()); err != nil || !c.inited.Load() {
 		t.Errorf("Init: %v, inited %v", err, c.inited.Load())
 	}
@@ -74,7 +80,7 @@ func TestForwardsOptionalInterfaces(t *testing.T) {
 	if got := p.DryRun(ec, tools.Args{"a": 1}); got != `Would execute P with {"a":1}` {
 		t.Errorf("generic DryRun = %q", got)
 	}
-	if p.CallTimeout(ec, nil) != 0 || p.IsLoopBreaking() || p.Init(context.Background()) != nil || p.Close() != nil {
+	if p.CallTimeout(ec, nil) != 0 || p.Egress(ec, nil).Sends() || p.IsLoopBreaking() || p.Init(context.Background()) != nil || p.Close() != nil {
 		t.Error("plain tool gained behaviour")
 	}
 }

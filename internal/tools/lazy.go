@@ -256,6 +256,22 @@ func (l *lazyTool) PreviewChange(ec ExecutionContext, args Args) (Change, error)
 	return Change{}, ErrNoPreview
 }
 
+// Egress forwards to the built tool when the descriptor declares it
+// Networked; other tools are not built to be asked. A tool that cannot be
+// built to say where it sends is taken to send anywhere, so the question
+// is asked rather than skipped.
+func (l *lazyTool) Egress(ec ExecutionContext, args Args) Egress {
+	if !l.d.Networked {
+		return Egress{}
+	}
+	t, err := l.getFor(ec)
+	if err != nil {
+		return Egress{OpenWorld: true}
+	}
+	defer l.put(t)
+	return EgressOf(t, ec, args)
+}
+
 // CallTimeout forwards to the built tool when it chooses its deadline, and
 // otherwise returns 0 ("use the context's timeout").
 func (l *lazyTool) CallTimeout(ec ExecutionContext, raw Args) time.Duration {

@@ -20,6 +20,10 @@ type Descriptor struct {
 	LoopBreaking bool
 	// ReadOnly declares that the tool changes nothing (see ReadOnlyTool).
 	ReadOnly bool
+	// Networked declares that the tool's calls may send data to other
+	// hosts; the built tool names them (see Networked). A lazy tool that
+	// does not declare it is not built to be asked.
+	Networked bool
 	// Presenter, when set, presents the tool's results (see Presenter);
 	// it lets a lazily built tool present them without being built.
 	Presenter Presenter
@@ -30,6 +34,11 @@ func Describe(t Tool) Descriptor {
 	d := Descriptor{Name: t.Name(), Description: t.Description(), Category: t.Category(), Parameters: t.Parameters(), LoopBreaking: IsLoopBreaking(t), ReadOnly: IsReadOnly(t)}
 	if p, ok := t.(Presenter); ok {
 		d.Presenter = p
+	}
+	if l, ok := t.(*lazyTool); ok {
+		d.Networked = l.d.Networked
+	} else {
+		_, d.Networked = t.(Networked)
 	}
 	return d
 }
