@@ -28,7 +28,7 @@ func (a *App) newPolicy() (*permission.Policy, error) {
 	}
 	return permission.New(permission.Config{Mode: mode, Allow: a.cfg.Permissions.Allow, Deny: a.cfg.Permissions.Deny,
 		WorkingDir: a.cfg.WorkingDir, AllowedRoots: a.cfg.AllowedRoots, Home: a.getenv("HOME"),
-		Protected: a.protectedDirs()})
+		Protected: a.protectedPaths()})
 }
 
 // newAgent is the commands' AgentFactory: the model is chosen on the first
