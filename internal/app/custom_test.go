@@ -196,7 +196,7 @@ func TestUntrustedProjectKeepsUsersDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hash, err := config.ProjectHash(dir)
+	hash, err := config.ProjectHash(dir, dir) // runShell makes dir the home too
 	if err != nil {
 		t.Fatal(err)
 	}

