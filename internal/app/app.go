@@ -73,8 +73,9 @@ type App struct {
 	model   modelChoice // chosen on the first prompt
 	// agents are the custom subagents loaded at start.
 	agents []custom.Agent
-	// aliasWarned holds the files whose Claude model alias was warned
-	// about, so that each is warned about once.
+	// aliasWarned holds the files whose model: was warned about (a Claude
+	// alias elsewhere, an untrusted project's), so that each is warned
+	// about once.
 	aliasWarned sync.Map
 }
 
