@@ -77,6 +77,9 @@ type App struct {
 	// alias elsewhere, an untrusted project's), so that each is warned
 	// about once.
 	aliasWarned sync.Map
+	// noticed holds the notices about instructions files already given,
+	// so that each is given once, not with every prompt.
+	noticed sync.Map
 }
 
 func newApp(in io.Reader, out, errOut io.Writer, opts Options) *App {
