@@ -243,6 +243,9 @@ func pluginRuns(dirs []string, place scripts.Place) []string {
 // manifestCommand is a plugin manifest's command: a string split at
 // spaces, or a list of words; nil when the manifest does not say.
 func manifestCommand(path string) []string {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return nil // a FIFO would never answer
+	}
 	data, found, err := readFile(path, false)
 	if err != nil || !found {
 		return nil

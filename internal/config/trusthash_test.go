@@ -1,9 +1,13 @@
+//go:build unix
+
 package config
 
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // runsProject is a project whose settings make forge run files outside
@@ -118,5 +122,25 @@ func TestProjectHashSkipsTheProjectItself(t *testing.T) {
 	}
 	if _, err := ProjectHash(f.cwd, f.home); err != nil {
 		t.Errorf("ProjectHash read the whole project: %v", err)
+	}
+}
+
+// A plugin directory holding a FIFO named like a manifest does not hang
+// the hash.
+func TestProjectHashDoesNotWaitOnAFIFO(t *testing.T) {
+	f, _ := projectFixture(t, "", "plugin_dirs: [plugins]\n")
+	f.mkdir("plugins")
+	if err := syscall.Mkfifo(filepath.Join(f.cwd, "plugins", "x.yaml"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := ProjectHash(f.cwd, f.home); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ProjectHash waits on a FIFO")
 	}
 }
