@@ -49,7 +49,11 @@ type Config struct {
 	// lets ask_question put its question to the person.
 	Exec tools.ExecutionContext
 	// System is the system prompt (SystemPrompt, or the user's own).
-	System        string
+	System string
+	// Notices are what the person should know before the run (an
+	// instructions file SystemPrompt did not read): each one becomes a
+	// notice event at the run's start.
+	Notices       []string
 	MaxTurns      int
 	LoopDetection bool
 	ToolFormat    Format
@@ -143,6 +147,9 @@ type run struct {
 func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit func(Event)) Done {
 	r := &run{a: a, conv: conv, emit: serialized(emit), specs: a.toolSpecs(), loops: loopDetector{off: !a.cfg.LoopDetection}}
 	r.done.Priced = a.cfg.Price != nil
+	for _, n := range a.cfg.Notices {
+		r.notice(n)
+	}
 	extra, blocked := r.startHooks(ctx, prompt)
 	if blocked {
 		d := r.done

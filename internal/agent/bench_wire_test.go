@@ -42,8 +42,9 @@ func BenchmarkStepOverHTTP(b *testing.B) {
 			dir := b.TempDir()
 			pol, _ := permission.New(permission.Config{WorkingDir: dir})
 			const steps = 20
+			system, _ := SystemPrompt(PromptInfo{WorkingDir: dir, OS: "linux"})
 			a := New(Config{Model: model, Executor: tools.NewExecutor(reg), Policy: pol, Exec: tools.NewExecutionContext(dir),
-				MaxTurns: steps, System: SystemPrompt(PromptInfo{WorkingDir: dir, OS: "linux"})})
+				MaxTurns: steps, System: system})
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i += steps {

@@ -2,27 +2,19 @@ package agent
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 )
-
-// projectInstructions are the files a project's instructions are read
-// from, the shared convention first.
-var projectInstructions = []string{"AGENTS.md", "CLAUDE.md"}
-
-// maxInstructions bounds the project instructions sent with every request:
-// tokens are the user's money.
-const maxInstructions = 16 << 10
 
 // PromptInfo is what forge's own system prompt says about the place it
 // runs in.
 type PromptInfo struct {
 	WorkingDir string
-	OS         string
-	Now        time.Time
+	// Root is the project's root: the instructions files are read only
+	// from inside it. "" is WorkingDir.
+	Root string
+	OS   string
+	Now  time.Time
 	// ToolFormat is FormatXML when tools are called in text.
 	ToolFormat Format
 }
@@ -30,7 +22,9 @@ type PromptInfo struct {
 // SystemPrompt is forge's own system prompt, followed by the project's
 // instructions (AGENTS.md in the working directory) when present. It is
 // short on purpose: each tool's description and schema say how to use it.
-func SystemPrompt(info PromptInfo) string {
+// The notices name the instructions files it did not read, or not whole,
+// and why: for the person, through Config.Notices.
+func SystemPrompt(info PromptInfo) (string, []string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, `You are forge, a coding agent working in a developer's terminal. You help with software tasks by using tools to read, search, change and run the code in the working directory.
 
@@ -44,29 +38,13 @@ How to work:
 - A failed call's result says what was wrong: correct the call rather than repeating it.
 - When the task is done, answer briefly: what you did and what is left. Use task_completion to end with a summary, ask_question when a decision belongs to the person.
 `, info.WorkingDir, info.OS, info.Now.Format("Monday, 2 January 2006"))
-	if text, name := readInstructions(info.WorkingDir); text != "" {
-		fmt.Fprintf(&b, "\nProject instructions (%s):\n%s\n", name, text)
+	root := info.Root
+	if root == "" {
+		root = info.WorkingDir
 	}
-	return b.String()
-}
-
-// readInstructions returns the first project instructions file of dir, cut
-// at maxInstructions.
-func readInstructions(dir string) (string, string) {
-	for _, name := range projectInstructions {
-		f, err := os.Open(filepath.Join(dir, name))
-		if err != nil {
-			continue
-		}
-		buf, _ := io.ReadAll(io.LimitReader(f, maxInstructions+1))
-		f.Close()
-		text := strings.TrimSpace(string(buf[:min(len(buf), maxInstructions)]))
-		if len(buf) > maxInstructions {
-			text += "\n[... cut: the file is longer than 16 KiB]"
-		}
-		if text != "" {
-			return text, name
-		}
+	in := readInstructions(info.WorkingDir, root)
+	if in.text != "" {
+		fmt.Fprintf(&b, "\nProject instructions (%s):\n%s\n", in.name, in.text)
 	}
-	return "", ""
+	return b.String(), in.notices
 }

@@ -196,6 +196,7 @@ func (a *Agent) subagent(ctx context.Context, p Profile, prompt string, log Reco
 	cfg.Exec.Asker = nil
 	cfg.MaxTurns = min(cfg.MaxTurns, subagentMaxTurns)
 	cfg.Subagents = nil
+	cfg.Notices = nil // the parent's run said them
 	if p.System != "" {
 		cfg.System = p.System
 	}

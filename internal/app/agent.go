@@ -28,7 +28,7 @@ func (a *App) newPolicy() (*permission.Policy, error) {
 	}
 	return permission.New(permission.Config{Mode: mode, Allow: a.cfg.Permissions.Allow, Deny: a.cfg.Permissions.Deny,
 		WorkingDir: a.cfg.WorkingDir, AllowedRoots: a.cfg.AllowedRoots, Home: a.getenv("HOME"),
-		Protected: a.protectedDirs(), Credentials: a.credentials(), Getenv: a.opts.LookupEnv})
+		Protected: a.protectedPaths(), Credentials: a.credentials(), Getenv: a.opts.LookupEnv})
 }
 
 // newAgent is the commands' AgentFactory: the model is chosen on the first
@@ -41,7 +41,7 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		}
 		a.model = m
 	}
-	system, err := a.systemPrompt(opts.Exec.WorkingDir)
+	system, notices, err := a.systemPrompt(opts.Exec.WorkingDir)
 	if err != nil {
 		return nil, render.RunInfo{}, err
 	}
@@ -69,7 +69,7 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	}
 	format := agent.Format(a.cfg.ToolFormat)
 	ag := agent.New(agent.Config{Model: a.model.Model, ModelName: name, Executor: a.env.Executor,
-		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system,
+		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system, Notices: notices,
 		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
 		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, Hooks: a.agentHooks(),
@@ -119,17 +119,27 @@ func (a *App) spawnAgent(ctx context.Context) (*agent.Agent, error) {
 	return ag, err
 }
 
-// systemPrompt is the user's --system-prompt file, or forge's own.
-func (a *App) systemPrompt(wd string) (string, error) {
+// systemPrompt is the user's --system-prompt file, or forge's own with
+// the project's instructions, and the notices about instructions files it
+// refused that this forge has not given yet: one warning each, not one a
+// prompt.
+func (a *App) systemPrompt(wd string) (string, []string, error) {
 	if a.cfg.SystemPrompt != "" {
 		b, err := os.ReadFile(a.cfg.SystemPrompt)
 		if err != nil {
-			return "", fmt.Errorf("system_prompt: %w", err)
+			return "", nil, fmt.Errorf("system_prompt: %w", err)
 		}
-		return string(b), nil
+		return string(b), nil, nil
 	}
-	return agent.SystemPrompt(agent.PromptInfo{WorkingDir: wd, OS: runtime.GOOS, Now: a.opts.Clock(),
-		ToolFormat: agent.Format(a.cfg.ToolFormat)}), nil
+	text, notices := agent.SystemPrompt(agent.PromptInfo{WorkingDir: wd, Root: a.cfg.ProjectDir, OS: runtime.GOOS,
+		Now: a.opts.Clock(), ToolFormat: agent.Format(a.cfg.ToolFormat)})
+	fresh := notices[:0]
+	for _, n := range notices {
+		if _, said := a.noticed.LoadOrStore(n, true); !said {
+			fresh = append(fresh, n)
+		}
+	}
+	return text, fresh, nil
 }
 
 // newHooks is the runner of the configured hooks; nil when there are none.

@@ -73,9 +73,13 @@ type App struct {
 	model   modelChoice // chosen on the first prompt
 	// agents are the custom subagents loaded at start.
 	agents []custom.Agent
-	// aliasWarned holds the files whose Claude model alias was warned
-	// about, so that each is warned about once.
+	// aliasWarned holds the files whose model: was warned about (a Claude
+	// alias elsewhere, an untrusted project's), so that each is warned
+	// about once.
 	aliasWarned sync.Map
+	// noticed holds the notices about instructions files already given,
+	// so that each is given once, not with every prompt.
+	noticed sync.Map
 }
 
 func newApp(in io.Reader, out, errOut io.Writer, opts Options) *App {

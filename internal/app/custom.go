@@ -172,12 +172,20 @@ func (a *App) profiles(wd string) ([]agent.Profile, error) {
 var claudeAliases = map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "claude-opus-4-5", "haiku": "claude-haiku-4-5"}
 
 // modelFor is the model a definition's model: asks for, of the chosen
-// provider: "" (and "inherit") is the session's own; Claude Code's
-// aliases mean Anthropic's models, and the session's model elsewhere
-// (said once for the file at path).
+// provider: "" (and "inherit") is the session's own; so is any model an
+// untrusted project's definition names, which cannot choose it; Claude
+// Code's aliases mean Anthropic's models, and the session's model
+// elsewhere (each said once for the file at path).
 func (a *App) modelFor(name, path string) string {
 	name = strings.TrimSpace(name)
 	if name == "" || strings.EqualFold(name, "inherit") {
+		return ""
+	}
+	if a.inProject(path) && !a.cfg.Project.Trusted {
+		if _, warned := a.aliasWarned.LoadOrStore(path, true); !warned {
+			a.warnCustom(fmt.Sprintf("%s: model: %s is ignored: the project is not trusted, so it cannot choose the model; "+
+				"the session's model, %s, is used; to let it, run: forge trust", path, name, a.model.Name))
+		}
 		return ""
 	}
 	if full, ok := claudeAliases[strings.ToLower(name)]; ok {

@@ -44,7 +44,7 @@ func TestCustomCommandThroughTheAgent(t *testing.T) {
 	}})
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		".forge/commands/review.md": "---\ndescription: Review\nallowed-tools: Read, Bash(git diff:*)\nmodel: review-model\n---\n" +
+		"config/forge/commands/review.md": "---\ndescription: Review\nallowed-tools: Read, Bash(git diff:*)\nmodel: review-model\n---\n" +
 			"Review $1 for $2; all of it: $ARGUMENTS\n",
 	})
 	env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": dir,
@@ -144,8 +144,8 @@ func TestCustomModelAliasElsewhere(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{{Text: "ok"}}, RepeatLast: true})
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		".forge/commands/review.md": "---\nmodel: sonnet\n---\nReview.\n",
-		".forge/agents/a.md":        "---\ndescription: A\nmodel: haiku\n---\nYou are A.\n",
+		"config/forge/commands/review.md": "---\nmodel: sonnet\n---\nReview.\n",
+		"config/forge/agents/a.md":        "---\ndescription: A\nmodel: haiku\n---\nYou are A.\n",
 	})
 	stderr := runShell(t, dir, "/review\n/review\n", map[string]string{"FORGE_PROVIDER": "openai", "FORGE_MODEL": "gpt-4o",
 		"FORGE_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test"})
@@ -196,7 +196,7 @@ func TestUntrustedProjectKeepsUsersDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hash, err := config.ProjectHash(dir)
+	hash, err := config.ProjectHash(dir, dir) // runShell makes dir the home too
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,5 +245,45 @@ func TestHookInProject(t *testing.T) {
 	}
 	if (&App{}).inProject("/repo/.forge/config.yaml") {
 		t.Error("no project, yet a project's hook")
+	}
+}
+
+// An untrusted project's command or agent cannot choose the model: the
+// session's is used, with one warning for each file, until it is trusted.
+func TestUntrustedProjectCannotChooseTheModel(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{{Text: "ok"}}, RepeatLast: true})
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".forge/commands/review.md": "---\nmodel: gpt-5-pro\n---\nReview.\n",
+	})
+	env := map[string]string{"FORGE_PROVIDER": "openai", "FORGE_MODEL": "gpt-4o", "FORGE_BASE_URL": srv.OpenAIURL(), "OPENAI_API_KEY": "test"}
+	stderr := runShell(t, dir, "/review\n/review\n", env)
+	for _, r := range srv.Requests() {
+		if r.Model != "gpt-4o" {
+			t.Errorf("an untrusted project's command asked for %q", r.Model)
+		}
+	}
+	warning := "review.md: model: gpt-5-pro is ignored: the project is not trusted, so it cannot choose the model; the session's model, gpt-4o, is used"
+	if n := strings.Count(stderr, warning); n != 1 {
+		t.Errorf("%d warnings:\n%s", n, stderr)
+	}
+
+	trust, err := config.LoadTrust(filepath.Join(dir, "forge", "trusted.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, err := config.ProjectHash(dir, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trust.Add(dir, hash, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	n := len(srv.Requests())
+	if stderr = runShell(t, dir, "/review\n", env); strings.Contains(stderr, "is ignored") {
+		t.Errorf("trusted, still ignored:\n%s", stderr)
+	}
+	if reqs := srv.Requests(); len(reqs) != n+1 || reqs[n].Model != "gpt-5-pro" {
+		t.Errorf("trusted, the command's model is not used: %d requests", len(reqs))
 	}
 }

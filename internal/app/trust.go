@@ -3,8 +3,6 @@ package app
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -92,92 +90,6 @@ func repairs(cmd *cobra.Command) bool {
 	}
 	switch name {
 	case "undo", "trust", "config", "sessions", "version":
-		return true
-	}
-	return false
-}
-
-// protectedDirs are where the agent's edits always ask: the person's forge
-// configuration (settings, hooks, commands) and state (which projects are
-// trusted). Project .forge directories are protected by name.
-func (a *App) protectedDirs() []string {
-	var dirs []string
-	for _, f := range []string{config.DefaultConfigFile(a.opts.LookupEnv), config.DefaultTrustFile(a.opts.LookupEnv)} {
-		if f != "" {
-			dirs = append(dirs, filepath.Dir(f))
-		}
-	}
-	// A --config file elsewhere is protected itself, not its directory,
-	// which may be the repository the agent works in.
-	if a.cfg.File != "" {
-		dirs = append(dirs, a.cfg.File)
-	}
-	return append(dirs, a.hookScripts()...)
-}
-
-// hookScripts are the files the configured hooks' commands name (sh
-// scripts/check.sh, $FORGE_PROJECT_DIR/tools/guard.py): an agent that may
-// edit files must not rewrite the code a hook runs unasked.
-func (a *App) hookScripts() []string {
-	var files []string
-	for _, h := range a.cfg.Hooks {
-		dir := a.cfg.WorkingDir
-		if a.inProject(h.File) {
-			dir = a.cfg.ProjectDir
-		}
-		home := a.getenv("HOME")
-		expand := strings.NewReplacer(`"`, "", "'", "",
-			"${FORGE_PROJECT_DIR}", a.projectDir(), "$FORGE_PROJECT_DIR", a.projectDir(),
-			"${CLAUDE_PROJECT_DIR}", a.projectDir(), "$CLAUDE_PROJECT_DIR", a.projectDir(),
-			"${HOME}", home, "$HOME", home)
-		for _, w := range strings.Fields(h.Command) {
-			w = expand.Replace(w)
-			if home != "" && strings.HasPrefix(w, "~/") {
-				w = filepath.Join(home, w[2:])
-			}
-			if !strings.Contains(w, "/") && !scriptLike(w) || strings.ContainsAny(w, "$`*?") {
-				continue
-			}
-			if !filepath.IsAbs(w) {
-				w = filepath.Join(dir, w)
-			}
-			// Files only: a word such as ./ or / names a directory, and
-			// protecting it would make every edit ask.
-			if fi, err := os.Stat(w); err == nil && !fi.Mode().IsRegular() || err != nil && !scriptLike(w) {
-				continue
-			}
-			// The person's and the project's scripts, not the system's
-			// interpreters (/bin/sh), which the agent cannot write anyway.
-			if w = filepath.Clean(w); a.mine(w, home) {
-				files = append(files, w)
-			}
-		}
-	}
-	return files
-}
-
-// mine says path lies in the project, the working directory or home.
-func (a *App) mine(path, home string) bool {
-	for _, d := range []string{a.cfg.ProjectDir, a.cfg.WorkingDir, home} {
-		if d != "" && strings.HasPrefix(path, d+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
-}
-
-// projectDir is FORGE_PROJECT_DIR as the hooks see it.
-func (a *App) projectDir() string {
-	if a.cfg.ProjectDir != "" {
-		return a.cfg.ProjectDir
-	}
-	return a.cfg.WorkingDir
-}
-
-// scriptLike says a bare word of a hook's command names a script.
-func scriptLike(w string) bool {
-	switch filepath.Ext(w) {
-	case ".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".ts", ".rb", ".pl", ".php", ".lua":
 		return true
 	}
 	return false

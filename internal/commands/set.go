@@ -105,7 +105,17 @@ func set(env *Env, key, val string) error {
 		if err != nil || !fi.IsDir() {
 			return fmt.Errorf("Invalid value for working_dir: %s is not a directory", dir)
 		}
-		env.Exec.WorkingDir = filepath.Clean(dir)
+		dir = filepath.Clean(dir)
+		// The policy moves too: auto-edit judges edits against the
+		// directory the tools work in, not the one forge started in.
+		if env.Policy != nil {
+			moved, err := env.Policy.InDir(dir)
+			if err != nil {
+				return fmt.Errorf("Invalid value for working_dir: %w", err)
+			}
+			env.Policy = moved
+		}
+		env.Exec.WorkingDir = dir
 	case "max_output_size":
 		n, err := strconv.Atoi(val)
 		if err != nil || n <= 0 {

@@ -67,10 +67,14 @@ func runTrust(env *Env, inv Invocation, list, revoke bool) int {
 		env.Printer().Value(text, map[string]any{"dir": dir, "trusted": false})
 		return ExitOK
 	}
-	hash, err := config.ProjectHash(dir)
+	var home string
+	if env.LookupEnv != nil {
+		home, _ = env.LookupEnv("HOME")
+	}
+	hash, err := config.ProjectHash(dir, home)
 	if err == nil && dir == env.Config.ProjectDir && hash != env.Config.Project.Hash {
 		// Trust what the person was shown, not what changed since.
-		err = errors.New("the project's .forge changed since forge read it: start forge again to see what it asks for, then trust it")
+		err = errors.New("the project's .forge, or a file it runs, changed since forge read it: start forge again to see what it asks for, then trust it")
 	}
 	if err == nil {
 		err = env.Trust.Add(dir, hash, env.Clock())

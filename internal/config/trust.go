@@ -1,12 +1,9 @@
 package config
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -173,84 +170,6 @@ func (t *Trust) save() error {
 		return fmt.Errorf("trust file %s: %w", t.path, err)
 	}
 	return nil
-}
-
-// Bounds on what ProjectHash reads: a .forge directory is a few small
-// files. Past them the project cannot be verified, so it is never trusted.
-const (
-	maxHashedBytes   = 64 << 20
-	maxHashedEntries = 10000
-)
-
-// errUnverifiable is a .forge too large for ProjectHash to read whole.
-var errUnverifiable = errors.New("its .forge directory is too large to verify (over 10,000 entries or 64 MiB), so it cannot be trusted")
-
-// ProjectHash is what trust records of the project at dir: a sha256 over
-// everything under its .forge directory (settings, hook scripts, commands,
-// agents), names and contents, so that a pull or an edit that changes any
-// of them needs the person's word again. A symbolic link counts by its
-// target's name and, when that is a file, by the file's content: a hook
-// script linked from elsewhere is covered too.
-func ProjectHash(dir string) (string, error) {
-	root := filepath.Join(dir, ProjectDirName)
-	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return "", fmt.Errorf("project %s: %s is a symbolic link; forge reads a project's settings only from a real directory", dir, root)
-	}
-	h := sha256.New()
-	budget, entries := int64(maxHashedBytes), 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && path == root {
-				return filepath.SkipAll
-			}
-			return err
-		}
-		if entries++; entries > maxHashedEntries {
-			return errUnverifiable
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.Type()&fs.ModeSymlink != 0 {
-			target, err := os.Readlink(path)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "link %q %q\n", rel, target)
-			if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-				return hashFile(h, rel, path, &budget)
-			}
-			return nil
-		}
-		if d.Type().IsRegular() {
-			return hashFile(h, rel, path, &budget)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("project %s: %w", dir, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// hashFile adds one file's name, size and content to h, within budget.
-func hashFile(h io.Writer, rel, path string, budget *int64) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if fi.Size() > *budget {
-		return errUnverifiable
-	}
-	fmt.Fprintf(h, "file %q %d\n", rel, fi.Size())
-	n, err := io.Copy(h, io.LimitReader(f, *budget+1))
-	if *budget -= n; *budget < 0 {
-		return errUnverifiable
-	}
-	return err
 }
 
 // projectFile is the settings file of the project at dir.

@@ -18,8 +18,16 @@ var projectPolicy = map[string]widens{
 	"history_file":  func(b, p Config) bool { return p.HistoryFile != b.HistoryFile },
 	"sessions_dir":  func(b, p Config) bool { return p.SessionsDir != b.SessionsDir },
 	"system_prompt": func(b, p Config) bool { return p.SystemPrompt != b.SystemPrompt && p.SystemPrompt != "" },
-	// Where the API key is sent.
-	"base_url": func(b, p Config) bool { return p.BaseURL != b.BaseURL },
+	// Which model answers, where the API key is sent, and the window and
+	// token limit budgets and compaction count with: a project could pick a
+	// costlier model, a server of its own or limits the person did not
+	// choose, so it sets none of them until trusted. (Its prices are the
+	// models section's, which waits for trust too.)
+	"provider":       func(b, p Config) bool { return p.Provider != b.Provider },
+	"model":          func(b, p Config) bool { return p.Model != b.Model },
+	"base_url":       func(b, p Config) bool { return p.BaseURL != b.BaseURL },
+	"context_window": func(b, p Config) bool { return p.ContextWindow != b.ContextWindow },
+	"max_tokens":     func(b, p Config) bool { return p.MaxTokens != b.MaxTokens },
 
 	"allowed_roots":      func(b, p Config) bool { return !subset(p.AllowedRoots, b.AllowedRoots) },
 	"plugin_dirs":        func(b, p Config) bool { return !subset(p.PluginDirs, b.PluginDirs) },
@@ -34,19 +42,15 @@ var projectPolicy = map[string]widens{
 	"max_output_size": func(b, p Config) bool { return p.MaxOutputSize > b.MaxOutputSize },
 	"max_turns":       func(b, p Config) bool { return p.MaxTurns > b.MaxTurns },
 	"max_cost":        func(b, p Config) bool { return looser(b.MaxCost, p.MaxCost) },
-	"max_tokens":      func(b, p Config) bool { return looser(float64(b.MaxTokens), float64(p.MaxTokens)) },
 
-	// What forge shows, and which model it asks: a project may choose these.
+	// What forge shows, and how tool calls are written: a project may choose these.
 	"output":           neutral,
 	"log_level":        neutral,
 	"no_color":         neutral,
 	"width":            neutral,
 	"history_capacity": neutral,
 	"fail_fast":        neutral,
-	"provider":         neutral,
-	"model":            neutral,
 	"tool_format":      neutral,
-	"context_window":   neutral,
 }
 
 // projectForbidden are the settings a project file cannot set at all.

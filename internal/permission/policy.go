@@ -125,6 +125,9 @@ type Policy struct {
 	// protected places and the project's .forge and .git control files.
 	targets []string
 
+	// cfg is the configuration the policy was built from, for InDir.
+	cfg Config
+
 	mu      sync.RWMutex
 	session []*compiledRule
 }
@@ -139,7 +142,7 @@ func New(cfg Config) (*Policy, error) {
 	if cfg.WorkingDir == "" || !filepath.IsAbs(cfg.WorkingDir) {
 		return nil, fmt.Errorf("permission policy: the working directory must be an absolute path, not %q", cfg.WorkingDir)
 	}
-	p := &Policy{mode: mode, wd: newPlace(cfg.WorkingDir)}
+	p := &Policy{cfg: cfg, mode: mode, wd: newPlace(cfg.WorkingDir)}
 	if cfg.Home != "" {
 		if !filepath.IsAbs(cfg.Home) {
 			return nil, fmt.Errorf("permission policy: the home directory must be an absolute path, not %q", cfg.Home)
