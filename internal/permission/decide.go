@@ -29,6 +29,10 @@ func (p *Policy) Decide(c Call) Verdict {
 	if matched { // a deny rule might match what forge cannot see
 		return deniedVerdict
 	}
+	if lp.credential != "" && p.mode != ModeYolo {
+		return Verdict{Decision: Ask, Reason: display(c) + " names `" + shorten(lp.credential) +
+			"`, where credentials are kept (permissions.credentials): forge asks first in every mode but yolo; approve it once"}
+	}
 	v := p.decideAllowed(c, &s, readOnly)
 	switch {
 	case lp.unsure == "" || p.mode == ModeYolo:

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // forgeDirName is the project's settings directory. An edit anywhere under
@@ -101,8 +103,10 @@ type lineProtection struct {
 	// runs, and only the person may allow it.
 	protected bool
 	// unsure is a word that forge cannot resolve and that could name
-	// such a place ("" when there is none).
+	// such a place, or a credential ("" when there is none).
 	unsure string
+	// credential is a word that names a place where credentials are kept.
+	credential string
 }
 
 // protectedLine judges the shell line c runs: does it name forge's own
@@ -142,8 +146,57 @@ func (p *Policy) protectedLine(c Call, l *shellLine) lineProtection {
 		case named && lp.unsure == "":
 			lp.unsure = r.word
 		}
+		if lp.credential == "" && p.namesCredential(r, l.globDots) {
+			if r.sure() {
+				lp.credential = r.word
+			} else if lp.unsure == "" {
+				lp.unsure = r.word
+			}
+		}
 	}
 	return lp
+}
+
+// namesCredential reports whether the path word r could name a file in a
+// place where credentials are kept. A directory that holds one (grep -r
+// over ~) is not caught here: what a program does below a directory it is
+// given cannot be read from the line.
+func (p *Policy) namesCredential(r pathRef, dots bool) bool {
+	if len(p.creds.places) == 0 && len(p.creds.names) == 0 || strings.HasPrefix(r.word, "-") {
+		return false
+	}
+	if !strings.ContainsAny(r.pattern, "*?[\\\x00") {
+		if p.inCredential(r.pattern) {
+			return true
+		}
+		phys, ok := p.physicalOf(r)
+		return ok && p.inCredential(phys)
+	}
+	items := parseGlob(r.pattern)
+	for _, pl := range p.creds.places {
+		if couldName(items, pl.lexical, dots) || couldName(items, pl.physical, dots) {
+			return true
+		}
+	}
+	return false
+}
+
+// inCredential reports whether the absolute path f is in a credential
+// place, or is a file the name globs match outside the working directory.
+func (p *Policy) inCredential(f string) bool {
+	for _, pl := range p.creds.places {
+		if within(f, pl.lexical) || within(f, pl.physical) {
+			return true
+		}
+	}
+	if len(p.creds.names) == 0 || within(f, p.wd.lexical) || within(f, p.wd.physical) {
+		return false
+	}
+	base := filepath.Base(f)
+	return slices.ContainsFunc(p.creds.names, func(g string) bool {
+		ok, err := doublestar.Match(g, base)
+		return err == nil && ok
+	})
 }
 
 // namesTarget reports whether the path word r could name a protected
@@ -167,21 +220,10 @@ func (p *Policy) namesTarget(r pathRef, dots bool) (named, sure bool) {
 }
 
 // linksToTarget reports whether the plain path r leads, through symbolic
-// links, into a protected target. Only the part below the working
-// directory is looked at when it is there, since the working directory is
-// resolved already; an option (-la) is not a path.
+// links, into a protected target.
 func (p *Policy) linksToTarget(r pathRef) bool {
-	if strings.HasPrefix(r.word, "-") {
-		return false
-	}
-	var phys string
-	var err error
-	if within(r.pattern, p.wd.lexical) {
-		phys, err = resolveFrom(p.wd.physical, strings.TrimPrefix(r.pattern, p.wd.lexical))
-	} else {
-		phys, err = resolvePhysical(r.pattern)
-	}
-	if err != nil || phys == r.pattern {
+	phys, ok := p.physicalOf(r)
+	if !ok {
 		return false
 	}
 	for _, t := range p.targets {
@@ -190,6 +232,25 @@ func (p *Policy) linksToTarget(r pathRef) bool {
 		}
 	}
 	return hasComponent(phys, forgeDirName) || gitControl(phys)
+}
+
+// physicalOf returns where the plain path r leads through symbolic links,
+// and false when that is where it is written (or it cannot be resolved).
+// Only the part below the working directory is looked at when it is
+// there, since the working directory is resolved already; an option (-la)
+// is not a path.
+func (p *Policy) physicalOf(r pathRef) (string, bool) {
+	if strings.HasPrefix(r.word, "-") {
+		return "", false
+	}
+	var phys string
+	var err error
+	if within(r.pattern, p.wd.lexical) {
+		phys, err = resolveFrom(p.wd.physical, strings.TrimPrefix(r.pattern, p.wd.lexical))
+	} else {
+		phys, err = resolvePhysical(r.pattern)
+	}
+	return phys, err == nil && phys != r.pattern
 }
 
 // runsForgeTrust reports whether the command could be forge trust: its

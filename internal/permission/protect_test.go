@@ -159,3 +159,38 @@ func TestCouldName(t *testing.T) {
 		}
 	}
 }
+
+// TestShellCredentials: a shell line naming a file where credentials are
+// kept asks in every mode but yolo, however it spells the path.
+func TestShellCredentials(t *testing.T) {
+	fx := newProtectFixture(t)
+	must(t, os.MkdirAll(filepath.Join(fx.home, ".ssh"), 0o700))
+	must(t, os.WriteFile(filepath.Join(fx.home, ".ssh", "id_rsa"), []byte("KEY"), 0o600))
+	must(t, os.Symlink(filepath.Join(fx.home, ".ssh"), filepath.Join(fx.wd, "keys")))
+	allow := []string{"Bash(cat:*)", "Bash(cd:*)", "Bash(base64:*)", "Bash(ls:*)", "Bash(grep:*)"}
+	lines := []string{
+		"cat ~/.ssh/id_rsa", "cat $HOME/.aws/credentials", "cd ~/.ssh && cat id_rsa", "cat ~/.ss?/id*",
+		"base64 < ~/.ssh/id_rsa", "cat ../other/.env", "cat keys/id_rsa", "cat ~/.netrc", "cat ~/.config/gh/hosts.yml",
+	}
+	for _, mode := range []Mode{ModeAsk, ModeAutoEdit, ModeYolo} {
+		p, err := New(Config{Mode: mode, WorkingDir: fx.wd, Home: fx.home, Allow: allow, Credentials: DefaultCredentials(),
+			Getenv: func(name string) (string, bool) { v, ok := fx.env[name]; return v, ok }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range lines {
+			v := p.Decide(bash(line))
+			switch {
+			case mode == ModeYolo && v.Decision != Allow:
+				t.Errorf("yolo: Decide(%q) = %s (%s), want allow", line, v.Decision, v.Reason)
+			case mode != ModeYolo && (v.Decision != Ask || !strings.Contains(v.Reason, "credentials")):
+				t.Errorf("%s: Decide(%q) = %s (%s), want a question about credentials", mode, line, v.Decision, v.Reason)
+			}
+		}
+		for _, line := range []string{"cat ~/.sshrc", "cat .env", "ls ~", "grep -r TODO src"} {
+			if v := p.Decide(bash(line)); v.Decision != Allow {
+				t.Errorf("%s: Decide(%q) = %s (%s), want allow", mode, line, v.Decision, v.Reason)
+			}
+		}
+	}
+}
