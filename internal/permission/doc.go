@@ -9,9 +9,10 @@
 // Decide applies, in this order: deny rules (a match denies: nothing
 // beats a deny rule, yolo mode included); plan mode (a call that is not
 // read-only is denied, even when an allow rule matches, since plan mode
-// promises that nothing changes); credentials (below); allow rules and the
-// rules remembered this session (a match allows); egress (below); then the
-// mode.
+// promises that nothing changes); what only the person may allow (edits
+// of forge's own settings, below); credentials (below); allow rules and
+// the rules remembered this session (a match allows); egress (below);
+// then the mode.
 //
 // # Credentials and egress
 //
@@ -57,12 +58,13 @@
 //     line, split with a bash parser into its simple commands: across && ||
 //     ; | & and newlines, into ( ) and { } groups, $( ) and backtick
 //     substitutions, <( ) and >( ), if/for/while/case bodies and function
-//     bodies. Leading assignments (FOO=1 go test) and wrappers that only
-//     change how a command runs (timeout, nice, nohup, env, exec, command,
-//     builtin, stdbuf) are set aside; sudo, doas, xargs and find -exec make
-//     two commands, the wrapper and what it runs. bash -c 'X', sh -c, eval
-//     and env -S are replaced by the commands of X, and trap adds its
-//     handler's.
+//     bodies. Harmless leading assignments (CGO_ENABLED=0 go test) and
+//     wrappers that only change how a command runs (timeout, nice, nohup,
+//     env, command, stdbuf, ionice, setsid, time, busybox) are set aside;
+//     sudo, xargs, flock, watch, su, strace and find -exec make two
+//     commands, the wrapper and what it runs. bash -c 'X', sh -c, eval,
+//     env -S, su -c, watch and git -c alias.x='!X' add the commands of X,
+//     and trap adds its handler's.
 //
 //     A pattern ending in :* is a command prefix: Bash(go test:*) matches a
 //     command whose first words are go and test (go testify does not
@@ -71,27 +73,48 @@
 //     every other character itself; without * it is an exact match. Words
 //     are compared unquoted ("go" 'test' is go test).
 //
-//     An allow rule allows a line only when it, or the allow rules
-//     together, allow every simple command of it. A command's expansions
-//     ($X, $(cmd)) are allowed only where the pattern has a *. No rule with
-//     a pattern allows a command that redirects output to a file (other
-//     than /dev/null or a descriptor), that sets a variable changing what
-//     runs (PATH, LD_*, a pager or editor running a shell...), or whose
-//     text is known only when it runs (eval "$X", bash -c "$X"). A command
-//     that runs text the rule cannot see (source, ., bash script.sh, sh
-//     reading its input) is allowed only by a rule whose pattern starts
-//     with that program's name. A line that does not parse is allowed only
-//     by a rule matching every call; in yolo mode it runs unless a deny
-//     rule matches its text.
+//     An allow rule allows a line only when forge has read all of it and
+//     the allow rules together allow every simple command of it. A
+//     command's expansions ($X, $(cmd)) are allowed only where the pattern
+//     has a *. The splitter is an allowlist: only constructs known to run
+//     nothing but their parts pass, and the rest become commands no rule
+//     with a pattern allows: arithmetic, [[ -eq ]], subscripts and slices on
+//     anything but numbers, ${!x} and ${x@P} (bash evaluates a value's text,
+//     and a[$(cmd)] in it runs cmd); builtins that assign to names or change
+//     the shell (declare, read, printf -v, eval, source, trap, exec, alias,
+//     builtin, hash, set but for its safety options...); function
+//     definitions, coproc, select; a variable set before a command unless it
+//     is known to be harmless (LANG, TZ, GOOS, NODE_ENV; never PATH, HOME,
+//     LD_*, GIT_*), and one set alone unless it is a plain lower-case name;
+//     a program named only when it runs; git -c; a redirection to a file,
+//     to /dev/tcp, or from a file named only when it runs. A command that
+//     runs a script the rule cannot see (bash script.sh, sh reading its
+//     input) is allowed only by a rule whose pattern starts with that
+//     program's name. A line that does not parse, nests too deeply or holds
+//     a carriage return is allowed only by a rule matching every call; in
+//     yolo mode it runs unless a deny rule matches its text.
 //
 //     A deny rule denies a line when it could match any of its commands as
 //     the shell will run them: an expansion may stand for any text (so
 //     Bash(rm -rf /) denies rm -rf $DIR and rm -rf /*), options may come
 //     between a prefix's words (Bash(git push:*) denies git -C dir push), a
 //     program path is also tried by its name (/bin/rm is rm), wrappers are
-//     seen through, and text known only when it runs matches every deny
-//     rule with a command pattern.
+//     seen through, find -delete is rm, and a value a program runs
+//     (GIT_PAGER='cmd') is read as a line. A line with a command whose
+//     effect forge cannot see (eval "$X", arithmetic on a value, a git
+//     alias from a configuration file) asks when a deny rule with a command
+//     pattern names the tool.
 //
+//     Whatever the rules and the mode, a line naming forge's own settings,
+//     a protected place or a repository's .git/config or .git/hooks, or
+//     running forge trust, asks; a line naming a credential asks in every
+//     mode but yolo. Its words are matched as bash will expand them: the
+//     environment's variables (Config.Getenv), the line's own variables and
+//     loops, a cd before, .., //, globs with bash's rule for leading dots,
+//     links. A word forge cannot resolve ($(cmd), $1) that could name such
+//     a place makes a line the rules or the mode would allow ask, once at a
+//     time (not in yolo).
+
 //   - Otherwise, file_path, notebook_path and path arguments are paths,
 //     matched with gitignore-like globs (** for any depth). A pattern
 //     without a slash matches the base name at any depth (Read(*.env)
