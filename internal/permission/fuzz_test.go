@@ -23,6 +23,9 @@ func FuzzSplitLine(f *testing.F) {
 	} {
 		f.Add(seed, "ls -la")
 	}
+	for _, seed := range attackLines {
+		f.Add(seed, "git status")
+	}
 	fx := newFixture(f)
 	f.Fuzz(func(t *testing.T, line, other string) {
 		if len(line) > 2000 || len(other) > 2000 {
