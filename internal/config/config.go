@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/forgehq/forge/internal/tools"
 )
 
 // Config is forge's whole configuration as plain values.
@@ -122,6 +124,11 @@ type Source struct {
 	Trusted func(dir string) (hash string, ok bool)
 	// SkipProject reads no project file (the project is still found).
 	SkipProject bool
+	// ToolSettings returns the keys a tool reads from its tools.<Name>
+	// section (builtin.Settings in production), false for a tool it does
+	// not know. A known tool's section is checked like forge's own keys:
+	// an unknown key is a warning, a bad value an error. nil checks none.
+	ToolSettings func(tool string) ([]tools.Setting, bool)
 }
 
 // ToolSection returns the tools.<name> section, nil when absent. An exact match wins;
