@@ -1,6 +1,8 @@
 // Package wire holds what forge's providers share about HTTP: turning
 // transport failures and error bodies into *llm.Error, reading Retry-After,
-// and the debug log of each request with its secrets left out.
+// the debug log of each request with its secrets left out, a bounded
+// event-stream decoder, and the limits of one streamed answer (its size,
+// and how long it may bring nothing new).
 package wire
 
 import (
