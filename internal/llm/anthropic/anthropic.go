@@ -73,7 +73,7 @@ type Model struct {
 	url    string // BaseURL as errors show it
 	limits wire.Limits
 	// client sends the bodies forge writes itself (see body), through the
-	// SDK's HTTP path: its retries, headers and event-stream reader.
+	// SDK's HTTP path: its retries and headers.
 	client anthropic.Client
 	tools  wire.ToolCache
 }

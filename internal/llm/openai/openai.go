@@ -76,7 +76,7 @@ type Model struct {
 	url    string
 	limits wire.Limits
 	// client sends the bodies forge writes itself (see body), through the
-	// SDK's HTTP path: its retries, headers, auth and stream reader.
+	// SDK's HTTP path: its retries, headers and auth.
 	client openai.Client
 	tools  wire.ToolCache
 }
