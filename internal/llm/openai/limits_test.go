@@ -81,15 +81,15 @@ func TestAnswerWithoutEnd(t *testing.T) {
 func TestKeepAlivesAlone(t *testing.T) {
 	for _, text := range []string{"", "Thinking about it."} {
 		srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{{Text: text, KeepAlive: true}}})
-		m := newModel(t, srv, func(c *Config) { c.StreamIdleTimeout = 200 * time.Millisecond })
+		m := newModel(t, srv, func(c *Config) { c.StreamIdleTimeout = 500 * time.Millisecond })
 		var rec recorder
 		e, took := streamErr(t, m, &rec)
-		want := "openai: the answer stalled: nothing new for 200ms (keep-alives do not count); stopped"
+		want := "openai: the answer stalled: nothing new for 500ms (keep-alives do not count); stopped"
 		if e.Kind != llm.KindStalled || e.Error() != want || !e.Retryable() {
 			t.Errorf("error %q (kind %d, retryable %v), want %q, retryable", e.Error(), e.Kind, e.Retryable(), want)
 		}
-		if took < 200*time.Millisecond || took > 10*time.Second {
-			t.Errorf("took %s for an idle timeout of 200ms", took)
+		if took < 500*time.Millisecond || took > 10*time.Second {
+			t.Errorf("took %s for an idle timeout of 500ms", took)
 		}
 		if rec.text() != text {
 			t.Errorf("text %q, want %q", rec.text(), text)
@@ -132,22 +132,64 @@ func TestIdleTimeoutDefaultWithFakeClock(t *testing.T) {
 	}
 }
 
+// waitRequests waits until srv has received n requests: a timer fired
+// before its attempt reached the server would stop a request the test
+// meant to stall.
+func waitRequests(t *testing.T, srv *llmtest.Server, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); len(srv.Requests()) < n; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests, want %d", len(srv.Requests()), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // A server that sends nothing at all, not even its status line, fails the
-// attempt at the idle timeout; the SDK retries it with its backoff.
+// attempt at the idle timeout; the SDK retries it with its backoff. The
+// timers are fired by hand, so that a slow machine cannot time out an
+// attempt that was meant to succeed.
 func TestNoResponseIsRetried(t *testing.T) {
+	stream := func(m *Model) chan error {
+		errc := make(chan error, 1)
+		go func() {
+			resp, err := m.Stream(context.Background(), user("go"), nil)
+			if err == nil && resp.Message.Text != "Here now." {
+				err = errors.New("answer " + resp.Message.Text)
+			}
+			errc <- err
+		}()
+		return errc
+	}
+
 	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{{Stall: true}, {Text: "Here now."}}})
-	m := newModel(t, srv, func(c *Config) { c.StreamIdleTimeout = 100 * time.Millisecond; c.MaxRetries = 1 })
-	resp, err := m.Stream(context.Background(), user("go"), nil)
-	if err != nil || resp.Message.Text != "Here now." {
-		t.Fatalf("Stream = %q, %v; want the retry's answer", resp.Message.Text, err)
+	var timers llmtest.Timers
+	m := newModel(t, srv, func(c *Config) { c.AfterFunc = timers.AfterFunc; c.MaxRetries = 1 })
+	errc := stream(m)
+	waitRequests(t, srv, 1)
+	timers.Wait(1, 10*time.Second)[0].Fire() // the first attempt's response
+	if err := <-errc; err != nil {
+		t.Fatalf("Stream: %v; want the retry's answer", err)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
 	}
 
 	srv = llmtest.NewServer(t, llmtest.Script{RepeatLast: true, Turns: []llmtest.Turn{{Stall: true}}})
-	m = newModel(t, srv, func(c *Config) { c.StreamIdleTimeout = 100 * time.Millisecond; c.MaxRetries = 1 })
-	e, _ := streamErr(t, m, &recorder{})
-	want := "openai: the answer stalled: no response in 100ms; stopped"
-	if e.Kind != llm.KindStalled || e.Error() != want || !e.Retryable() {
-		t.Errorf("error %q (kind %d), want %q, retryable", e.Error(), e.Kind, want)
+	timers = llmtest.Timers{}
+	m = newModel(t, srv, func(c *Config) {
+		c.AfterFunc, c.StreamIdleTimeout, c.MaxRetries = timers.AfterFunc, 90*time.Second, 1
+	})
+	errc = stream(m)
+	waitRequests(t, srv, 1)
+	timers.Wait(1, 10*time.Second)[0].Fire()
+	waitRequests(t, srv, 2)
+	timers.Wait(2, 10*time.Second)[1].Fire() // the retry's
+	var e *llm.Error
+	err := <-errc
+	want := "openai: the answer stalled: no response in 1m30s; stopped"
+	if !errors.As(err, &e) || e.Kind != llm.KindStalled || e.Error() != want || !e.Retryable() {
+		t.Errorf("error %v, want %q, retryable", err, want)
 	}
 	if n := len(srv.Requests()); n != 2 {
 		t.Errorf("%d requests, want 2 (one retry)", n)
