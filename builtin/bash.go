@@ -68,24 +68,31 @@ type bashTool struct {
 	environ func() []string
 }
 
+// The keys of tools.Bash.
+var (
+	bashShellKey     = cfg.StringKey("shell", "")
+	bashKillGraceKey = cfg.DurationKey("kill_grace", defaultKillGrace)
+	bashOutputDirKey = cfg.StringKey("output_dir", "")
+)
+
 // newBash builds Bash from its configuration: shell (a path; default bash,
 // else /bin/sh), kill_grace (SIGTERM to SIGKILL, default 1s) and output_dir
 // (where outputs too long for a result are kept whole; default the
 // system's temporary directory).
 func newBash(h *shellHolder) tools.Factory {
 	return func(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-		shell, err := cfg.String(deps.Config, "shell", "")
+		shell, err := bashShellKey.Get(deps.Config)
 		if err != nil {
 			return nil, err
 		}
 		if shell == "" {
 			shell = proc.Shell()
 		}
-		grace, err := cfg.Duration(deps.Config, "kill_grace", defaultKillGrace)
+		grace, err := bashKillGraceKey.Get(deps.Config)
 		if err != nil {
 			return nil, err
 		}
-		outDir, err := cfg.String(deps.Config, "output_dir", "")
+		outDir, err := bashOutputDirKey.Get(deps.Config)
 		if err != nil {
 			return nil, err
 		}

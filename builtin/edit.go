@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/forgehq/forge/builtin/internal/cfg"
 	"github.com/forgehq/forge/builtin/internal/fsutil"
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -39,7 +38,7 @@ type editTool struct {
 
 // newEdit builds Edit from its tools.Edit configuration: allowed_roots.
 func newEdit(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	roots, err := cfg.Strings(deps.Config, "allowed_roots")
+	roots, err := allowedRootsKey.Get(deps.Config)
 	if err != nil {
 		return nil, err
 	}

@@ -47,9 +47,13 @@ type globTool struct {
 	limit int // default limit from the configuration
 }
 
+// globLimit is tools.Glob.limit, the number of paths a call lists unless it
+// gives a limit.
+var globLimit = cfg.PositiveIntKey("limit", globDefaultLimit)
+
 // newGlob builds Glob from its tools.Glob configuration: limit.
 func newGlob(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	n, err := cfg.PositiveInt(deps.Config, "limit", globDefaultLimit)
+	n, err := globLimit.Get(deps.Config)
 	if err != nil {
 		return nil, err
 	}

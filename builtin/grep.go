@@ -59,14 +59,21 @@ type grepTool struct {
 	maxLine   int
 }
 
+// The keys of tools.Grep: how many results a call shows unless it says,
+// and the characters kept of a long line.
+var (
+	grepHeadLimit     = cfg.PositiveIntKey("head_limit", grepDefaultHeadLimit)
+	grepMaxLineLength = cfg.PositiveIntKey("max_line_length", defaultMaxLineLen)
+)
+
 // newGrep builds Grep from its tools.Grep configuration: head_limit,
 // max_line_length.
 func newGrep(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	hl, err := cfg.PositiveInt(deps.Config, "head_limit", grepDefaultHeadLimit)
+	hl, err := grepHeadLimit.Get(deps.Config)
 	if err != nil {
 		return nil, err
 	}
-	ml, err := cfg.PositiveInt(deps.Config, "max_line_length", defaultMaxLineLen)
+	ml, err := grepMaxLineLength.Get(deps.Config)
 	if err != nil {
 		return nil, err
 	}

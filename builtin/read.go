@@ -47,9 +47,13 @@ type readTool struct {
 	maxLineLen int // characters kept of a long line
 }
 
+// readMaxLineLength is tools.Read.max_line_length, the characters kept of
+// a long line.
+var readMaxLineLength = cfg.PositiveIntKey("max_line_length", defaultMaxLineLen)
+
 // newRead builds Read from its tools.Read configuration: max_line_length.
 func newRead(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	n, err := cfg.PositiveInt(deps.Config, "max_line_length", defaultMaxLineLen)
+	n, err := readMaxLineLength.Get(deps.Config)
 	if err != nil {
 		return nil, err
 	}

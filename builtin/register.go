@@ -3,6 +3,7 @@ package builtin
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -12,6 +13,8 @@ type spec struct {
 	desc    tools.Descriptor
 	factory tools.Factory
 	how     tools.Instancing
+	// settings are the keys factory reads from the tool's section.
+	settings []tools.Setting
 }
 
 // described gives a built tool the identity of its descriptor, so that the
@@ -35,4 +38,19 @@ func Register(r *tools.Registry) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// Settings returns the keys the built-in tool name (in any case, as
+// configuration sections match) reads from its tools.<Name> section, so
+// that forge can check the section when it starts; false when no built-in
+// tool has that name.
+func Settings(name string) ([]tools.Setting, bool) {
+	for _, group := range [][]spec{fileSpecs(), execSpecs(), webSpecs(), otherSpecs()} {
+		for _, s := range group {
+			if strings.EqualFold(s.desc.Name, name) {
+				return s.settings, true
+			}
+		}
+	}
+	return nil, false
 }

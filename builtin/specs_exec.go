@@ -9,7 +9,8 @@ import "github.com/forgehq/forge/internal/tools"
 func execSpecs() []spec {
 	h := &shellHolder{}
 	return []spec{
-		{desc: bashDescriptor, factory: newBash(h), how: tools.Singleton},
+		{desc: bashDescriptor, factory: newBash(h), how: tools.Singleton,
+			settings: []tools.Setting{bashShellKey.Setting(), bashKillGraceKey.Setting(), bashOutputDirKey.Setting()}},
 		{desc: bashOutputDescriptor, factory: newBashOutput(h), how: tools.Singleton},
 		{desc: killShellDescriptor, factory: newKillShell(h), how: tools.Singleton},
 	}
@@ -18,8 +19,10 @@ func execSpecs() []spec {
 // webSpecs are the web tools: WebFetch, WebSearch.
 func webSpecs() []spec {
 	return []spec{
-		{desc: webFetchDescriptor, factory: newWebFetch, how: tools.Singleton},
-		{desc: webSearchDescriptor, factory: newWebSearch, how: tools.Singleton},
+		{desc: webFetchDescriptor, factory: newWebFetch, how: tools.Singleton,
+			settings: []tools.Setting{webFetchTimeoutKey.Setting(), webFetchMaxBytesKey.Setting(), webFetchAllowPrivateKey.Setting()}},
+		{desc: webSearchDescriptor, factory: newWebSearch, how: tools.Singleton,
+			settings: []tools.Setting{webSearchEndpointKey.Setting(), webSearchTimeoutKey.Setting(), webSearchMaxResultsKey.Setting()}},
 	}
 }
 

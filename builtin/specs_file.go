@@ -7,10 +7,11 @@ import "github.com/forgehq/forge/internal/tools"
 // in the call.
 func fileSpecs() []spec {
 	return []spec{
-		{desc: readDescriptor, factory: newRead, how: tools.Singleton},
-		{desc: writeDescriptor, factory: newWrite, how: tools.Singleton},
-		{desc: editDescriptor, factory: newEdit, how: tools.Singleton},
-		{desc: globDescriptor, factory: newGlob, how: tools.Singleton},
-		{desc: grepDescriptor, factory: newGrep, how: tools.Singleton},
+		{desc: readDescriptor, factory: newRead, how: tools.Singleton, settings: []tools.Setting{readMaxLineLength.Setting()}},
+		{desc: writeDescriptor, factory: newWrite, how: tools.Singleton, settings: []tools.Setting{allowedRootsKey.Setting()}},
+		{desc: editDescriptor, factory: newEdit, how: tools.Singleton, settings: []tools.Setting{allowedRootsKey.Setting()}},
+		{desc: globDescriptor, factory: newGlob, how: tools.Singleton, settings: []tools.Setting{globLimit.Setting()}},
+		{desc: grepDescriptor, factory: newGrep, how: tools.Singleton,
+			settings: []tools.Setting{grepHeadLimit.Setting(), grepMaxLineLength.Setting()}},
 	}
 }

@@ -57,27 +57,31 @@ type webFetchTool struct {
 	policy   netguard.Policy // what the URL and its redirects may reach
 }
 
+// The keys of tools.WebFetch.
+var (
+	webFetchTimeoutKey      = cfg.PositiveDurationKey("timeout", webFetchTimeout)
+	webFetchMaxBytesKey     = cfg.PositiveIntKey("max_bytes", webFetchMaxBytes)
+	webFetchAllowPrivateKey = cfg.BoolKey("allow_private", false)
+)
+
 // newWebFetch builds WebFetch from tools.WebFetch: timeout (default 30s),
 // max_bytes (default 5 MB), allow_private (default false).
 func newWebFetch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	timeout, err := cfg.Duration(deps.Config, "timeout", webFetchTimeout)
+	timeout, err := webFetchTimeoutKey.Get(deps.Config)
 	if err != nil {
 		return nil, err
 	}
-	maxBytes, err := cfg.Int(deps.Config, "max_bytes", webFetchMaxBytes)
+	maxBytes, err := webFetchMaxBytesKey.Get(deps.Config)
 	if err != nil {
 		return nil, err
 	}
-	allow, err := cfg.Bool(deps.Config, "allow_private", false)
+	allow, err := webFetchAllowPrivateKey.Get(deps.Config)
 	if err != nil {
 		return nil, err
-	}
-	if timeout <= 0 || maxBytes <= 0 {
-		return nil, errors.New("timeout and max_bytes must be positive")
 	}
 	policy := netguard.Policy{AllowPrivate: allow}
 	return &webFetchTool{described: described{webFetchDescriptor}, client: guardedClient(policy, timeout),
-		conv: newHTMLConverter(), timeout: timeout, maxBytes: maxBytes, policy: policy}, nil
+		conv: newHTMLConverter(), timeout: timeout, maxBytes: int64(maxBytes), policy: policy}, nil
 }
 
 // newHTMLConverter is the HTML to Markdown converter of WebFetch: CommonMark

@@ -62,30 +62,34 @@ type webSearchTool struct {
 	maxResults int
 }
 
+// The keys of tools.WebSearch.
+var (
+	webSearchEndpointKey   = cfg.StringKey("endpoint", "")
+	webSearchTimeoutKey    = cfg.DurationKey("timeout", webSearchTimeout)
+	webSearchMaxResultsKey = cfg.PositiveIntKey("max_results", webSearchMaxResults)
+)
+
 // newWebSearch builds WebSearch from tools.WebSearch: endpoint, timeout
 // (default 20s), max_results (default 10).
 func newWebSearch(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	ep, err := cfg.String(deps.Config, "endpoint", "")
+	ep, err := webSearchEndpointKey.Get(deps.Config)
 	if err != nil {
 		return nil, err
 	}
 	if ep == "" {
 		ep = os.Getenv(webSearchEnv)
 	}
-	timeout, err := cfg.Duration(deps.Config, "timeout", webSearchTimeout)
+	timeout, err := webSearchTimeoutKey.Get(deps.Config)
 	if err != nil {
 		return nil, err
 	}
-	n, err := cfg.Int(deps.Config, "max_results", webSearchMaxResults)
+	n, err := webSearchMaxResultsKey.Get(deps.Config)
 	if err != nil {
 		return nil, err
-	}
-	if n < 1 {
-		return nil, errors.New("max_results must be at least 1")
 	}
 	ep = strings.TrimSpace(ep)
 	trusted, _ := url.Parse(ep) // Execute explains an endpoint that does not parse
-	return &webSearchTool{described: described{webSearchDescriptor}, endpoint: ep, maxResults: int(n), timeout: timeout,
+	return &webSearchTool{described: described{webSearchDescriptor}, endpoint: ep, maxResults: n, timeout: timeout,
 		client: guardedClient(netguard.Policy{Trusted: trusted}, timeout)}, nil
 }
 

@@ -29,10 +29,14 @@ type writeTool struct {
 	roots []string // allowed roots from the configuration, besides the context's
 }
 
+// allowedRootsKey is tools.Write.allowed_roots and tools.Edit.allowed_roots:
+// directories besides the working directory that the tool may write in.
+var allowedRootsKey = cfg.StringsKey("allowed_roots")
+
 // newWrite builds Write from its tools.Write configuration: allowed_roots, a
 // list of directories besides the working directory that may be written.
 func newWrite(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	roots, err := cfg.Strings(deps.Config, "allowed_roots")
+	roots, err := allowedRootsKey.Get(deps.Config)
 	if err != nil {
 		return nil, err
 	}

@@ -64,20 +64,23 @@ func (a *App) chooseModel(ctx context.Context) (modelChoice, error) {
 			return c, errors.New("anthropic: ANTHROPIC_API_KEY is not set (or pass --base-url for a proxy that adds it)")
 		}
 		c.Name = orDefault(c.Name, defaultAnthropicModel)
-		c.Model, err = anthropic.New(anthropic.Config{APIKey: anthropicKey, BaseURL: c.BaseURL, Model: c.Name, Logger: a.log})
+		c.Model, err = anthropic.New(anthropic.Config{APIKey: anthropicKey, BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
+			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
 	case "ollama":
 		if c.Name == "" {
 			if c.Name, err = openai.Discover(ctx, c.BaseURL, nil); err != nil {
 				return c, fmt.Errorf("ollama: no model given and none found: %w (pass --model NAME)", err)
 			}
 		}
-		c.Model, err = openai.New(openai.Config{Provider: "ollama", BaseURL: c.BaseURL, Model: c.Name, Logger: a.log})
+		c.Model, err = openai.New(openai.Config{Provider: "ollama", BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
+			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
 	case "openai":
 		if c.BaseURL == "" && openaiKey == "" {
 			return c, errors.New("openai: OPENAI_API_KEY is not set (or pass --base-url for a local OpenAI-compatible server)")
 		}
 		c.Name = orDefault(c.Name, defaultOpenAIModel)
-		c.Model, err = openai.New(openai.Config{APIKey: openaiKey, BaseURL: c.BaseURL, Model: c.Name, Logger: a.log})
+		c.Model, err = openai.New(openai.Config{APIKey: openaiKey, BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
+			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
 	default:
 		return c, fmt.Errorf("unknown provider %q: use openai, anthropic or ollama", c.Provider)
 	}

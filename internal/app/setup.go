@@ -81,7 +81,8 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 // trusted projects, for forge trust.
 func (a *App) loadConfig(cmd *cobra.Command, lenient bool) (*config.Trust, error) {
 	trust, trustWarning := a.loadTrust()
-	src := config.Source{Flags: cmd.Flags(), Env: a.opts.LookupEnv, Getwd: a.opts.Getwd, Trusted: trust.Hash}
+	src := config.Source{Flags: cmd.Flags(), Env: a.opts.LookupEnv, Getwd: a.opts.Getwd, Trusted: trust.Hash,
+		ToolSettings: builtin.Settings}
 	cfg, err := config.Load(src)
 	var perr *config.ProjectError
 	if errors.As(err, &perr) && repairs(cmd) {

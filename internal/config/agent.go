@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -109,6 +110,21 @@ var agentSettings = []setting{
 			}
 			return nil
 		}},
+	// A model that streams without end, or a server that sends only
+	// keep-alives, must not hold forge: the answer's size and the silence
+	// between its pieces are bounded.
+	{key: "max_answer_size", get: func(c Config) string { return fmt.Sprint(c.MaxAnswerSize) },
+		apply: func(c *Config, v any, _ resolver) error {
+			return setInt(&c.MaxAnswerSize, v, minAnswerSize, fmt.Sprintf("must be at least %d bytes", minAnswerSize))
+		}},
+	{key: "stream_idle_timeout", get: func(c Config) string { return c.StreamIdleTimeout.String() },
+		apply: func(c *Config, v any, _ resolver) error {
+			d, err := toDuration(v)
+			if err == nil {
+				c.StreamIdleTimeout = d
+			}
+			return err
+		}},
 	{key: "system_prompt", flag: "system-prompt", get: func(c Config) string { return c.SystemPrompt },
 		apply: func(c *Config, v any, r resolver) error {
 			s, err := toString(v)
@@ -143,8 +159,16 @@ func agentDefaults() map[string]any {
 		"max_cost":       0,
 		"max_tokens":     0,
 		"context_window": 0,
+		// Several times the longest answer a model gives today (128k
+		// tokens, well under 1 MiB): only a stream without end meets it.
+		"max_answer_size":     4 << 20,
+		"stream_idle_timeout": 5 * time.Minute,
 	}
 }
+
+// minAnswerSize is the smallest max_answer_size: below it a cap would cut
+// ordinary answers.
+const minAnswerSize = 1 << 10
 
 // optionalOneOf is oneOf that also takes "" (or nothing) for "not chosen".
 func optionalOneOf(v any, valid ...string) (string, error) {

@@ -22,47 +22,52 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/forgehq/forge/internal/tools"
 )
 
 // Config is forge's whole configuration as plain values.
 type Config struct {
-	WorkingDir      string                    // working_dir, --working-dir/-C, FORGE_WORKING_DIR; default the process's cwd; always absolute
-	Timeout         time.Duration             // timeout, --timeout; default 120s; "90s", "2m" or a bare number of seconds
-	DryRun          bool                      // dry_run, --dry-run
-	Output          string                    // output, --output/-o: "text" (default) or "json"
-	LogLevel        string                    // log_level, --log-level: debug|info|warn|error|off; default "warn"
-	LogFile         string                    // log_file, --log-file; "" = standard error
-	NoColor         bool                      // no_color, --no-color; defaults to true when NO_COLOR is set and not empty
-	Width           int                       // width, --width; 0 = detect (the terminal's width, else 71), otherwise at least 40
-	MaxOutputSize   int                       // max_output_size; default 100000 bytes
-	HistoryFile     string                    // history_file; default $XDG_STATE_HOME/forge/history; "" = no history file
-	SessionsDir     string                    // sessions_dir: where conversations are kept; "" = not kept
-	HistoryCapacity int                       // history_capacity; executions kept by the executor; default 1000; 0 = none
-	AllowedRoots    []string                  // allowed_roots; extra directories writers may write in
-	PluginDirs      []string                  // plugin_dirs (+ each --plugins-dir); default [$XDG_CONFIG_HOME/forge/plugins]
-	FailFast        bool                      // fail_fast, --fail-fast: a scripted session stops at the first failure
-	PassEnv         []string                  // pass_env: variables tools' processes inherit although their names look secret
-	Read            Read                      // read.allow_outside
-	Provider        string                    // provider, --provider: openai|anthropic|ollama; "" = not chosen, the app decides
-	Model           string                    // model, --model: the model's name as its provider spells it; "" = the provider's default
-	BaseURL         string                    // base_url, --base-url: the provider's http(s) endpoint; "" = the provider's own
-	Approval        string                    // approval, --approval: ask (default), auto-edit, yolo or plan
-	MaxTurns        int                       // max_turns, --max-turns: model turns one request may take; default 50, >= 1
-	LoopDetection   bool                      // loop_detection, --loop-detection: stop an agent repeating itself; default true
-	ToolFormat      string                    // tool_format, --tool-format: native (default) or xml, how tool calls reach the model
-	SystemPrompt    string                    // system_prompt, --system-prompt: a file replacing the system prompt; "" = built in; absolute
-	MaxCost         float64                   // max_cost, --max-cost: US dollars one prompt may cost; 0 = no limit
-	MaxTokens       int                       // max_tokens, --max-tokens: tokens one prompt may use; 0 = no limit
-	ContextWindow   int                       // context_window, --context-window: the model's window; 0 = known or assumed
-	Permissions     Permissions               // permissions.allow, permissions.deny (file only)
-	Tools           map[string]map[string]any // tools.<Name>: per-tool sections, names in their written case
-	MCP             MCP                       // mcp.servers.<name>
-	Models          map[string]ModelSettings  // models.<name>, names in lower case
-	Hooks           []Hook                    // hooks.<Event>: commands run at the agent's events (file only)
-	File            string                    // the config file actually read, "" if none
-	ProjectDir      string                    // the directory holding the project's .forge (see FindProject); "" if none
-	Project         Project                   // the project's .forge/config.yaml, and whether it is trusted
-	Warnings        []string                  // things worth telling the user that did not stop loading (unknown keys)
+	WorkingDir      string        // working_dir, --working-dir/-C, FORGE_WORKING_DIR; default the process's cwd; always absolute
+	Timeout         time.Duration // timeout, --timeout; default 120s; "90s", "2m" or a bare number of seconds
+	DryRun          bool          // dry_run, --dry-run
+	Output          string        // output, --output/-o: "text" (default) or "json"
+	LogLevel        string        // log_level, --log-level: debug|info|warn|error|off; default "warn"
+	LogFile         string        // log_file, --log-file; "" = standard error
+	NoColor         bool          // no_color, --no-color; defaults to true when NO_COLOR is set and not empty
+	Width           int           // width, --width; 0 = detect (the terminal's width, else 71), otherwise at least 40
+	MaxOutputSize   int           // max_output_size; default 100000 bytes
+	HistoryFile     string        // history_file; default $XDG_STATE_HOME/forge/history; "" = no history file
+	SessionsDir     string        // sessions_dir: where conversations are kept; "" = not kept
+	HistoryCapacity int           // history_capacity; executions kept by the executor; default 1000; 0 = none
+	AllowedRoots    []string      // allowed_roots; extra directories writers may write in
+	PluginDirs      []string      // plugin_dirs (+ each --plugins-dir); default [$XDG_CONFIG_HOME/forge/plugins]
+	FailFast        bool          // fail_fast, --fail-fast: a scripted session stops at the first failure
+	PassEnv         []string      // pass_env: variables tools' processes inherit although their names look secret
+	Read            Read          // read.allow_outside
+	Provider        string        // provider, --provider: openai|anthropic|ollama; "" = not chosen, the app decides
+	Model           string        // model, --model: the model's name as its provider spells it; "" = the provider's default
+	BaseURL         string        // base_url, --base-url: the provider's http(s) endpoint; "" = the provider's own
+	Approval        string        // approval, --approval: ask (default), auto-edit, yolo or plan
+	MaxTurns        int           // max_turns, --max-turns: model turns one request may take; default 50, >= 1
+	LoopDetection   bool          // loop_detection, --loop-detection: stop an agent repeating itself; default true
+	ToolFormat      string        // tool_format, --tool-format: native (default) or xml, how tool calls reach the model
+	SystemPrompt    string        // system_prompt, --system-prompt: a file replacing the system prompt; "" = built in; absolute
+	MaxCost         float64       // max_cost, --max-cost: US dollars one prompt may cost; 0 = no limit
+	MaxTokens       int           // max_tokens, --max-tokens: tokens one prompt may use; 0 = no limit
+	ContextWindow   int           // context_window, --context-window: the model's window; 0 = known or assumed
+	MaxAnswerSize   int           // max_answer_size: bytes of text, thinking and tool arguments one answer may stream; default 4 MiB
+	// StreamIdleTimeout (stream_idle_timeout; default 5m) fails a model request that brings nothing new for this long.
+	StreamIdleTimeout time.Duration
+	Permissions       Permissions               // permissions.allow, permissions.deny (file only)
+	Tools             map[string]map[string]any // tools.<Name>: per-tool sections, names in their written case
+	MCP               MCP                       // mcp.servers.<name>
+	Models            map[string]ModelSettings  // models.<name>, names in lower case
+	Hooks             []Hook                    // hooks.<Event>: commands run at the agent's events (file only)
+	File              string                    // the config file actually read, "" if none
+	ProjectDir        string                    // the directory holding the project's .forge (see FindProject); "" if none
+	Project           Project                   // the project's .forge/config.yaml, and whether it is trusted
+	Warnings          []string                  // things worth telling the user that did not stop loading (unknown keys)
 
 	home     string            // $HOME, for "~" in values given to Set
 	origins  map[string]string // setting key -> where its value came from
@@ -127,6 +132,11 @@ type Source struct {
 	Trusted func(dir string) (hash string, ok bool)
 	// SkipProject reads no project file (the project is still found).
 	SkipProject bool
+	// ToolSettings returns the keys a tool reads from its tools.<Name>
+	// section (builtin.Settings in production), false for a tool it does
+	// not know. A known tool's section is checked like forge's own keys:
+	// an unknown key is a warning, a bad value an error. nil checks none.
+	ToolSettings func(tool string) ([]tools.Setting, bool)
 }
 
 // ToolSection returns the tools.<name> section, nil when absent. An exact match wins;

@@ -111,11 +111,11 @@ func load(src Source, r resolver, path string, data []byte) (Config, error) {
 		}
 		c.PluginDirs = append(c.PluginDirs, extra...)
 	}
-	if err := c.loadSections(user, r); err != nil {
+	if err := c.loadSections(user, r, src.ToolSettings); err != nil {
 		return Config{}, err
 	}
 	if project != nil {
-		if err := c.mergeProjectSections(project); err != nil {
+		if err := c.mergeProjectSections(project, src.ToolSettings); err != nil {
 			return Config{}, &ProjectError{File: project.path, Err: err}
 		}
 	}
@@ -147,11 +147,11 @@ func readLayer(path, origin string, data []byte) (layer, error) {
 }
 
 // loadSections reads the user's file's sections: tools, mcp, permissions, models.
-func (c *Config) loadSections(user layer, r resolver) error {
+func (c *Config) loadSections(user layer, r resolver, settings toolSettings) error {
 	path, sections := user.path, user.sections
 	var w []string
 	var err error
-	if c.Tools, w, err = parseTools(path, sections["tools"]); err != nil {
+	if c.Tools, w, err = parseTools(path, sections["tools"], settings); err != nil {
 		return err
 	}
 	c.Warnings = append(c.Warnings, w...)

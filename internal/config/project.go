@@ -269,8 +269,8 @@ func (c *Config) ignore(origin, key, value string) {
 // mergeProjectSections adds the project's sections to the user's: deny
 // rules always; allow rules, hooks, MCP servers, model prices and tool
 // settings other than rate limits only when the project is trusted.
-func (c *Config) mergeProjectSections(l *layer) error {
-	tools, tw, err := parseTools(l.path, l.sections["tools"])
+func (c *Config) mergeProjectSections(l *layer, settings toolSettings) error {
+	tools, tw, err := parseTools(l.path, l.sections["tools"], settings)
 	if err != nil {
 		return err
 	}

@@ -11,8 +11,9 @@ import (
 )
 
 // parseTools reads the tools section: tools.<Name> mappings, names kept as written.
-// Each section's rate, when present, is checked here so Rate never meets a bad one.
-func parseTools(path string, v any) (map[string]map[string]any, []string, error) {
+// Each section's rate, when present, is checked here so Rate never meets a bad one,
+// and so are the keys of the tools that settings knows.
+func parseTools(path string, v any, settings toolSettings) (map[string]map[string]any, []string, error) {
 	tools := map[string]map[string]any{}
 	if v == nil {
 		return tools, nil, nil
@@ -44,6 +45,11 @@ func parseTools(path string, v any) (map[string]map[string]any, []string, error)
 				warnings = append(warnings, unknownKey(path, k, "tools."+name+".rate.", rateFields))
 			}
 		}
+		w, err := checkToolSection(path, name, sec, settings)
+		if err != nil {
+			return nil, nil, err
+		}
+		warnings = append(warnings, w...)
 		tools[name] = sec
 	}
 	return tools, warnings, nil

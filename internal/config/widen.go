@@ -42,6 +42,9 @@ var projectPolicy = map[string]widens{
 	"max_output_size": func(b, p Config) bool { return p.MaxOutputSize > b.MaxOutputSize },
 	"max_turns":       func(b, p Config) bool { return p.MaxTurns > b.MaxTurns },
 	"max_cost":        func(b, p Config) bool { return looser(b.MaxCost, p.MaxCost) },
+	"max_answer_size": func(b, p Config) bool { return p.MaxAnswerSize > b.MaxAnswerSize },
+	// A longer wait for a silent server is a looser limit too.
+	"stream_idle_timeout": func(b, p Config) bool { return p.StreamIdleTimeout > b.StreamIdleTimeout },
 
 	// What forge shows, and how tool calls are written: a project may choose these.
 	"output":           neutral,

@@ -37,6 +37,13 @@ const (
 	// KindRequest: the request could not be built from forge's side (a
 	// tool schema that is not JSON, ...); nothing was sent.
 	KindRequest
+	// KindTooLarge: the answer passed the cap on one answer's size: a
+	// model (or server) streaming without end.
+	KindTooLarge
+	// KindStalled: the provider sent nothing new (keep-alives do not
+	// count) for longer than the idle timeout, before or during the
+	// answer.
+	KindStalled
 )
 
 // Error is a provider's failure, as a person should read it: every
@@ -102,6 +109,10 @@ func (e *Error) Error() string {
 		b.WriteString("no answer in time")
 	case KindRequest:
 		b.WriteString("cannot build the request")
+	case KindTooLarge:
+		b.WriteString("the answer is too long")
+	case KindStalled:
+		b.WriteString("the answer stalled")
 	}
 	if e.Message != "" {
 		b.WriteString(": ")
@@ -140,6 +151,10 @@ func (e *Error) Hint() string {
 		return fmt.Sprintf("the server at %s does not answer like the %s API: check --base-url", orUnknown(e.URL), e.Provider)
 	case KindTimeout:
 		return "the provider did not answer in time: retry later, or allow more time"
+	case KindTooLarge:
+		return "the model did not end its answer: retry, or ask for less (max_answer_size sets the cap)"
+	case KindStalled:
+		return "the provider stopped answering: retry later (stream_idle_timeout sets how long forge waits)"
 	}
 	return ""
 }
@@ -167,16 +182,16 @@ func (e *Error) statusHint() string {
 }
 
 // Retryable reports whether sending the same request again may succeed:
-// rate limits, the provider's own failures, timeouts and connections that
-// failed or broke. A cancelled request, a rejected one (400, 401, 403,
-// 404) or an unreadable answer is not.
+// rate limits, the provider's own failures, timeouts, stalls and
+// connections that failed or broke. A cancelled request, a rejected one
+// (400, 401, 403, 404), an unreadable answer or one without end is not.
 func (e *Error) Retryable() bool {
 	switch e.Kind {
 	case KindStatus:
 		s := e.Status
 		return s == http.StatusRequestTimeout || s == http.StatusConflict ||
 			s == http.StatusTooManyRequests || s >= 500
-	case KindUnreachable, KindConnection, KindInterrupted, KindTimeout:
+	case KindUnreachable, KindConnection, KindInterrupted, KindTimeout, KindStalled:
 		return true
 	}
 	return false

@@ -217,7 +217,8 @@ func quoteJSON(s string) string {
 }
 
 // marshal is json.Marshal (or MarshalIndent with indent) without HTML
-// escaping and without the encoder's final newline.
+// escaping, with no control character left raw (escapeControls), and
+// without the encoder's final newline.
 func marshal(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -228,7 +229,7 @@ func marshal(v any, indent string) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return escapeControls(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // outputText is the text of a result's output: strings (and bytes) as they

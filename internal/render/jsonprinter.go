@@ -249,7 +249,8 @@ func (p jsonPrinter) write(v any) { WriteJSONLine(p.out, v) }
 
 // EncodeJSON returns v as one compact line of JSON, newline included. HTML
 // characters stay as they are (<, >, &): the reader is a person, a program
-// or jq, not a browser.
+// or jq, not a browser. No control character is left raw, C1 controls
+// included (escapeControls).
 func EncodeJSON(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -257,7 +258,7 @@ func EncodeJSON(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return escapeControls(b.Bytes()), nil
 }
 
 // WriteJSONLine writes v to w as one compact line; a value that cannot be

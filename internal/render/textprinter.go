@@ -80,7 +80,8 @@ func (p textPrinter) Schemas(_ tools.Format, schemas []json.RawMessage, one bool
 		p.Error("schema", err.Error())
 		return
 	}
-	_, _ = p.Out.Write(append(b, '\n'))
+	// IndentSchema re-encodes the strings, so the controls are escaped again.
+	_, _ = p.Out.Write(append(escapeControls(b), '\n'))
 }
 
 func (p textPrinter) History(total int64, xs []tools.Execution) {

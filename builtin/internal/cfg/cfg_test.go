@@ -2,91 +2,112 @@ package cfg
 
 import (
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
 
-func TestDuration(t *testing.T) {
-	cases := []struct {
-		v    any
-		want time.Duration
-		ok   bool
+// getter is a Key of any type, as the tests drive it.
+type getter interface {
+	name() string
+	get(m map[string]any) (any, error)
+	check(v any) error
+}
+
+type keyOf[T any] struct{ Key[T] }
+
+func (k keyOf[T]) name() string                      { return k.Name }
+func (k keyOf[T]) get(m map[string]any) (any, error) { return k.Get(m) }
+func (k keyOf[T]) check(v any) error                 { return k.Setting().Check(v) }
+
+func TestKeys(t *testing.T) {
+	duration := keyOf[time.Duration]{DurationKey("timeout", time.Hour)}
+	positiveDuration := keyOf[time.Duration]{PositiveDurationKey("timeout", time.Hour)}
+	positive := keyOf[int]{PositiveIntKey("limit", 9)}
+	str := keyOf[string]{StringKey("shell", "sh")}
+	boolean := keyOf[bool]{BoolKey("allow", true)}
+	list := keyOf[[]string]{StringsKey("roots")}
+	tests := []struct {
+		name string
+		key  getter
+		v    any // nil: the key is absent
+		want any // nil: an error
 	}{
-		{"30s", 30 * time.Second, true},
-		{"1m30s", 90 * time.Second, true},
-		{30, 30 * time.Second, true},
-		{1.5, 1500 * time.Millisecond, true},
-		{json.Number("2"), 2 * time.Second, true},
-		{"2", 2 * time.Second, true},
-		{"soon", 0, false},
-		{true, 0, false},
+		{"duration", duration, "30s", 30 * time.Second},
+		{"duration compound", duration, "1m30s", 90 * time.Second},
+		{"duration seconds", duration, 30, 30 * time.Second},
+		{"duration fraction", duration, 1.5, 1500 * time.Millisecond},
+		{"duration json number", duration, json.Number("2"), 2 * time.Second},
+		{"duration numeric string", duration, "2", 2 * time.Second},
+		{"duration zero", duration, "0s", time.Duration(0)},
+		{"duration default", duration, nil, time.Hour},
+		{"duration word", duration, "soon", nil},
+		{"duration bool", duration, true, nil},
+		{"duration list", duration, []any{"1s"}, nil},
+		{"duration huge", duration, 1e300, nil},
+		{"positive duration", positiveDuration, "2s", 2 * time.Second},
+		{"positive duration zero", positiveDuration, 0, nil},
+		{"positive duration negative", positiveDuration, "-1s", nil},
+		{"positive int", positive, 5, 5},
+		{"positive int float", positive, 5.0, 5},
+		{"positive int string", positive, "7", 7},
+		{"positive int default", positive, nil, 9},
+		{"positive int zero", positive, 0, nil},
+		{"positive int negative", positive, "-2", nil},
+		{"positive int fraction", positive, 1.5, nil},
+		{"positive int huge", positive, 1e12, nil},
+		{"positive int word", positive, "many", nil},
+		{"string", str, "x", "x"},
+		{"string default", str, nil, "sh"},
+		{"string list", str, []any{}, nil},
+		{"string number", str, 3, nil},
+		{"bool", boolean, false, false},
+		{"bool string", boolean, "true", true},
+		{"bool default", boolean, nil, true},
+		{"bool word", boolean, "x", nil},
+		{"bool number", boolean, 1, nil},
+		{"strings", list, []any{"/a", "/b"}, []string{"/a", "/b"}},
+		{"strings one", list, "/c", []string{"/c"}},
+		{"strings default", list, nil, []string(nil)},
+		{"strings mixed", list, []any{"/a", 3}, nil},
+		{"strings number", list, 7, nil},
+		{"strings mapping", list, map[string]any{"a": "b"}, nil},
 	}
-	for _, c := range cases {
-		got, err := Duration(map[string]any{"Timeout": c.v}, "timeout", time.Hour)
-		if (err == nil) != c.ok || (c.ok && got != c.want) {
-			t.Errorf("%#v: got %s, %v", c.v, got, err)
-		}
-	}
-	if got, _ := Duration(nil, "timeout", time.Hour); got != time.Hour {
-		t.Errorf("default: %s", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := map[string]any{}
+			if tt.v != nil {
+				// Written in another case: keys match without regard to it.
+				m[strings.ToUpper(tt.key.name())] = tt.v
+			}
+			got, err := tt.key.get(m)
+			checkErr := tt.key.check(tt.v)
+			if tt.want == nil {
+				if err == nil || checkErr == nil {
+					t.Fatalf("Get = %v, %v; Check = %v: want errors from both", got, err, checkErr)
+				}
+				if !strings.HasPrefix(err.Error(), tt.key.name()+": want ") {
+					t.Errorf("Get's error %q should name the key and say what it wants", err)
+				}
+				return
+			}
+			if err != nil || checkErr != nil {
+				t.Fatalf("Get = %v, %v; Check = %v", got, err, checkErr)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Get = %#v, want %#v", got, tt.want)
+			}
+		})
 	}
 }
 
-func TestScalars(t *testing.T) {
-	m := map[string]any{"a": "true", "b": false, "n": 5.0, "f": 2.5, "s": "x", "bad": []any{}}
-	if v, err := Bool(m, "a", false); !v || err != nil {
-		t.Error("Bool string")
+func TestLookupPrefersExactCase(t *testing.T) {
+	m := map[string]any{"limit": 1, "LIMIT": 2}
+	if v, _ := Lookup(m, "limit"); v != 1 {
+		t.Errorf("Lookup = %v, want the exact key's 1", v)
 	}
-	if v, err := Bool(m, "b", true); v || err != nil {
-		t.Error("Bool")
-	}
-	if _, err := Bool(m, "s", false); err == nil {
-		t.Error("Bool of x")
-	}
-	if v, err := Int(m, "n", 0); v != 5 || err != nil {
-		t.Error("Int")
-	}
-	if _, err := Int(m, "f", 0); err == nil {
-		t.Error("Int of 2.5")
-	}
-	if v, _ := Int(m, "missing", 7); v != 7 {
-		t.Error("Int default")
-	}
-	if v, err := String(m, "s", ""); v != "x" || err != nil {
-		t.Error("String")
-	}
-	if _, err := String(m, "bad", ""); err == nil {
-		t.Error("String of array")
-	}
-	if _, err := Float(m, "bad", 0); err == nil {
-		t.Error("Float of array")
-	}
-}
-
-func TestPositiveIntAndStrings(t *testing.T) {
-	m := map[string]any{"limit": 5, "zero": 0, "neg": "-2", "frac": 1.5, "roots": []any{"/a", "/b"}, "one": "/c", "bad": []any{"/a", 3}, "num": 7}
-	for _, tc := range []struct {
-		key     string
-		want    int
-		wantErr bool
-	}{{"limit", 5, false}, {"missing", 9, false}, {"zero", 0, true}, {"neg", 0, true}, {"frac", 0, true}} {
-		got, err := PositiveInt(m, tc.key, 9)
-		if (err != nil) != tc.wantErr || (!tc.wantErr && got != tc.want) {
-			t.Errorf("PositiveInt(%s) = %d, %v", tc.key, got, err)
-		}
-	}
-	if got, err := Strings(m, "roots"); err != nil || len(got) != 2 || got[1] != "/b" {
-		t.Errorf("Strings(roots) = %v, %v", got, err)
-	}
-	if got, err := Strings(m, "one"); err != nil || len(got) != 1 || got[0] != "/c" {
-		t.Errorf("Strings(one) = %v, %v", got, err)
-	}
-	if got, err := Strings(m, "missing"); err != nil || got != nil {
-		t.Errorf("Strings(missing) = %v, %v", got, err)
-	}
-	for _, key := range []string{"bad", "num"} {
-		if _, err := Strings(m, key); err == nil {
-			t.Errorf("Strings(%s): no error", key)
-		}
+	if _, ok := Lookup(m, "other"); ok {
+		t.Error("Lookup found a missing key")
 	}
 }

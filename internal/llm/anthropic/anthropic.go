@@ -8,13 +8,14 @@ package anthropic
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 	"github.com/rs/zerolog"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -55,14 +56,24 @@ type Config struct {
 	// status, duration), never a header or a body. The zero Logger logs
 	// nothing.
 	Logger zerolog.Logger
+	// MaxAnswerBytes caps one answer's text, thinking and tool-call
+	// arguments together; 0 means llm.DefaultMaxAnswerBytes.
+	MaxAnswerBytes int
+	// StreamIdleTimeout fails a request that brings nothing new for this
+	// long, before its answer begins (retried) or during it (ping events
+	// bring nothing); 0 means llm.DefaultStreamIdleTimeout.
+	StreamIdleTimeout time.Duration
+	// AfterFunc starts the idle timers; nil means llm.SystemAfterFunc.
+	AfterFunc llm.AfterFunc
 }
 
 // Model is a model behind the Messages API. It is safe for concurrent use.
 type Model struct {
-	cfg Config
-	url string // BaseURL as errors show it
+	cfg    Config
+	url    string // BaseURL as errors show it
+	limits wire.Limits
 	// client sends the bodies forge writes itself (see body), through the
-	// SDK's HTTP path: its retries, headers and event-stream reader.
+	// SDK's HTTP path: its retries and headers.
 	client anthropic.Client
 	tools  wire.ToolCache
 }
@@ -101,12 +112,16 @@ func New(cfg Config) (*Model, error) {
 	// Retry-After, backs off exponentially from 0.5 s otherwise, and
 	// never retries a stream that has begun. It would wait as long as
 	// Retry-After says, so waits beyond wire.MaxRetryAfter are reported
-	// instead.
+	// instead. An attempt without a response within the idle timeout is
+	// a failed connection (AnswerWithin).
+	limits := wire.Limits{MaxAnswerBytes: cfg.MaxAnswerBytes, IdleTimeout: cfg.StreamIdleTimeout,
+		AfterFunc: cfg.AfterFunc}.WithDefaults()
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithHTTPClient(client),
 		option.WithMaxRetries(retries),
-		option.WithMiddleware(wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey), wire.CapRetryAfter(wire.MaxRetryAfter)),
+		option.WithMiddleware(wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey), wire.CapRetryAfter(wire.MaxRetryAfter),
+			limits.AnswerWithin()),
 	}
 	if cfg.APIKey != "" {
 		// option.WithAPIKey sends the key as "Authorization: Bearer",
@@ -116,7 +131,7 @@ func New(cfg Config) (*Model, error) {
 	// The client is built without anthropic.NewClient, which would read
 	// ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, profiles and more from the
 	// environment: forge's configuration decides.
-	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), client: anthropic.Client{Options: opts}}, nil
+	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), limits: limits, client: anthropic.Client{Options: opts}}, nil
 }
 
 // Stream sends req and streams the answer: onDelta gets each piece of
@@ -131,16 +146,28 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 	}
 	// A byte slice is sent as it is, and the SDK sends it again on a retry
 	// (it keeps a GetBody over the same bytes). The response comes back
-	// raw: its events are read with the SDK's event-stream decoder and
+	// raw: its events are read with a bounded event-stream decoder and
 	// decoded here into forge's own small event type (see readEvents).
+	// The stream runs under its own context, which the idle watch cancels.
+	sctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var res *http.Response
-	if err := m.client.Post(ctx, "v1/messages", body, &res); err != nil {
+	if err := m.client.Post(sctx, "v1/messages", body, &res); err != nil {
 		return llm.Response{}, m.streamError(ctx, err, res)
 	}
 	var a assembler
-	if events := ssestream.NewDecoder(res); events != nil {
+	if res != nil && res.Body != nil {
+		watch := m.limits.Watch(cancel)
+		defer watch.Stop()
+		events := wire.NewEvents(res.Body, m.limits.MaxEvent())
 		defer events.Close()
-		if err := readEvents(events, &a, onDelta); err != nil {
+		if err := readEvents(events, &a, onDelta, watch); err != nil {
+			switch {
+			case errors.Is(err, wire.ErrTooLarge):
+				return llm.Response{}, m.limits.TooLarge(m.cfg.Provider)
+			case watch.Stalled() && ctx.Err() == nil:
+				return llm.Response{}, m.limits.Stalled(m.cfg.Provider, m.url)
+			}
 			return llm.Response{}, m.streamError(ctx, err, res)
 		}
 	}
@@ -159,14 +186,15 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 // and an event that is not JSON with a decoding error. Unlike the SDK's
 // typed stream, it decodes each event once into a type with only the
 // fields forge reads, not through the SDK's reflection-based apijson layer.
-func readEvents(events ssestream.Decoder, a *assembler, onDelta func(llm.Delta)) error {
+// watch sees the answer grow after each event.
+func readEvents(events *wire.Events, a *assembler, onDelta func(llm.Delta), watch *wire.Watch) error {
 	for events.Next() {
 		ev := events.Event()
 		switch ev.Type {
 		case "", "ping":
 			continue
 		case "error":
-			return &eventError{data: bytes.TrimSuffix(ev.Data, []byte("\n"))}
+			return &eventError{data: bytes.Clone(bytes.TrimSuffix(ev.Data, []byte("\n")))}
 		}
 		if len(bytes.TrimSuffix(ev.Data, []byte("\n"))) == 0 {
 			continue
@@ -176,6 +204,9 @@ func readEvents(events ssestream.Decoder, a *assembler, onDelta func(llm.Delta))
 			return err // the caller says the event was not the API's JSON
 		}
 		a.add(&e, onDelta)
+		if err := watch.Saw(a.size); err != nil {
+			return err
+		}
 	}
 	return events.Err()
 }

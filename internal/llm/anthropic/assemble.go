@@ -27,12 +27,20 @@ type event struct {
 		// Input is a tool_use block's input as the start gives it (the
 		// API sends {} and then input_json_delta fragments).
 		Input json.RawMessage `json:"input"`
+		// Thinking and Data are a thinking or redacted_thinking block's,
+		// measured but not kept.
+		Thinking string `json:"thinking"`
+		Data     string `json:"data"`
 	} `json:"content_block"`
 	Delta struct {
 		Type        string `json:"type"`
 		Text        string `json:"text"`
 		PartialJSON string `json:"partial_json"`
 		StopReason  string `json:"stop_reason"`
+		// Thinking and Signature are a thinking block's deltas
+		// (thinking_delta, signature_delta), measured but not kept.
+		Thinking  string `json:"thinking"`
+		Signature string `json:"signature"`
 	} `json:"delta"`
 	Usage usage `json:"usage"`
 }
@@ -68,6 +76,10 @@ type assembler struct {
 	model    string
 	finished bool
 	events   int
+	// size is the bytes of text, thinking, call IDs, names and arguments
+	// received, in every block, for the cap on an answer's size and the
+	// idle watch.
+	size int
 }
 
 type block struct {
@@ -86,6 +98,9 @@ type block struct {
 // starts.
 func (a *assembler) add(ev *event, onDelta func(llm.Delta)) {
 	a.events++
+	cb, d := &ev.ContentBlock, &ev.Delta
+	a.size += len(cb.ID) + len(cb.Name) + len(cb.Text) + len(cb.Input) + len(cb.Thinking) + len(cb.Data) +
+		len(d.Text) + len(d.PartialJSON) + len(d.Thinking) + len(d.Signature)
 	switch ev.Type {
 	case "message_start":
 		a.model = ev.Message.Model

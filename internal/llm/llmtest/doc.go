@@ -13,7 +13,9 @@
 // usage and stop reason; or it fails: an HTTP error with its headers
 // (Retry-After...), a raw body (an HTML page, garbage), a hang-up after
 // some bytes of the stream, a stall that holds the connection until the
-// client goes away, or an error event in the middle of the stream.
+// client goes away, an error event in the middle of the stream, a stream
+// without end (text, tool-call arguments or thinking), or one of nothing
+// but keep-alives.
 //
 // Every request is recorded (Server.Requests) with its raw body and a
 // provider-neutral view: system prompt, messages with roles, text, tool
@@ -52,6 +54,8 @@
 //	    {"text": "cut short", "hang_up": {"after_bytes": 120}},
 //	    {"raw": {"status": 200, "content_type": "text/html", "body": "<html>Login</html>"}},
 //	    {"text": "so far", "stream_error": {"status": 529, "message": "Overloaded"}},
+//	    {"text": "and then", "endless": "arguments"},
+//	    {"keep_alive": true},
 //	    {"tool_calls": [{"name": "A"}, {"name": "B"}], "quirks": {"index_zero": true, "no_usage": true}}
 //	  ],
 //	  "repeat_last": false,
@@ -69,5 +73,7 @@
 // one failure: "error" ("status", "message", "type", "body", "headers"),
 // "raw" ("status", "content_type", "body"), "hang_up" ("after_bytes"; 0
 // hangs up before the status line), "stall" (true), "stream_error" (like
-// "error"). Unknown fields are errors.
+// "error"), "endless" ("text", "arguments" or "thinking", 1 KiB an event
+// until the client goes away), "keep_alive" (true: keep-alives every few
+// milliseconds until the client goes away). Unknown fields are errors.
 package llmtest

@@ -543,6 +543,8 @@ func TestLoadScript(t *testing.T) {
 		{`{"turns":[{"error":{"status":200}}]}`, "turn 1: error status 200 is not an error"},
 		{`{"turns":[{"text":"a"},{"error":{"status":500},"text":"b"}]}`, "turn 2: an error or raw turn has no text or tool calls"},
 		{`{"turns":[{"stall":true,"hang_up":{"after_bytes":1}}]}`, "turn 1: give at most one of"},
+		{`{"turns":[{"endless":"text","keep_alive":true}]}`, "turn 1: give at most one of"},
+		{`{"turns":[{"endless":"words"}]}`, `turn 1: endless "words": give text, arguments or thinking`},
 		{`{"turns":[{"tool_calls":[{"arguments":{}}]}]}`, "turn 1: tool call 1 has no name"},
 		{`{"turns":[{"tool_calls":[{"name":"A","arguments":[1]}]}]}`, "arguments must be a JSON object"},
 		{`{"turns":[{"text":"a","chunks":["a"]}]}`, "give text or chunks, not both"},

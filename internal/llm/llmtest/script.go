@@ -33,7 +33,8 @@ type Script struct {
 }
 
 // Turn is one answer: a streamed assistant turn (Text, Chunks, ToolCalls,
-// Usage, Stop), or a failure (Error, Raw, HangUp, Stall, StreamError).
+// Usage, Stop), or a failure (Error, Raw, HangUp, Stall, StreamError,
+// Endless, KeepAlive).
 type Turn struct {
 	// When, if set, restricts the turn to the requests it accepts.
 	When *When `json:"when,omitempty"`
@@ -71,6 +72,18 @@ type Turn struct {
 	// the server closes). A stall without text or calls sends nothing,
 	// not even the status line.
 	Stall bool `json:"stall,omitempty"`
+	// Endless streams the turn's text and calls, if any, and then one
+	// thing without end until the client goes away: "text" (text pieces),
+	// "arguments" (a call's argument fragments) or "thinking"
+	// (reasoning_content on the OpenAI wire, thinking deltas on
+	// Anthropic's), each event carrying 1 KiB.
+	Endless string `json:"endless,omitempty"`
+	// KeepAlive streams the turn's text and calls, if any, and then
+	// nothing but keep-alives every few milliseconds until the client
+	// goes away: comments (": ping") and chunks without content on the
+	// OpenAI wire, ping events and comments on Anthropic's. The status
+	// line and headers are sent at once, even without text.
+	KeepAlive bool `json:"keep_alive,omitempty"`
 	// StreamError ends the stream, after the text and calls, with an
 	// error event (OpenAI: a data line with "error"; Anthropic: an
 	// "error" event) in place of the stream's end.
@@ -206,13 +219,16 @@ func (s Script) Validate() error {
 
 func (t Turn) validate() error {
 	n := 0
-	for _, set := range []bool{t.Error != nil, t.Raw != nil, t.HangUp != nil, t.Stall, t.StreamError != nil} {
+	for _, set := range []bool{t.Error != nil, t.Raw != nil, t.HangUp != nil, t.Stall, t.StreamError != nil, t.Endless != "", t.KeepAlive} {
 		if set {
 			n++
 		}
 	}
 	if n > 1 {
-		return errors.New("give at most one of error, raw, hang_up, stall, stream_error")
+		return errors.New("give at most one of error, raw, hang_up, stall, stream_error, endless, keep_alive")
+	}
+	if t.Endless != "" && !slices.Contains(endlessKinds, t.Endless) {
+		return fmt.Errorf("endless %q: give text, arguments or thinking", t.Endless)
 	}
 	if (t.Error != nil || t.Raw != nil) && (t.Text != "" || len(t.Chunks) > 0 || len(t.ToolCalls) > 0) {
 		return errors.New("an error or raw turn has no text or tool calls")

@@ -244,7 +244,7 @@ func (s *Server) serveModels(w http.ResponseWriter) {
 }
 
 // answer writes the turn: an error, a raw body, or a stream that may
-// end early (hang-up, stall, error event).
+// end early (hang-up, stall, error event) or never (endless, keep-alive).
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, t Turn) {
 	switch {
 	case t.Error != nil:
@@ -287,6 +287,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, t 
 		_, _ = w.Write(stream)
 		flusher.Flush()
 		s.hold(r)
+		return
+	case t.Endless != "" || t.KeepAlive:
+		_, _ = w.Write(stream)
+		flusher.Flush()
+		s.endless(w, r, req, t)
 		return
 	}
 	// One write per event, flushed, so the client reads a real stream.

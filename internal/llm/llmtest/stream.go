@@ -42,7 +42,8 @@ func (t Turn) model(req *Request) string {
 // openAIStream is the turn as Chat Completions chunks: a role chunk, the
 // text pieces, the tool calls (id and name in the first fragment, the
 // arguments in several), the finish_reason, the usage when the request
-// asked for it, and [DONE]. With Stall the end is left out; with
+// asked for it, and [DONE]. With Stall, Endless or KeepAlive the end is
+// left out; with
 // StreamError an error data line replaces it.
 func (s *Server) openAIStream(req *Request, t Turn) []byte {
 	var b sse
@@ -75,7 +76,7 @@ func (s *Server) openAIStream(req *Request, t Turn) []byte {
 		}
 	}
 	switch {
-	case t.Stall:
+	case t.open():
 		return b.Bytes()
 	case t.StreamError != nil:
 		typ := t.StreamError.Type
@@ -108,7 +109,8 @@ func (s *Server) openAIStream(req *Request, t Turn) []byte {
 // input usage, a text block (text_delta pieces), a tool_use block per
 // call (input_json_delta fragments), message_delta with the stop reason
 // and output usage, and message_stop; a ping after the first block's
-// start, as the API sends. With Stall the end is left out; with
+// start, as the API sends. With Stall, Endless or KeepAlive the end is
+// left out; with
 // StreamError an error event replaces it.
 func (s *Server) anthropicStream(req *Request, t Turn) []byte {
 	var b sse
@@ -140,7 +142,7 @@ func (s *Server) anthropicStream(req *Request, t Turn) []byte {
 		index++
 	}
 	switch {
-	case t.Stall:
+	case t.open():
 		return b.Bytes()
 	case t.StreamError != nil:
 		typ := t.StreamError.Type

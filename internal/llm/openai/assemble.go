@@ -19,6 +19,12 @@ type chunk struct {
 			Content   string          `json:"content"`
 			Refusal   string          `json:"refusal"`
 			ToolCalls []toolCallDelta `json:"tool_calls"`
+			// The thinking of reasoning models, as compatible servers
+			// send it (DeepSeek and vLLM: reasoning_content; Ollama and
+			// OpenRouter: reasoning). It is not kept, only measured: it
+			// is progress, and it counts towards the answer's cap.
+			ReasoningContent textJSON `json:"reasoning_content"`
+			Reasoning        textJSON `json:"reasoning"`
 		} `json:"delta"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
@@ -89,6 +95,9 @@ type assembler struct {
 	usage    llm.Usage
 	model    string
 	chunks   int
+	// size is the bytes of text, thinking, call IDs, names and arguments
+	// received, for the cap on an answer's size and the idle watch.
+	size int
 }
 
 type partialCall struct {
@@ -116,6 +125,7 @@ func (a *assembler) add(ch *chunk, onDelta func(llm.Delta)) {
 			continue // forge asks for one choice
 		}
 		d := &choice.Delta
+		a.size += len(d.Content) + len(d.Refusal) + len(d.ReasoningContent) + len(d.Reasoning)
 		if text := d.Content + d.Refusal; text != "" {
 			a.text.WriteString(text)
 			onDelta(llm.Delta{Text: text})
@@ -143,6 +153,7 @@ func (a *assembler) addCall(tc *toolCallDelta, onDelta func(llm.Delta)) {
 		a.calls = append(a.calls, c)
 		a.byIndex[tc.Index] = c
 	}
+	a.size += len(tc.ID) + len(tc.Function.Name) + len(tc.Function.Arguments)
 	if c.id == "" {
 		c.id = tc.ID
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -57,15 +58,25 @@ type Config struct {
 	// status, duration), never a header or a body. The zero Logger logs
 	// nothing.
 	Logger zerolog.Logger
+	// MaxAnswerBytes caps one answer's text, thinking and tool-call
+	// arguments together; 0 means llm.DefaultMaxAnswerBytes.
+	MaxAnswerBytes int
+	// StreamIdleTimeout fails a request that brings nothing new for this
+	// long, before its answer begins (retried) or during it (keep-alives
+	// bring nothing); 0 means llm.DefaultStreamIdleTimeout.
+	StreamIdleTimeout time.Duration
+	// AfterFunc starts the idle timers; nil means llm.SystemAfterFunc.
+	AfterFunc llm.AfterFunc
 }
 
 // Model is a model behind an OpenAI-compatible API. It is safe for
 // concurrent use.
 type Model struct {
-	cfg Config
-	url string
+	cfg    Config
+	url    string
+	limits wire.Limits
 	// client sends the bodies forge writes itself (see body), through the
-	// SDK's HTTP path: its retries, headers, auth and stream reader.
+	// SDK's HTTP path: its retries, headers and auth.
 	client openai.Client
 	tools  wire.ToolCache
 }
@@ -90,7 +101,9 @@ func New(cfg Config) (*Model, error) {
 	if cfg.KeyVar == "" && cfg.Provider == "openai" {
 		cfg.KeyVar = "OPENAI_API_KEY"
 	}
-	opts, err := clientOptions(cfg)
+	limits := wire.Limits{MaxAnswerBytes: cfg.MaxAnswerBytes, IdleTimeout: cfg.StreamIdleTimeout,
+		AfterFunc: cfg.AfterFunc}.WithDefaults()
+	opts, err := clientOptions(cfg, limits)
 	if err != nil {
 		return nil, err
 	}
@@ -98,11 +111,11 @@ func New(cfg Config) (*Model, error) {
 	// OPENAI_API_KEY, OPENAI_BASE_URL and more from the environment:
 	// forge's configuration decides, and a key for OpenAI must never be
 	// sent to another server.
-	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), client: openai.Client{Options: opts}}, nil
+	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), limits: limits, client: openai.Client{Options: opts}}, nil
 }
 
 // clientOptions are the SDK options every request of cfg's Model uses.
-func clientOptions(cfg Config) ([]option.RequestOption, error) {
+func clientOptions(cfg Config, limits wire.Limits) ([]option.RequestOption, error) {
 	client := cfg.HTTPClient
 	if client == nil {
 		client = &http.Client{}
@@ -119,12 +132,13 @@ func clientOptions(cfg Config) ([]option.RequestOption, error) {
 	// never 400/401/403/404, honours retry-after-ms and Retry-After (up to
 	// 2 minutes; a longer wait is not retried but reported), backs off
 	// exponentially from 0.5 s otherwise, and never retries a stream that
-	// has begun.
+	// has begun. An attempt without a response within the idle timeout is
+	// such a failed connection (AnswerWithin).
 	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithHTTPClient(client),
 		option.WithMaxRetries(retries),
-		option.WithMiddleware(wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey)),
+		option.WithMiddleware(wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey), limits.AnswerWithin()),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
@@ -144,17 +158,29 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 	}
 	// A byte slice is sent as it is, and the SDK sends it again on a retry
 	// (it keeps a GetBody over the same bytes). The response comes back
-	// raw: its events are read with the SDK's event-stream decoder and
+	// raw: its events are read with a bounded event-stream decoder and
 	// decoded here into forge's own small chunk type, in one pass (see
-	// readEvents).
+	// readEvents). The stream runs under its own context, which the idle
+	// watch cancels.
+	sctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var res *http.Response
-	if err := m.client.Post(ctx, "chat/completions", body, &res); err != nil {
+	if err := m.client.Post(sctx, "chat/completions", body, &res); err != nil {
 		return llm.Response{}, m.streamError(ctx, err, res)
 	}
 	var a assembler
-	if events := ssestream.NewDecoder(res); events != nil {
+	if res != nil && res.Body != nil {
+		watch := m.limits.Watch(cancel)
+		defer watch.Stop()
+		events := wire.NewEvents(res.Body, m.limits.MaxEvent())
 		defer events.Close()
-		if err := readEvents(events, &a, onDelta); err != nil {
+		if err := readEvents(events, &a, onDelta, watch); err != nil {
+			switch {
+			case errors.Is(err, wire.ErrTooLarge):
+				return llm.Response{}, m.limits.TooLarge(m.cfg.Provider)
+			case watch.Stalled() && ctx.Err() == nil:
+				return llm.Response{}, m.limits.Stalled(m.cfg.Provider, m.url)
+			}
 			return llm.Response{}, m.streamError(ctx, err, res)
 		}
 	}
@@ -168,27 +194,36 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 }
 
 // readEvents feeds the stream's chunks to a until [DONE] or the end,
-// doing what the SDK's typed stream does with each event: an event with
-// an "error" field ends the stream with an *ssestream.StreamError, and an
-// event that is not JSON with a decoding error. Unlike the SDK's typed
-// stream, which validates each event, decodes it again through a wrapper
-// and then through its reflection-based apijson layer, it decodes each
-// event once into a type with only the fields forge reads.
-func readEvents(events ssestream.Decoder, a *assembler, onDelta func(llm.Delta)) error {
+// doing what the SDK's typed stream does with each event: an event
+// without data is skipped, an event with an "error" field ends the stream
+// with an *ssestream.StreamError, and an event that is not JSON with a
+// decoding error. Unlike the SDK's typed stream, which validates each
+// event, decodes it again through a wrapper and then through its
+// reflection-based apijson layer, it decodes each event once into a type
+// with only the fields forge reads. watch sees the answer grow after each
+// chunk.
+func readEvents(events *wire.Events, a *assembler, onDelta func(llm.Delta), watch *wire.Watch) error {
 	for events.Next() {
 		ev := events.Event()
+		if len(ev.Data) == 0 {
+			continue
+		}
 		if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
 			return nil
 		}
 		var c chunk
 		err := c.decode(ev.Data)
 		if c.Error != nil {
-			return &ssestream.StreamError{Message: "received error while streaming: " + string(c.Error), Event: ev}
+			return &ssestream.StreamError{Message: "received error while streaming: " + string(c.Error),
+				Event: ssestream.Event{Type: ev.Type, Data: bytes.Clone(ev.Data)}}
 		}
 		if err != nil {
 			return err // the caller says the event was not the API's JSON
 		}
 		a.add(&c, onDelta)
+		if err := watch.Saw(a.size); err != nil {
+			return err
+		}
 	}
 	return events.Err()
 }

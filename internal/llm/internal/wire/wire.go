@@ -1,6 +1,8 @@
 // Package wire holds what forge's providers share about HTTP: turning
 // transport failures and error bodies into *llm.Error, reading Retry-After,
-// and the debug log of each request with its secrets left out.
+// the debug log of each request with its secrets left out, a bounded
+// event-stream decoder, and the limits of one streamed answer (its size,
+// and how long it may bring nothing new).
 package wire
 
 import (
@@ -261,13 +263,17 @@ func ResponseError(provider string, status int, res *http.Response, apiKey, keyV
 
 // StreamFailure is the Error for a stream that failed other than by an
 // error answer: an event that is not JSON, a connection that broke after
-// the answer began (res not nil), or one that never got an answer.
+// the answer began (res not nil), or one that never got an answer, in time
+// or at all.
 func StreamFailure(provider, url string, err error, res *http.Response, apiKey string) *llm.Error {
 	var (
 		syntaxErr *json.SyntaxError
 		typeErr   *json.UnmarshalTypeError
+		noAnswer  *NoAnswerError
 	)
 	switch {
+	case errors.As(err, &noAnswer):
+		return &llm.Error{Provider: provider, Kind: llm.KindStalled, URL: url, Message: noAnswer.Error()}
 	case errors.As(err, &syntaxErr), errors.As(err, &typeErr):
 		return &llm.Error{Provider: provider, Kind: llm.KindMalformed, URL: url,
 			Message: "an event is not the API's JSON: " + llm.Redact(err.Error(), apiKey)}

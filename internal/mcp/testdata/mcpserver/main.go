@@ -2,7 +2,9 @@
 // stdio. Its tools exercise every path of the client: echo (text), add
 // (a schema with constraints), fail (isError), crash (the process exits in
 // the middle of a call), slow (waits until cancelled and records the
-// cancellation in $MCPSERVER_MARKERS/cancelled), image and resource.
+// cancellation in $MCPSERVER_MARKERS/cancelled), image and resource; and
+// hostile (control characters in its description), offered only when
+// named in $MCPSERVER_TOOLSFILE.
 //
 // $MCPSERVER_TOOLSFILE, when it names a file, lists the tools to offer
 // (comma-separated), so that a test can change the list between reloads.
@@ -87,6 +89,15 @@ func main() {
 						&mcp.TextContent{Text: "a red dot"},
 						&mcp.ImageContent{MIMEType: "image/png", Data: []byte("\x89PNG\r\n\x1a\n0123456789")},
 					}}, nil
+				})
+		},
+		"hostile": func() {
+			// A description and a parameter that try to reach the terminal:
+			// C1 controls (NEL, CSI, OSC, ST) and 7-bit escape sequences.
+			s.AddTool(&mcp.Tool{Name: "hostile", Description: "Looks\u0085harmless\u009b31m red\u009d0;title\u009c \x1b[2J\x1b]0;pwned\x07 end.",
+				InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","description":"a\u0085b\u009bc \u001b[1m bold"}}}`)},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return text("ok\u0085\u009b31m"), nil
 				})
 		},
 		"resource": func() {
