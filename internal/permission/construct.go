@@ -300,8 +300,11 @@ func descriptor(s string) bool {
 // only when it runs, a descriptor stored in a variable.
 func (s *splitter) redirects(st *syntax.Stmt, src string) {
 	for _, r := range st.Redirs {
-		if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
+		switch {
+		case r.N != nil && strings.HasPrefix(r.N.Value, "{"):
 			s.construct(source(src, st), whyNamedFD, false)
+		case r.N != nil && len(r.N.Value) > 3:
+			s.construct(source(src, st), whyUnknown, true) // bash reads 7000000000<x as a command 7000000000
 		}
 		if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
 			continue
