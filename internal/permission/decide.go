@@ -38,9 +38,11 @@ func (p *Policy) Decide(c Call) Verdict {
 	case lp.unsure == "" || p.mode == ModeYolo:
 	case v.Decision == Allow:
 		return Verdict{Decision: Ask, Protected: true, Reason: "forge cannot tell which file `" + shorten(lp.unsure) +
-			"` names in " + display(c) + ", and it could be forge's own settings or a script forge runs: approve it once"}
-	case v.Decision == Ask:
-		v.Always = nil // a rule would not stop the question next time
+			"` names in " + display(c) + ", and it could be forge's own settings, a script forge runs or a credential: approve it once"}
+	case v.Decision == Ask && len(v.Always) > 0: // a rule would not stop the question next time
+		reason, _, _ := strings.Cut(v.Reason, "; add an allow rule")
+		reason, _, _ = strings.Cut(reason, " or add an allow rule")
+		v.Always, v.Reason = nil, reason+"; forge cannot tell which file `"+shorten(lp.unsure)+"` names, so no rule can allow it: approve it once"
 	}
 	return v
 }
@@ -178,6 +180,9 @@ func (p *Policy) allowed(rules []*compiledRule, s *subjects) ([]*compiledRule, b
 	case s.isCommand && s.line.parseErr != nil:
 		return nil, blocker{}
 	case s.isCommand:
+		if b := unallowable(s); b.command != nil {
+			return nil, b // no rule can cover it: say so, not that a rule is missing
+		}
 		for i := range s.line.commands {
 			c := &s.line.commands[i]
 			if !c.denyOnly && !cover(func(r *compiledRule) bool { return r.allowsCommand(c) }) {
@@ -210,9 +215,24 @@ func (p *Policy) firstBlocker(s *subjects) blocker {
 	if !s.isCommand {
 		return blocker{}
 	}
+	if b := unallowable(s); b.command != nil {
+		return b
+	}
 	for i := range s.line.commands {
 		if !s.line.commands[i].denyOnly {
 			return blocker{command: &s.line.commands[i]}
+		}
+	}
+	return blocker{}
+}
+
+// unallowable finds the first command of a line that no rule with a
+// pattern can allow (arithmetic on a value, a redirection to a file), the
+// reason that matters most when the line asks.
+func unallowable(s *subjects) blocker {
+	for i := range s.line.commands {
+		if c := &s.line.commands[i]; !c.denyOnly && c.unallowable != "" && s.line.parseErr == nil {
+			return blocker{command: c}
 		}
 	}
 	return blocker{}
