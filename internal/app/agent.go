@@ -26,7 +26,7 @@ func (a *App) newPolicy() (*permission.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return permission.New(permission.Config{Mode: mode, Allow: a.cfg.Permissions.Allow, Deny: a.cfg.Permissions.Deny,
+	return permission.New(permission.Config{Mode: mode, Allow: a.cfg.Permissions.Allow, Deny: a.cfg.Permissions.Deny, Ask: a.cfg.Permissions.Ask,
 		WorkingDir: a.cfg.WorkingDir, AllowedRoots: a.cfg.AllowedRoots, Home: a.getenv("HOME"),
 		Protected: a.protectedPaths(), Credentials: a.credentials(), Getenv: a.opts.LookupEnv})
 }

@@ -199,7 +199,7 @@ func toModel(v any) (string, error) {
 }
 
 // permissionFields are the keys of the permissions section.
-var permissionFields = []string{"allow", "deny", "credentials"}
+var permissionFields = []string{"allow", "ask", "deny", "credentials"}
 
 // parsePermissions reads permissions: {allow: [..], deny: [..], credentials: [..]}.
 func parsePermissions(path string, v any) (Permissions, []string, error) {
@@ -223,6 +223,8 @@ func parsePermissions(path string, v any) (Permissions, []string, error) {
 			dst = &p.Allow
 		case "deny":
 			dst = &p.Deny
+		case "ask":
+			dst = &p.Ask
 		case "credentials":
 			list, err := toCredentials(path, m[k])
 			if err != nil {

@@ -87,6 +87,9 @@ type Read struct {
 type Permissions struct {
 	Allow []string // permissions.allow
 	Deny  []string // permissions.deny
+	// Ask (permissions.ask) are rules whose calls always ask, even when the
+	// sandbox or the mode would run them unasked.
+	Ask []string
 	// Credentials (permissions.credentials) add places where secrets are
 	// kept to forge's own list (reading them asks in every mode but yolo);
 	// an entry !x drops x from it, in the person's file or a trusted

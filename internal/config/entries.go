@@ -52,6 +52,9 @@ func (c *Config) noteSections(origin string, tools map[string]map[string]any, mc
 	for _, r := range perms.Deny {
 		add("permissions.deny", r)
 	}
+	for _, r := range perms.Ask {
+		add("permissions.ask", r)
+	}
 	for _, e := range perms.Credentials {
 		add("permissions.credentials", e)
 	}

@@ -303,6 +303,7 @@ func (c *Config) mergeProjectSections(l *layer, settings toolSettings) error {
 	}
 
 	c.Permissions.Deny = append(c.Permissions.Deny, perms.Deny...)
+	c.Permissions.Ask = append(c.Permissions.Ask, perms.Ask...) // asking more narrows
 	perms.Credentials = c.mergeCredentials(l.origin, perms.Credentials, trusted)
 	if trusted {
 		c.Permissions.Allow = append(c.Permissions.Allow, perms.Allow...)

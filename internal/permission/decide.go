@@ -14,9 +14,19 @@ func (p *Policy) Decide(c Call) Verdict {
 	if matched && deniedVerdict.Decision == Deny {
 		return deniedVerdict
 	}
-	readOnly := c.ReadOnly && !c.EditsFiles
+	readOnly := c.ReadOnly && !c.EditsFiles || c.Sandbox == SandboxReadOnly && !c.LeavesSandbox
 	if p.mode == ModePlan && !readOnly {
 		return Verdict{Decision: Deny, Reason: "plan mode runs read-only tools only; " + display(c) + " could change something"}
+	}
+	if v, ok := p.askedByRule(c, &s); ok {
+		return v
+	}
+	if c.LeavesSandbox && p.mode != ModeYolo {
+		return Verdict{Decision: Ask, Protected: true, Reason: display(c) + " asks to run outside the sandbox: forge asks every time, " +
+			"in every mode but yolo; let it run in the sandbox, or run forge with --approval yolo"}
+	}
+	if c.Sandbox != SandboxNone && !c.LeavesSandbox {
+		return p.sandboxed(c, deniedVerdict, matched)
 	}
 	var lp lineProtection
 	if s.isCommand {
@@ -45,6 +55,42 @@ func (p *Policy) Decide(c Call) Verdict {
 		v.Always, v.Reason = nil, reason+"; forge cannot tell which file `"+shorten(lp.unsure)+"` names, so no rule can allow it: approve it once"
 	}
 	return v
+}
+
+// askedByRule returns the verdict of the first ask rule that could match
+// the call, as a deny rule would; yolo mode asks nothing.
+func (p *Policy) askedByRule(c Call, s *subjects) (Verdict, bool) {
+	if p.mode == ModeYolo {
+		return Verdict{}, false
+	}
+	for _, r := range p.ask {
+		if !r.matchesTool(c.Tool) {
+			continue
+		}
+		if hit, _, ok := r.denies(s); ok {
+			reason := "asked by rule " + r.text
+			if hit != "" {
+				reason += ": " + hit
+			}
+			return Verdict{Decision: Ask, Rule: r.text, Reason: reason}, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// sandboxed judges a call whose commands run in a sandbox, no deny or ask
+// rule having matched it: the sandbox keeps forge's settings read-only,
+// credentials hidden and the network closed, so it runs, unless a deny
+// rule could match what forge cannot see.
+func (p *Policy) sandboxed(c Call, blind Verdict, matched bool) Verdict {
+	if matched {
+		return blind
+	}
+	where := "in the sandbox"
+	if c.Sandbox == SandboxReadOnly {
+		where = "in the read-only sandbox"
+	}
+	return Verdict{Decision: Allow, Sandboxed: true, Reason: display(c) + " runs " + where + ", which confines what it can change and reach"}
 }
 
 // decideAllowed applies the allow rules, the rules remembered this

@@ -15,6 +15,10 @@ type Config struct {
 	Mode Mode
 	// Allow and Deny are rules as written in the configuration.
 	Allow, Deny []string
+	// Ask are rules whose calls always ask (but in yolo mode), even when a
+	// sandbox, an allow rule or the mode would run them: Bash(git push:*).
+	// They match as deny rules do: a call that could be one asks.
+	Ask []string
 	// WorkingDir is the absolute directory the agent works in: relative
 	// paths and patterns are taken from it, and auto-edit mode allows
 	// edits inside it.
@@ -64,7 +68,30 @@ type Call struct {
 	// tool open to the world); it asks as Hosts do, and "always" approves
 	// the tool.
 	OpenWorld bool
+	// Sandbox is how an OS sandbox will confine the commands the call runs
+	// (SandboxNone: not at all). Inside one, forge's own settings are
+	// read-only, credentials hidden and the network closed whatever the
+	// line says, so a sandboxed command no deny or ask rule matches runs
+	// without a question; in plan mode only a read-only sandbox runs.
+	Sandbox Sandbox
+	// LeavesSandbox: the call asks to run outside the sandbox that would
+	// confine it. It asks in every mode but yolo, whatever the allow rules.
+	LeavesSandbox bool
 }
+
+// Sandbox is how an OS sandbox confines a call's commands.
+type Sandbox int
+
+// The sandbox levels.
+const (
+	// SandboxNone: the commands run with all the person's rights.
+	SandboxNone Sandbox = iota
+	// SandboxWorkspace: writes only in the project, the temporary
+	// directory and the toolchains' caches.
+	SandboxWorkspace
+	// SandboxReadOnly: no writes at all.
+	SandboxReadOnly
+)
 
 // Decision is what to do with a call.
 type Decision int
@@ -103,6 +130,8 @@ type Verdict struct {
 	// Protected says the call may change forge's own settings or trust:
 	// only the person can allow it, not a rule and not a hook.
 	Protected bool
+	// Sandboxed says the call is allowed because it runs in a sandbox.
+	Sandboxed bool
 	// Always holds the rules Remember would add when the decision is Ask,
 	// for an "always allow" answer; empty when none would allow the call
 	// (a redirection to a file, a line that does not parse).
@@ -112,8 +141,8 @@ type Verdict struct {
 // Policy decides tool calls for one session. It is safe for concurrent
 // use; rules remembered with Remember last as long as the Policy.
 type Policy struct {
-	mode        Mode
-	allow, deny []*compiledRule
+	mode             Mode
+	allow, deny, ask []*compiledRule
 	wd          place
 	roots       []place // the working directory and the allowed roots
 	protected   []place // where edits always ask (Config.Protected)
@@ -166,6 +195,7 @@ func New(cfg Config) (*Policy, error) {
 	var errs []error
 	p.allow, errs = p.compileAll("allow", cfg.Allow, errs)
 	p.deny, errs = p.compileAll("deny", cfg.Deny, errs)
+	p.ask, errs = p.compileAll("ask", cfg.Ask, errs)
 	p.creds, errs = p.compileCredentials(cfg.Credentials, errs)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

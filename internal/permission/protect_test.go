@@ -194,3 +194,58 @@ func TestShellCredentials(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxedCalls: a command that runs in the sandbox needs no question
+// unless a deny or ask rule could match it; leaving the sandbox always
+// asks but in yolo; plan mode runs only the read-only sandbox.
+func TestSandboxedCalls(t *testing.T) {
+	fx := newProtectFixture(t)
+	sandboxed := func(line string, level Sandbox) Call {
+		c := bash(line)
+		c.Sandbox = level
+		return c
+	}
+	for _, tc := range []struct {
+		name      string
+		mode      Mode
+		ask, deny []string
+		call      Call
+		want      Decision
+		reason    string
+	}{
+		{"sandboxed runs", ModeAsk, nil, nil, sandboxed("go test ./... && gofmt -l .", SandboxWorkspace), Allow, "runs in the sandbox"},
+		{"even what would name forge's settings", ModeAsk, nil, nil, sandboxed("echo x >> .git/config", SandboxWorkspace), Allow, ""},
+		{"deny rule", ModeAsk, nil, []string{"Bash(rm:*)"}, sandboxed("rm -rf build", SandboxWorkspace), Deny, "denied by rule"},
+		{"ask rule", ModeAsk, []string{"Bash(git push:*)"}, nil, sandboxed("git -C x push", SandboxWorkspace), Ask, "asked by rule Bash(git push:*)"},
+		{"ask rule in auto-edit", ModeAutoEdit, []string{"Bash(git push:*)"}, nil, sandboxed("git push", SandboxWorkspace), Ask, "asked by rule"},
+		{"ask rule not in yolo", ModeYolo, []string{"Bash(git push:*)"}, nil, sandboxed("git push", SandboxWorkspace), Allow, ""},
+		{"what a deny rule cannot see", ModeAsk, nil, []string{"Bash(rm:*)"}, sandboxed(`eval "$X"`, SandboxWorkspace), Ask, "cannot tell"},
+		{"plan runs the read-only sandbox", ModePlan, nil, nil, sandboxed("git log", SandboxReadOnly), Allow, "read-only sandbox"},
+		{"plan refuses the writable sandbox", ModePlan, nil, nil, sandboxed("git log", SandboxWorkspace), Deny, "plan mode"},
+		{"unsandboxed asks as before", ModeAsk, nil, nil, bash("go test ./..."), Ask, "no rule allows"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := New(Config{Mode: tc.mode, WorkingDir: fx.wd, Home: fx.home, Ask: tc.ask, Deny: tc.deny})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := p.Decide(tc.call)
+			if v.Decision != tc.want || !strings.Contains(v.Reason, tc.reason) {
+				t.Errorf("Decide = %s (%s), want %s containing %q", v.Decision, v.Reason, tc.want, tc.reason)
+			}
+		})
+	}
+	leave := bash("curl https://example.com")
+	leave.Sandbox, leave.LeavesSandbox = SandboxWorkspace, true
+	for _, mode := range []Mode{ModeAsk, ModeAutoEdit, ModePlan} {
+		p, _ := New(Config{Mode: mode, WorkingDir: fx.wd, Allow: []string{"Bash"}})
+		if v := p.Decide(leave); mode != ModePlan && (v.Decision != Ask || !strings.Contains(v.Reason, "outside the sandbox")) ||
+			mode == ModePlan && v.Decision != Deny {
+			t.Errorf("%s: leaving the sandbox: %s (%s)", mode, v.Decision, v.Reason)
+		}
+	}
+	p, _ := New(Config{Mode: ModeYolo, WorkingDir: fx.wd})
+	if v := p.Decide(leave); v.Decision != Allow {
+		t.Errorf("yolo: leaving the sandbox: %s (%s)", v.Decision, v.Reason)
+	}
+}
