@@ -83,6 +83,7 @@ var badKeys = []badKey{
 	{key: "permissions", wrongType: "[Read]", outOfRange: "deny"},
 	{key: "permissions.allow", template: permissions, wrongType: "allow: {Read: 1}", outOfRange: `allow: [Read, ""]`},
 	{key: "permissions.deny", template: permissions, wrongType: "deny: [[Bash]]", outOfRange: `deny: ["  "]`},
+	{key: "permissions.ask", template: permissions, wrongType: "ask: [[Bash]]", outOfRange: `ask: ["  "]`},
 	{key: "permissions.credentials", template: permissions, wrongType: "credentials: ~/.ssh", outOfRange: `credentials: ["~/.x", " ! "]`},
 
 	{key: "models", wrongType: "[gpt]", outOfRange: "5"},

@@ -143,13 +143,13 @@ type Verdict struct {
 type Policy struct {
 	mode             Mode
 	allow, deny, ask []*compiledRule
-	wd          place
-	roots       []place // the working directory and the allowed roots
-	protected   []place // where edits always ask (Config.Protected)
-	creds       credentials
-	home        string
-	parsers     parsers
-	shell       shellEnv
+	wd               place
+	roots            []place // the working directory and the allowed roots
+	protected        []place // where edits always ask (Config.Protected)
+	creds            credentials
+	home             string
+	parsers          parsers
+	shell            shellEnv
 	// targets are the places a shell line must not name unasked: the
 	// protected places and the project's .forge and .git control files.
 	targets []string
