@@ -97,6 +97,27 @@ var forgeInLine = regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|({,` + "`" + `])\.forg
 // gitControlInLine finds a .git control file named in a line's text.
 var gitControlInLine = regexp.MustCompile(`(?i)\.git/+(\./+)*(config|hooks)\b`)
 
+// containsFold reports whether s holds word (lower-case ASCII) in any
+// case; cheaper than running the regular expressions on every line.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for ; j < len(word); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != word[j] {
+				break
+			}
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
+}
+
 // lineProtection is what protectedLine found.
 type lineProtection struct {
 	// protected: the line names forge's own settings, trust, or what git
@@ -122,7 +143,7 @@ func (p *Policy) protectedLine(c Call, l *shellLine) lineProtection {
 	if !ok || c.ReadOnly {
 		return lineProtection{}
 	}
-	if forgeInLine.MatchString(line) || gitControlInLine.MatchString(line) {
+	if containsFold(line, "forge") && forgeInLine.MatchString(line) || containsFold(line, ".git/") && gitControlInLine.MatchString(line) {
 		return lineProtection{protected: true}
 	}
 	for _, d := range p.protected {
