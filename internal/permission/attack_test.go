@@ -3,6 +3,7 @@ package permission
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // attackRules are allow rules a project might well have: harmless each,
@@ -153,6 +154,7 @@ func TestDenyReachesEveryCommand(t *testing.T) {
 		"chrt 5 rm x", "taskset 1 rm x", "stdbuf -o0 rm x", "nice rm x", "watch rm x", "su -c 'rm x'",
 		"sudo -s rm x", "xargs rm", "find . -delete", "find . -execdir rm {} +", "git -c alias.x='!rm -rf /' x",
 		"git -c core.pager='rm x' log", `'rm' x`, `r\m x`, `"r"'m' x`, "$'rm' x", "strace -f rm x",
+		"/bin/r? x", `{"rm",x}`, "echo # \\\nrm x",
 	} {
 		if v := p.Decide(bash(line)); v.Decision != Deny {
 			t.Errorf("Bash(rm:*) did not deny %q: %s (%s)", line, v.Decision, v.Reason)
@@ -166,6 +168,38 @@ func TestDenyReachesEveryCommand(t *testing.T) {
 	for _, line := range []string{"git status", "git log --oneline", "echo rm", "grep -r rm ."} {
 		if v := p.Decide(bash(line)); v.Decision != Allow {
 			t.Errorf("Bash(rm:*) on %q: %s (%s), want allow", line, v.Decision, v.Reason)
+		}
+	}
+}
+
+// TestHostileLinesStayCheap: lines built to make the checks themselves
+// explode (variables doubled thirty times over, nesting deeper than any
+// stack, a line of megabytes) are decided at once and asked about.
+func TestHostileLinesStayCheap(t *testing.T) {
+	var doubling strings.Builder
+	doubling.WriteString("a0=xyz; ")
+	for i := 1; i <= 7; i++ {
+		doubling.WriteString("a" + string(rune('0'+i)) + "=" + strings.Repeat("$a"+string(rune('0'+i-1)), 30) + "; ")
+	}
+	doubling.WriteString("echo $a7")
+	fx := newFixture(t)
+	p := fx.policy(t, ModeAsk, attackRules, nil)
+	for name, line := range map[string]string{
+		"doubling variables": doubling.String(),
+		"nested if":          strings.Repeat("if echo;then ", 100000) + "echo" + strings.Repeat(";fi", 100000),
+		"nested time":        strings.Repeat("time ", 700000) + "echo",
+		"nested while":       strings.Repeat("while echo;do ", 50000) + "echo" + strings.Repeat(";done", 50000),
+		"megabytes":          "echo " + strings.Repeat("x", 8<<20),
+	} {
+		done := make(chan Verdict, 1)
+		go func() { done <- p.Decide(bash(line)) }()
+		select {
+		case v := <-done:
+			if v.Decision == Allow && name != "doubling variables" && name != "megabytes" {
+				t.Errorf("%s: allowed, want a question: %s", name, v.Reason)
+			}
+		case <-time.After(30 * time.Second): // a hang guard, far above the milliseconds it takes
+			t.Fatalf("%s: Decide did not return", name)
 		}
 	}
 }

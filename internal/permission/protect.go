@@ -148,6 +148,12 @@ func (p *Policy) protectedLine(c Call, l *shellLine) lineProtection {
 		}
 	}
 	var lp lineProtection
+	for i := range l.commands {
+		if c := &l.commands[i]; p.writesUnseen(c) {
+			lp.unsure = c.text
+			break
+		}
+	}
 	for _, r := range l.paths {
 		named, sure := p.namesTarget(r, l.globDots)
 		switch {
@@ -207,6 +213,70 @@ func (p *Policy) inCredential(f string) bool {
 		ok, err := doublestar.Match(g, base)
 		return err == nil && ok
 	})
+}
+
+// writesUnseen reports whether the command writes files whose names the
+// line does not hold: it unpacks an archive or applies a patch (what
+// they hold is not in the line), or copies a tree into a directory that
+// holds a protected place (cp -r payload/. . may bring a .forge along).
+func (p *Policy) writesUnseen(c *command) bool {
+	if len(c.words) < 2 || !c.words[0].literal() {
+		return false
+	}
+	args := c.words[1:]
+	switch path.Base(c.words[0].allow) {
+	case "tar", "bsdtar":
+		a := args[0].allow
+		return strings.HasPrefix(a, "x") || !strings.HasPrefix(a, "--") && strings.HasPrefix(a, "-") && strings.Contains(a, "x") ||
+			hasWordAllow(args, "--extract") || hasWordAllow(args, "-x")
+	case "unzip", "cpio", "patch", "7z", "7za", "unrar":
+		return true
+	case "git":
+		sub, _ := gitSubcommand(args)
+		return sub == "apply" || sub == "am"
+	case "cp":
+		if !slices.ContainsFunc(args, recursiveCopy) {
+			return false
+		}
+		return p.holdsTarget(args[len(args)-1])
+	case "rsync":
+		return p.holdsTarget(args[len(args)-1])
+	}
+	return false
+}
+
+// recursiveCopy reports whether w is an option of cp that copies trees.
+func recursiveCopy(w word) bool {
+	a := w.allow
+	if a == "--recursive" || a == "--archive" {
+		return true
+	}
+	return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "rRa")
+}
+
+// holdsTarget reports whether the destination word dest could be a
+// directory that holds a protected place (., the project, ~).
+func (p *Policy) holdsTarget(dest word) bool {
+	pattern := string(wild)
+	if !dest.dynamic {
+		pattern = dest.deny
+		if !strings.HasPrefix(pattern, "/") {
+			pattern = p.wd.lexical + "/" + pattern
+		}
+		pattern = cleanPattern(pattern)
+	}
+	items := parseGlob(pattern)
+	for _, t := range p.targets {
+		for dir := t; ; dir = filepath.Dir(dir) {
+			if couldBe(items, dir) {
+				return true
+			}
+			if dir == filepath.Dir(dir) {
+				break
+			}
+		}
+	}
+	return false
 }
 
 // namesProtected reports whether text names a .forge path, forge trust, a

@@ -98,7 +98,8 @@ func TestProtectedSpellings(t *testing.T) {
 func TestUnresolvedPathsAsk(t *testing.T) {
 	fx := newProtectFixture(t)
 	allow := []string{"Bash(cp:*)", "Bash(printf:*)", "Bash(echo:*)", "Bash(cd:*)"}
-	lines := []string{"cp x $(printf .forg)e/config", "cd src; cd ..; cp x $OLDPWD/config", "cp x $REPLY", "cd $(printf .fo)rge; cp x config", "cp x $1"}
+	lines := []string{"cp -r payload/. .", "tar -xf payload.tar", "git apply evil.patch", "cp -a x ~", "rsync -a x/ ./",
+		"cp x $(printf .forg)e/config", "cd src; cd ..; cp x $OLDPWD/config", "cp x $REPLY", "cd $(printf .fo)rge; cp x config", "cp x $1"}
 	p := fx.policy(t, ModeAsk, allow)
 	for _, line := range lines {
 		v := p.Decide(bash(line))

@@ -152,6 +152,37 @@ func globNameStart(items []globItem) int {
 	return len(items)
 }
 
+// couldBe reports whether the pattern could stand for exactly path, dots
+// and case aside (a conservative answer).
+func couldBe(items []globItem, path string) bool {
+	cur := make([]bool, len(items)+1)
+	next := make([]bool, len(items)+1)
+	cur[0] = true
+	skipEmpty(items, cur)
+	for j := 0; j < len(path); j++ {
+		c := path[j]
+		clear(next)
+		for i, on := range cur[:len(items)] {
+			if !on {
+				continue
+			}
+			switch it := items[i]; it.kind {
+			case 'l':
+				next[i+1] = next[i+1] || it.c == c
+			case '?', '[':
+				next[i+1] = next[i+1] || c != '/'
+			case '*':
+				next[i] = next[i] || c != '/'
+			case 'w':
+				next[i] = true
+			}
+		}
+		skipEmpty(items, next)
+		cur, next = next, cur
+	}
+	return cur[len(items)]
+}
+
 // skipEmpty adds to states those reached by matching nothing: past a *
 // or a wild part.
 func skipEmpty(items []globItem, states []bool) {

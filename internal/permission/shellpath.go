@@ -51,6 +51,9 @@ type pathTracker struct {
 	// globDots: the line may change how globs match (shopt, GLOBIGNORE),
 	// so a glob may match names starting with a dot.
 	globDots bool
+	// values remembers each variable's pattern once worked out: a value
+	// built from others is worked out once, not once per use.
+	values map[string]string
 }
 
 // cdTarget is where a cd may go: its argument, the home directory, or
@@ -71,6 +74,9 @@ type srcWord struct {
 const (
 	maxTrackedDirs = 16
 	maxVarDepth    = 8
+	// maxPattern bounds a word's pattern: a line of a few hundred bytes
+	// can double a variable's value thirty times (a1=$a0$a0...).
+	maxPattern = 4 << 10
 )
 
 // newPathTracker starts tracking for a line run in env.
@@ -197,7 +203,15 @@ func (t *pathTracker) variable(name string, depth int) string {
 		if len(values) != 1 || values[0].w == nil || depth >= maxVarDepth {
 			return string(wild)
 		}
-		return t.expand(values[0].w, depth+1)
+		if v, ok := t.values[name]; ok {
+			return v
+		}
+		v := t.expand(values[0].w, depth+1)
+		if t.values == nil {
+			t.values = map[string]string{}
+		}
+		t.values[name] = v
+		return v
 	}
 	switch name {
 	case "HOME":
@@ -265,6 +279,9 @@ func (t *pathTracker) expand(w *syntax.Word, depth int) string {
 			b.WriteString("0") // a number, whatever its value
 		default: // command and arithmetic substitutions, extended globs
 			b.WriteByte(wild)
+		}
+		if b.Len() > maxPattern {
+			return string(wild)
 		}
 	}
 	return b.String()
