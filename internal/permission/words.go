@@ -189,6 +189,7 @@ func unquotedLit(b *wordBuilder, s string, first bool) {
 			i++
 			b.byte(s[i])
 		case c == '\\':
+			b.byte(c) // a backslash ending the line stays: bash keeps it
 		case c == '*' || c == '?':
 			b.expanding(string(c))
 		case c == '[':
