@@ -32,13 +32,8 @@ func ChangePreview(c tools.Change) string {
 // changeDiff is ChangePreview with the lines the change adds and removes,
 // counted whole even where the diff is cut.
 func changeDiff(c tools.Change) (diff string, added, removed int) {
-	switch {
-	case c.Unshown != "":
-		return c.Path + ": forge cannot show this change: " + c.Unshown + ".", 0, 0
-	case c.Created && len(c.New) == 0:
-		return c.Path + ": a new, empty file", 0, 0
-	case !c.Created && bytes.Equal(c.Old, c.New):
-		return c.Path + ": no change: the file already has this content", 0, 0
+	if note := changeNote(c); note != "" {
+		return c.Path + ": " + note, 0, 0
 	}
 	from := c.Path
 	if c.Created {
@@ -51,6 +46,21 @@ func changeDiff(c tools.Change) (diff string, added, removed int) {
 	w.b.WriteString("--- " + from + "\n+++ " + c.Path + "\n")
 	w.write(c.Old, c.New)
 	return strings.TrimSuffix(w.b.String(), "\n"), w.added, w.removed
+}
+
+// changeNote says what a change is when it has no diff to show: why it
+// cannot be shown, or that it creates an empty file or changes nothing;
+// "" when it has a diff.
+func changeNote(c tools.Change) string {
+	switch {
+	case c.Unshown != "":
+		return "forge cannot show this change: " + c.Unshown + "."
+	case c.Created && len(c.New) == 0:
+		return "a new, empty file"
+	case !c.Created && bytes.Equal(c.Old, c.New):
+		return "no change: the file already has this content"
+	}
+	return ""
 }
 
 // showsCR reports whether a diff of old and new shows which lines end in

@@ -159,14 +159,20 @@ func (a *liveArea) start() {
 				return
 			case <-tick:
 			}
-			a.mu.Lock()
-			if a.active {
-				a.frame++
-				a.draw()
-			}
-			a.mu.Unlock()
+			a.onTick()
 		}
 	}()
+}
+
+// onTick turns the spinner and redraws the clock and what was printed
+// since the last redraw.
+func (a *liveArea) onTick() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.active {
+		a.frame++
+		a.draw()
+	}
 }
 
 // stop erases the area and ends its ticker; mu must not be held.

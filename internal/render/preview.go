@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -49,13 +48,18 @@ func (r *Renderer) callLines(c callPreview, cols int) []string {
 	more := 0
 	switch {
 	case c.Bare:
+	case c.Change != nil && c.Change.Unshown != "":
+		head += r.paint(r.st.label, " · not shown: "+oneLineText(c.Change.Unshown))
+	case c.Change != nil && changeNote(*c.Change) != "":
+		head += r.paint(r.st.label, " · "+changeNote(*c.Change))
 	case c.Change != nil:
 		diff, added, removed := changeDiff(*c.Change)
-		if added > 0 {
-			head += " " + r.paint(r.st.success, "+"+strconv.Itoa(added))
+		plus, minus := changeCounts(added, removed)
+		if plus != "" {
+			head += " " + r.paint(r.st.success, plus)
 		}
-		if removed > 0 {
-			head += " " + r.paint(r.st.failure, "−"+strconv.Itoa(removed))
+		if minus != "" {
+			head += " " + r.paint(r.st.failure, minus)
 		}
 		body, more = r.diffPreview(diff, cols)
 	case c.Brief != "":
@@ -196,11 +200,39 @@ func LastCall(headline string, r *agent.CallResult) string {
 	}
 	if r.Change != nil {
 		diff, added, removed := changeDiff(*r.Change)
-		return fmt.Sprintf("%s %s +%d −%d\n%s", glyph, headline, added, removed, diff)
+		line := glyph + " " + headline
+		for _, n := range changeCountList(added, removed) {
+			line += " " + n
+		}
+		return line + "\n" + diff
 	}
 	out := strings.TrimRight(r.Output, "\n")
 	if out == "" {
 		out = "(no output)"
 	}
 	return glyph + " " + headline + "\n" + out
+}
+
+// changeCountList is changeCounts without the empty ones.
+func changeCountList(added, removed int) []string {
+	var out []string
+	plus, minus := changeCounts(added, removed)
+	for _, n := range []string{plus, minus} {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// changeCounts are the lines a change adds and removes as a diffstat
+// writes them ("+3", "−1"), each "" when none.
+func changeCounts(added, removed int) (plus, minus string) {
+	if added > 0 {
+		plus = "+" + strconv.Itoa(added)
+	}
+	if removed > 0 {
+		minus = "−" + strconv.Itoa(removed)
+	}
+	return plus, minus
 }

@@ -67,23 +67,32 @@ func (v *runView) Event(e agent.Event) {
 	case e.Type == agent.EventToolOutput:
 		v.output(e)
 		return
-	case e.ParentID != "" && (e.Type == agent.EventToolStart || e.Type == agent.EventToolQuestion || e.Type == agent.EventThinking):
-		return // the Task call they work for shows as running
+	case e.ParentID != "" && e.Type == agent.EventThinking:
+		return // the Task call it works for shows as running
 	}
 	// Anything else is written above the live area: erase it first, and
 	// draw it again below once written.
 	v.thinking = e.Type == agent.EventThinking
 	v.live.erase()
 	defer v.redraw()
+	switch e.Type {
+	case agent.EventToolStart:
+		v.paused = false
+		if e.ParentID == "" {
+			v.started(e.Call)
+		}
+		return
+	case agent.EventToolQuestion, agent.EventApproval:
+		// The person is asked something: nothing may draw over it.
+		v.paused = true
+		v.announce(e.ParentID)
+		return
+	}
 	if e.ParentID != "" {
 		v.subagentEvent(e)
 		return
 	}
 	switch e.Type {
-	case agent.EventToolStart:
-		v.started(e.Call)
-	case agent.EventToolQuestion, agent.EventApproval:
-		v.paused = true
 	case agent.EventTextDelta:
 		if v.md != nil {
 			v.write(v.p.Out, v.md.Write(e.Text))
@@ -204,12 +213,7 @@ func (v *runView) headline(c *agent.Call) string { return CallHeadline(c, v.opts
 // lookup finds the tool's parameters; nil names the tool alone.
 func CallHeadline(c *agent.Call, lookup func(name string) (tools.Tool, bool)) string {
 	subject := ""
-	var t tools.Tool
-	ok := false
-	if lookup != nil {
-		t, ok = lookup(c.Name)
-	}
-	if ok {
+	if t, ok := lookupTool(lookup, c.Name); ok {
 		for _, p := range t.Parameters() {
 			if s, ok := c.Args[p.Name].(string); ok && s != "" {
 				subject = s
@@ -224,11 +228,13 @@ func CallHeadline(c *agent.Call, lookup func(name string) (tools.Tool, bool)) st
 	return sanitizeText(c.Name + "(" + subject + ")")
 }
 
-func (v *runView) lookup(name string) (tools.Tool, bool) {
-	if v.opts.Lookup == nil {
+func (v *runView) lookup(name string) (tools.Tool, bool) { return lookupTool(v.opts.Lookup, name) }
+
+func lookupTool(lookup func(string) (tools.Tool, bool), name string) (tools.Tool, bool) {
+	if lookup == nil {
 		return nil, false
 	}
-	return v.opts.Lookup(name)
+	return lookup(name)
 }
 
 // write writes streamed text, remembering whether it ended a line.
