@@ -45,7 +45,7 @@ func (v *runView) finished(c *agent.Call) *runningCall {
 // of a command that prints much: it keeps the last lines and leaves the
 // drawing to the live area, which redraws at most every liveTick.
 func (v *runView) output(e agent.Event) {
-	if v.live == nil || e.ParentID != "" {
+	if v.live == nil || e.ParentID != "" || e.Call == nil {
 		return
 	}
 	for i, rc := range v.running {
