@@ -18,6 +18,9 @@ type keyFilter struct {
 	onPaste func(text string, cut bool) string
 	// keys, when not "", are the answers of a single-key question.
 	keys string
+	// max bounds a paste kept in memory (maxPaste when 0); the rest is
+	// dropped.
+	max int
 
 	esc     []byte // an escape sequence begun and not yet complete
 	inPaste bool
@@ -95,7 +98,11 @@ func (f *keyFilter) pasteBytes(in []byte, i int, out []byte) (int, []byte) {
 
 // addPaste adds text to the paste, up to maxPaste.
 func (f *keyFilter) addPaste(text []byte) {
-	if room := maxPaste - len(f.paste); len(text) > room {
+	limit := f.max
+	if limit == 0 {
+		limit = maxPaste
+	}
+	if room := limit - len(f.paste); len(text) > room {
 		text, f.cut = text[:max(room, 0)], true
 	}
 	f.paste = append(f.paste, text...)

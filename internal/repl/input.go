@@ -18,7 +18,8 @@ const pasteIdle = time.Second
 // one goroutine, so that a read can be given up on when a paste goes
 // quiet, and Close ends a read that waits.
 type inputFilter struct {
-	src *onDemand
+	src  *onDemand
+	idle time.Duration // pasteIdle, shorter in tests
 
 	mu  sync.Mutex
 	f   keyFilter
@@ -27,7 +28,7 @@ type inputFilter struct {
 }
 
 func newInputFilter(src io.Reader, onPaste func(text string, cut bool) string) *inputFilter {
-	return &inputFilter{src: newOnDemand(src), f: keyFilter{onPaste: onPaste}}
+	return &inputFilter{src: newOnDemand(src), idle: pasteIdle, f: keyFilter{onPaste: onPaste}}
 }
 
 // Read gives the editor the filtered keystrokes.
@@ -47,7 +48,7 @@ func (in *inputFilter) Read(p []byte) (int, error) {
 		}
 		var wait time.Duration
 		if in.f.inPaste {
-			wait = pasteIdle
+			wait = in.idle
 		}
 		in.mu.Unlock()
 
