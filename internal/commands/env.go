@@ -60,6 +60,10 @@ type Env struct {
 	Renderer func() *render.Renderer
 	// Ask, when set, answers a tool's question (ask_question).
 	Ask Asker
+	// AskKey, when set, puts a question answered by a single key of keys
+	// (an approval): it returns the key, or "" for Enter. Only the
+	// interactive shell sets it; elsewhere such questions take lines.
+	AskKey func(ctx context.Context, question, keys string) (string, error)
 	// LookupEnv reads the environment (for the few values that come only
 	// from it, such as FORGE_MCP_TOKEN).
 	LookupEnv func(string) (string, bool)

@@ -43,6 +43,11 @@ func (s *Shell) Dispatch(ctx context.Context, line string, ask func(context.Cont
 	return code, s.env.quit
 }
 
+// SetAskKey is given the interactive shell's single-key question.
+func (s *Shell) SetAskKey(askKey func(ctx context.Context, question, keys string) (string, error)) {
+	s.env.AskKey = askKey
+}
+
 // ReportError reports a problem of the input itself (a line too long, a
 // read error) the way commands report theirs.
 func (s *Shell) ReportError(kind, msg string) { s.env.Printer().Error(kind, msg) }
