@@ -87,6 +87,11 @@ type Env struct {
 
 	printer render.Printer
 	quit    bool
+	// shellOutput is what the person's !commands printed since the last
+	// prompt, for the next one.
+	shellOutput []string
+	// shellOutputSaid: the person was told where that output goes.
+	shellOutputSaid bool
 	// custom are the custom commands (SetCustom).
 	custom []custom.Command
 	// files are the file checkpoints of a conversation no session log
@@ -209,6 +214,11 @@ func (e *Env) ReadArgFile(path string) ([]byte, error) {
 // RunTool runs a tool with parsed arguments and shows the result. ctx ends
 // the call: the input loop cancels it on Ctrl-C.
 func (e *Env) RunTool(ctx context.Context, name string, args tools.Args) int {
+	return ResultStatus(e.runTool(ctx, name, args))
+}
+
+// runTool is RunTool, returning the result it showed.
+func (e *Env) runTool(ctx context.Context, name string, args tools.Args) tools.Result {
 	ec := e.Exec
 	if e.Ask != nil {
 		ec.Asker = askerFunc(e.Ask)
@@ -218,7 +228,7 @@ func (e *Env) RunTool(ctx context.Context, name string, args tools.Args) int {
 		var refused *tools.Result
 		if args, refused = e.preToolUse(ctx, t, args); refused != nil {
 			e.ShowResult(name, args, *refused)
-			return ResultStatus(*refused)
+			return *refused
 		}
 	}
 	res := e.Executor.Execute(ctx, name, ec, args)
@@ -226,7 +236,7 @@ func (e *Env) RunTool(ctx context.Context, name string, args tools.Args) int {
 		e.postToolUse(ctx, name, args, res)
 	}
 	e.ShowResult(name, args, res)
-	return ResultStatus(res)
+	return res
 }
 
 // ShowResult prints one call's result with what the printer needs to draw

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/forgehq/forge/internal/render"
 )
 
 // Pastes up to this size, on one line and without control characters,
@@ -100,29 +102,16 @@ func isPlainLine(s string) bool {
 // describePaste is what a paste's mark says: "pasted 6 lines, 312 bytes".
 func describePaste(text string, cut bool) string {
 	lines := strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1
-	s := fmt.Sprintf("pasted %s, %s", plural(lines, "line"), byteSize(len(text)))
+	s := fmt.Sprintf("pasted %s, %s", lineCount(lines), render.ByteSize(len(text)))
 	if cut {
 		s += ", cut there"
 	}
 	return s
 }
 
-func plural(n int, what string) string {
+func lineCount(n int) string {
 	if n == 1 {
-		return "1 " + what
+		return "1 line"
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return fmt.Sprintf("%d lines", n)
 }
-
-// byteSize is n as a person reads it: 312 bytes, 2.1 KB, 3.4 MB.
-func byteSize(n int) string {
-	switch {
-	case n < 1024:
-		return plural(n, "byte")
-	case n < 1<<20:
-		return trimZero(fmt.Sprintf("%.1f", float64(n)/1024)) + " KB"
-	}
-	return trimZero(fmt.Sprintf("%.1f", float64(n)/(1<<20))) + " MB"
-}
-
-func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
