@@ -3,6 +3,9 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -108,4 +111,58 @@ func (tm *terminal) rawOutput() string {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
 	return tm.out.String()
+}
+
+// The approval question takes a single key: t refuses and reads a line of
+// feedback that reaches the model; A then p allows, and keeps the rule in
+// the project's settings, which apply at the next start without a new
+// question about trust (forge made the project's .forge itself).
+func TestInteractiveSingleKeyApproval(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{{Name: "Bash", Arguments: json.RawMessage(`{"command": "go vet ./..."}`)}}},
+		{Text: "Understood."},
+		{ToolCalls: []llmtest.ToolCall{{Name: "Bash", Arguments: json.RawMessage(`{"command": "echo listed"}`)}}},
+		{Text: "Done."},
+	}})
+	env := []string{"FORGE_PROVIDER=openai", "FORGE_BASE_URL=" + srv.OpenAIURL(), "FORGE_APPROVAL=ask"}
+	tm, before := startForgeWith(t, map[string]string{".git/HEAD": "ref: refs/heads/main\n"}, env...)
+	tm.expect(`forge> *$`)
+	tm.send("check the code\r")
+	tm.expect(`(?s)Allow Bash\?.*go vet.*\[y\] yes, once.*\[A\] always, saved in settings.*\[t\] no, and tell the model why\n\? *$`)
+	tm.send("x") // not an answer: nothing happens
+	tm.send("t")
+	tm.expect(`\? t\nTell the model why.*\n\? *$`)
+	tm.send("use go build instead\r")
+	tm.expect(`(?s)denied by you: use go build instead.*Understood\..*forge> *$`)
+	res := srv.Requests()[1].Results()
+	if len(res) != 1 || !strings.Contains(res[0].Content, `the person refused this call and said: "use go build instead"`) {
+		t.Errorf("the model was told %+v", res)
+	}
+
+	tm.send("echo something\r")
+	tm.expect(`(?s)Allow Bash\?.*echo listed.*\n\? *$`)
+	tm.send("A")
+	tm.expect(`(?s)Save Bash\(echo listed:\*\) in permissions\.allow of: +\[p\] this project's settings \(~/\.forge/config\.yaml\) +\[u\] your settings .*\n\? *$`)
+	tm.send("p")
+	tm.expect(`(?s)Saved Bash\(echo listed:\*\) in permissions\.allow of ~/\.forge/config\.yaml\..*Done\..*forge> *$`)
+	b, err := os.ReadFile(filepath.Join(tm.cmd.Dir, ".forge", "config.yaml"))
+	if err != nil || !strings.Contains(string(b), "- Bash(echo listed:*)") {
+		t.Errorf("project settings: %q, %v", b, err)
+	}
+	tm.send("\x04")
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit status %d; output:\n%s", code, tm.screen())
+	}
+	tm.assertRestored(before)
+
+	// The next start applies the rule, and asks nothing about trust.
+	again, _ := startForgeIn(t, tm.cmd.Dir, env...)
+	again.expect(`forge> *$`)
+	again.send("/permissions\r")
+	again.expect(`(?s)Allow:\s+Bash\(echo listed:\*\).*forge> *$`)
+	again.send("\x04")
+	again.wait()
+	if f := srv.Failures(); len(f) > 0 {
+		t.Errorf("the fake provider failed: %v", f)
+	}
 }

@@ -22,6 +22,10 @@ type keyFilter struct {
 	// dropped.
 	max int
 
+	// dropEnter drops an Enter that comes right after a single-key
+	// answer: fingers used to "y, Enter" must not answer the next question.
+	dropEnter bool
+
 	esc     []byte // an escape sequence begun and not yet complete
 	inPaste bool
 	paste   []byte
@@ -45,6 +49,13 @@ const (
 func (f *keyFilter) feed(in, out []byte) []byte {
 	for i := 0; i < len(in); {
 		b := in[i]
+		if f.dropEnter && !f.inPaste && f.esc == nil {
+			f.dropEnter = false
+			if b == '\r' || b == '\n' {
+				i++
+				continue
+			}
+		}
 		switch {
 		case f.inPaste:
 			i, out = f.pasteBytes(in, i, out)
@@ -186,6 +197,7 @@ func (f *keyFilter) key(b byte, out []byte) []byte {
 		return append(out, b)
 	case b < 0x80 && containsByte(f.keys, b):
 		f.keys = "" // one answer; the keys after it are typed as usual
+		f.dropEnter = true
 		return append(out, b, '\r')
 	}
 	return out

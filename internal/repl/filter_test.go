@@ -51,6 +51,8 @@ func TestKeyFilter(t *testing.T) {
 		{"Alt-Enter continues the line", "", "a\x1b\rb\r", "a\\\rb\r", nil},
 		{"a key answers with Enter", "yn", "xy", "y\r", nil},
 		{"after the answer keys are typed", "yn", "yyes", "y\ryes", nil},
+		{"an Enter right after the answer is dropped", "yn", "y\rls\r", "y\rls\r", nil},
+		{"only right after it", "yn", "yx\r\r", "y\rx\r\r", nil},
 		{"Enter, Ctrl-C and Ctrl-D pass to a question", "yn", "\r\x03\x04", "\r\x03\x04", nil},
 		{"a paste never answers", "yn", "\x1b[200~y\x1b[201~n", "n\r", nil},
 		{"arrows and Ctrl-J are not answers", "yn", "\x1b[A\x1bOB\n\x1b\ry", "y\r", nil},
