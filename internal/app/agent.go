@@ -28,7 +28,18 @@ func (a *App) newPolicy() (*permission.Policy, error) {
 	}
 	return permission.New(permission.Config{Mode: mode, Allow: a.cfg.Permissions.Allow, Deny: a.cfg.Permissions.Deny, Ask: a.cfg.Permissions.Ask,
 		WorkingDir: a.cfg.WorkingDir, AllowedRoots: a.cfg.AllowedRoots, Home: a.getenv("HOME"),
-		Protected: a.protectedPaths(), Credentials: a.credentials(), Getenv: a.opts.LookupEnv})
+		Protected: a.protectedPaths(), Credentials: a.credentials(), Getenv: a.commandEnv})
+}
+
+// commandEnv looks a variable up as the commands forge's tools start see
+// it: without forge's secrets (proc.Environ), so that the policy reads a
+// line's $OPENAI_API_KEY as bash will, empty.
+func (a *App) commandEnv(name string) (string, bool) {
+	v, ok := a.opts.LookupEnv(name)
+	if !ok || len(proc.Environ([]string{name + "=" + v}, a.cfg.PassEnv)) == 0 {
+		return "", false
+	}
+	return v, true
 }
 
 // newAgent is the commands' AgentFactory: the model is chosen on the first

@@ -9,7 +9,7 @@ import (
 // and each a way in if the matcher trusts a line it has not fully read.
 var attackRules = []string{
 	"Bash(git status)", "Bash(echo:*)", "Bash(printf:*)", "Bash(test:*)", "Bash(cat:*)", "Bash(true)",
-	"Bash(ls:*)", "Bash(wc:*)", "Bash(grep:*)", "Bash(go test:*)", "Bash(cd:*)",
+	"Bash(ls:*)", "Bash(wc:*)", "Bash(grep:*)", "Bash(go test:*)", "Bash(cd:*)", "Bash(git:*)", "Bash(make test)",
 }
 
 // attackLines run a command no rule names, through bash's evaluation of
@@ -93,12 +93,21 @@ var attackLines = []string{
 	`git -c core.fsmonitor='touch pwned' status`,
 	`git -c alias.status='!touch pwned' status`,
 	`git --config-env=core.pager=X status`,
+	// options that make an allowed program run another one
+	`go test -exec 'sh -c "touch pwned"' ./...`,
+	`go test -toolexec=./x ./...`,
+	`grep -r x . ; git status --upload-pack=x`,
+	`git log; git -C . rebase -x 'touch pwned' HEAD~1`,
+	`make SHELL=./x test`,
 	// redirections a rule does not name
 	`echo x > .bashrc`,
 	`cat < /dev/tcp/example.com/80`,
 	`cat < $f`,
-	// lines forge cannot read whole
+	// lines forge cannot read whole, or reads differently from bash
 	`echo 'unterminated`,
+	"git status # \\\ntouch pwned",
+	"echo hi # x\\\ntouch pwned",
+	"git status\r\ntouch pwned",
 	strings.Repeat("(", 600) + "true" + strings.Repeat(")", 600),
 	"echo " + strings.Repeat("$(", 20000) + strings.Repeat(")", 20000),
 }

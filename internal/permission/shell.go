@@ -36,7 +36,7 @@ func (ps *parsers) get() *syntax.Parser {
 	if pr, ok := ps.pool.Get().(*syntax.Parser); ok {
 		return pr
 	}
-	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 }
 
 func (ps *parsers) put(pr *syntax.Parser) { ps.pool.Put(pr) }
@@ -72,12 +72,14 @@ const (
 	maxOperators = 8192
 )
 
-// Lines forge refuses to read: one that nests too deeply, and one with a
-// carriage return, which bash reads as part of a word where the parser
-// sees a space.
+// Lines forge refuses to read: one that nests too deeply, and those that
+// bash reads differently from the parser: a carriage return (part of a
+// word for bash, a space for the parser) and a backslash in a comment
+// (the parser continues the comment's line into the next).
 var (
 	errTooComplex     = errors.New("it nests too deeply to check")
 	errCarriageReturn = errors.New("it holds a carriage return, which bash reads as part of a word")
+	errCommentEscape  = errors.New("a comment in it holds a backslash, which forge's parser and bash read differently")
 )
 
 // tooComplex over-estimates how deeply src nests: brackets of any kind,
@@ -131,10 +133,14 @@ func (s *splitter) line(src string, ctx lineContext) error {
 		return err
 	}
 	stack := make([]syntax.Node, 0, 32)
+	var odd error
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
 			return true
+		}
+		if c, ok := n.(*syntax.Comment); ok && strings.Contains(c.Text, "\\") {
+			odd = errCommentEscape // the parser joins the next line to it; bash does not
 		}
 		if leaf(n) {
 			return false // nothing runs inside: skip it (and its f(nil))
@@ -147,7 +153,7 @@ func (s *splitter) line(src string, ctx lineContext) error {
 		s.visit(n, src, why, ctx)
 		return true
 	})
-	return nil
+	return odd
 }
 
 // visit records what the node n of the line src runs, and whatever in it
@@ -370,6 +376,14 @@ func (s *splitter) program(name string, ws, wrapped []word, text, why string, ct
 		why = risk
 	}
 	s.trackEffects(name, ws, wrapped != nil, text)
+	if opt, value := execOption(ws); opt != "" {
+		if why == "" {
+			why = whyExecOption(opt)
+		}
+		if value != nil {
+			s.forDeny(*value, text) // deny rules see what the option runs
+		}
+	}
 	c := command{text: text, words: ws, wrapped: wrapped, unallowable: why, hidden: hidden}
 	switch {
 	case isShell(name):

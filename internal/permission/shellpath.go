@@ -26,6 +26,9 @@ type pathRef struct {
 	pattern string
 	// word is the word as written, for messages.
 	word string
+	// option: the pattern is an option word itself (-la), which names a
+	// file only in the forms taken from it (-oPATH, --file=PATH).
+	option bool
 }
 
 // sure reports whether the pattern holds no wild part.
@@ -117,13 +120,15 @@ func (t *pathTracker) resolve() []pathRef {
 		seen[sw.w] = true
 		p := t.expand(sw.w, 0)
 		text := source(sw.src, sw.w)
-		refs = t.addRef(refs, dirs, p, text)
-		if strings.HasPrefix(p, "-") {
-			if _, after, ok := strings.Cut(p, "="); ok {
-				refs = t.addRef(refs, dirs, after, text)
-			} else if len(p) > 2 && p[1] != '-' {
-				refs = t.addRef(refs, dirs, p[2:], text)
+		refs = t.addRef(refs, dirs, p, text, strings.HasPrefix(p, "-"))
+		if name, after, ok := strings.Cut(p, "="); ok { // --file=PATH, dd's of=PATH
+			if h := t.home(); h != "" && validName(name) && (after == "~" || strings.HasPrefix(after, "~/")) {
+				after = escapeGlob(h) + after[1:] // bash expands ~ in words that look like assignments
 			}
+			refs = t.addRef(refs, dirs, after, text, false)
+		}
+		if len(p) > 2 && p[0] == '-' && p[1] != '-' && !strings.Contains(p, "=") { // -oPATH
+			refs = t.addRef(refs, dirs, p[2:], text, false)
 		}
 	}
 	return refs
@@ -131,15 +136,15 @@ func (t *pathTracker) resolve() []pathRef {
 
 // addRef appends the pattern p, made absolute from each of dirs and
 // cleaned.
-func (t *pathTracker) addRef(refs []pathRef, dirs []string, p, text string) []pathRef {
+func (t *pathTracker) addRef(refs []pathRef, dirs []string, p, text string, option bool) []pathRef {
 	if p == "" {
 		return refs
 	}
 	if p[0] == '/' || p[0] == wild {
-		return append(refs, pathRef{pattern: cleanPattern(p), word: text})
+		return append(refs, pathRef{pattern: cleanPattern(p), word: text, option: option})
 	}
 	for _, d := range dirs {
-		refs = append(refs, pathRef{pattern: cleanPattern(d + "/" + p), word: text})
+		refs = append(refs, pathRef{pattern: cleanPattern(d + "/" + p), word: text, option: option})
 	}
 	return refs
 }
@@ -225,6 +230,9 @@ func shellSets(name string) bool {
 
 // expand works out the pattern a word stands for.
 func (t *pathTracker) expand(w *syntax.Word, depth int) string {
+	if len(w.Parts) > 1 && bracesAcross(w) {
+		return string(wild) // {.fo"r"ge/x,}: any of the words it becomes
+	}
 	var b strings.Builder
 	for i, part := range w.Parts {
 		switch p := part.(type) {
