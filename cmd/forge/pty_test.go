@@ -266,7 +266,8 @@ func TestInteractiveShell(t *testing.T) {
 	}
 }
 
-// SIGTERM at the prompt ends forge with the terminal restored.
+// SIGTERM at the prompt ends forge with the terminal restored, bracketed
+// paste off.
 func TestInteractiveSIGTERMRestoresTerminal(t *testing.T) {
 	tm, before := startForge(t)
 	tm.expect(`forge> *$`)
@@ -277,6 +278,9 @@ func TestInteractiveSIGTERMRestoresTerminal(t *testing.T) {
 		t.Errorf("exit status %d, want %d", code, 128+int(syscall.SIGTERM))
 	}
 	tm.assertRestored(before)
+	if raw := tm.rawOutput(); strings.LastIndex(raw, "\x1b[?2004l") < strings.LastIndex(raw, "\x1b[?2004h") {
+		t.Errorf("bracketed paste left on: %q", raw[max(0, len(raw)-120):])
+	}
 }
 
 // The agent on a terminal: a prompt streams its answer, an edit is put to
