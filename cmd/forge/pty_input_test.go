@@ -75,10 +75,7 @@ func TestInteractivePasteIsOnePrompt(t *testing.T) {
 		t.Errorf("exit status %d; output:\n%s", code, tm.screen())
 	}
 	tm.assertRestored(before)
-	raw := tm.rawOutput()
-	if strings.LastIndex(raw, "\x1b[?2004l") < strings.LastIndex(raw, "\x1b[?2004h") {
-		t.Errorf("bracketed paste left on at the end: %q", raw[max(0, len(raw)-200):])
-	}
+	tm.assertPasteOff()
 	if f := srv.Failures(); len(f) > 0 {
 		t.Errorf("the fake provider failed: %v", f)
 	}
@@ -164,5 +161,24 @@ func TestInteractiveSingleKeyApproval(t *testing.T) {
 	again.wait()
 	if f := srv.Failures(); len(f) > 0 {
 		t.Errorf("the fake provider failed: %v", f)
+	}
+}
+
+// assertPasteOff checks that forge turned bracketed paste off after it
+// last turned it on, waiting a little for the output still in the
+// terminal after forge ended.
+func (tm *terminal) assertPasteOff() {
+	tm.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		raw := tm.rawOutput()
+		if strings.LastIndex(raw, "\x1b[?2004l") > strings.LastIndex(raw, "\x1b[?2004h") {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Errorf("bracketed paste left on: %q", raw[max(0, len(raw)-200):])
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
