@@ -125,7 +125,7 @@ func TestInteractiveSingleKeyApproval(t *testing.T) {
 	tm, before := startForgeWith(t, map[string]string{".git/HEAD": "ref: refs/heads/main\n"}, env...)
 	tm.expect(`forge> *$`)
 	tm.send("check the code\r")
-	tm.expect(`(?s)Allow Bash\?.*go vet.*\[y\] yes, once.*\[A\] always, saved in settings.*\[t\] no, and tell the model why\n\? *$`)
+	tm.expect(`(?s)Allow Bash\?.*go vet.*\[y\] yes, once.*\[A\] always, saved.*\[t\] no, and tell the model why\n\? *$`)
 	tm.send("x") // not an answer: nothing happens
 	tm.send("t")
 	tm.expect(`\? t\nTell the model why.*\n\? *$`)

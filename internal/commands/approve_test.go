@@ -214,7 +214,7 @@ func TestTerminalApproverKeys(t *testing.T) {
 			if err != nil || got != tc.want || feedback != tc.feedback {
 				t.Fatalf("answer %v %q, %v; want %v %q", got, feedback, err, tc.want, tc.feedback)
 			}
-			if !strings.Contains(k.questions[0], "[A] always, saved in settings") || k.allowed[0] != "ynaAt" {
+			if !strings.Contains(k.questions[0], "[A] always, saved") || k.allowed[0] != "ynaAt" {
 				t.Errorf("first question takes %q:\n%s", k.allowed[0], k.questions[0])
 			}
 			if tc.file == "" {

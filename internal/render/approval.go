@@ -98,7 +98,7 @@ func ApprovalQuestion(a Approval, color bool) string {
 	if len(a.Always) > 0 {
 		b.WriteString("[a] always: " + sanitizeText(strings.Join(a.Always, ", ")) + " this session  ")
 		if a.Save {
-			b.WriteString("[A] always, saved in settings  ")
+			b.WriteString("[A] always, saved  ")
 		}
 	}
 	if more > 0 || cut > 0 {
