@@ -233,3 +233,40 @@ func TestTerminalApproverKeys(t *testing.T) {
 		})
 	}
 }
+
+// A rule saved in a project's file keeps the trust of a project trusted as
+// it was; an untrusted project's file applies only once it is trusted,
+// and the person is told so.
+func TestSaveAlwaysTrust(t *testing.T) {
+	for _, trusted := range []bool{true, false} {
+		dir, err := filepath.EvalSymlinks(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, ".forge"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ".forge", "config.yaml"), []byte("timeout: 5s\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		hash, err := config.ProjectHash(dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		trust, _ := config.LoadTrust("")
+		var out bytes.Buffer
+		env := &Env{IO: IOStreams{Out: &out, Err: &out}, Trust: trust,
+			Config: config.Config{WorkingDir: dir, ProjectDir: dir, Project: config.Project{Trusted: trusted, Hash: hash}}}
+		env.AskKey = (&keyAsker{keys: []string{"p"}}).askKey
+		saved, err := env.saveAlways(context.Background(), []string{"Bash(make:*)"})
+		if err != nil || !saved {
+			t.Fatalf("saved %v, %v", saved, err)
+		}
+		now, _ := config.ProjectHash(dir, "")
+		got, ok := trust.Hash(dir)
+		later := strings.Contains(out.String(), "once you trust the project (forge trust "+dir+")")
+		if trusted && (!ok || got != now || later) || !trusted && (ok || !later) {
+			t.Errorf("trusted before %v: trusted now %v (hash current %v); told to trust: %v\n%s", trusted, ok, got == now, later, out.String())
+		}
+	}
+}
