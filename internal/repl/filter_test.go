@@ -177,3 +177,16 @@ func FuzzPasteRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// A 200 KB paste through the filter, in the terminal's 4 KB reads.
+func BenchmarkKeyFilterPaste(b *testing.B) {
+	in := []byte(pasteStart + strings.Repeat("0123456789abcdef\r", 200<<10/17) + pasteEnd)
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		f := keyFilter{onPaste: func(string, bool) string { return "[P]" }}
+		var out []byte
+		for i := 0; i < len(in); i += 4096 {
+			out = f.feed(in[i:min(i+4096, len(in))], out[:0])
+		}
+	}
+}
