@@ -229,7 +229,7 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	}
 	r.emit(Event{Type: EventApproval, Call: &p.call})
 	p.asked = true
-	ans, err := r.a.cfg.Approver.Approve(ctx, Approval{Call: p.call, Tool: p.tool, Exec: r.a.cfg.Exec, Reason: v.Reason, Always: v.Always})
+	ans, feedback, err := askApprover(ctx, r.a.cfg.Approver, Approval{Call: p.call, Tool: p.tool, Exec: r.a.cfg.Exec, Reason: v.Reason, Always: v.Always})
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
 		p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")
@@ -237,6 +237,10 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 		return true
 	case err != nil:
 		p.res = refusedFor(StatusDenied, "Denied: the approval could not be asked: "+err.Error(), "denied: no answer ("+err.Error()+")")
+	case ans == Reject && strings.TrimSpace(feedback) != "":
+		words := strings.TrimSpace(feedback)
+		p.res = refusedFor(StatusDenied, "Denied: the person refused this call and said: \""+words+"\""+
+			". Take this into account: do not retry the call unchanged.", "denied by you: "+words)
 	case ans == Reject:
 		p.res = refusedFor(StatusDenied, "Denied: the person refused this call. Do not retry it unchanged; ask or do something else.", "denied by you")
 	case ans == AllowAlways && pol != nil:

@@ -45,6 +45,11 @@ func (s *Shell) Dispatch(ctx context.Context, line string, ask func(context.Cont
 	return code, s.env.quit
 }
 
+// SetAskKey is given the interactive shell's single-key question.
+func (s *Shell) SetAskKey(askKey func(ctx context.Context, question, keys string) (string, error)) {
+	s.env.AskKey = askKey
+}
+
 // ReportError reports a problem of the input itself (a line too long, a
 // read error) the way commands report theirs.
 func (s *Shell) ReportError(kind, msg string) { s.env.Printer().Error(kind, msg) }
@@ -104,7 +109,7 @@ func (s *Shell) Exec(ctx context.Context, line string) int {
 	}
 	name, rest := cutWord(line)
 	if !strings.HasPrefix(name, "/") {
-		return RunPrompt(ctx, s.env, line, false)
+		return RunPrompt(ctx, s.env, s.env.promptWithContext(ctx, line), false)
 	}
 	c, ok := s.command(name)
 	if !ok {
@@ -223,10 +228,13 @@ func newFlags(name string) *pflag.FlagSet {
 }
 
 // runShellCommand runs !COMMAND: the person's own command, through Bash,
-// without asking anyone.
+// without asking anyone. What it printed goes to the model with the next
+// prompt.
 func runShellCommand(ctx context.Context, env *Env, command string) int {
 	if command == "" {
 		return env.Fail(ExitUsage, "usage", "! needs a command, as in !git status")
 	}
-	return env.RunTool(ctx, "Bash", map[string]any{"command": command})
+	res := env.runTool(ctx, "Bash", map[string]any{"command": command})
+	env.keepShellOutput(command, res)
+	return ResultStatus(res)
 }
