@@ -82,6 +82,7 @@ var (
 	errTooComplex     = errors.New("it is too long or nests too deeply to check")
 	errCarriageReturn = errors.New("it holds a carriage return, which bash reads as part of a word")
 	errCommentEscape  = errors.New("a comment in it holds a backslash, which forge's parser and bash read differently")
+	errHeredocEscape  = errors.New("a here-document in it continues a line with a backslash, which forge's parser and bash read differently")
 )
 
 // tooComplex over-estimates how deeply src nests: brackets of any kind,
@@ -147,6 +148,10 @@ func (s *splitter) line(src string, ctx lineContext) error {
 		}
 		if c, ok := n.(*syntax.Comment); ok && strings.Contains(c.Text, "\\") {
 			odd = errCommentEscape // the parser joins the next line to it; bash does not
+		}
+		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil && r.Pos().IsValid() && r.Pos().Offset() < uint(len(src)) &&
+			strings.Contains(src[r.Pos().Offset():], "\\\n") {
+			odd = errHeredocEscape // where the document ends, the parser and bash disagree
 		}
 		if leaf(n) {
 			return false // nothing runs inside: skip it (and its f(nil))
