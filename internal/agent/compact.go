@@ -36,21 +36,69 @@ const summaryPrompt = "Summarise the conversation above for yourself, to continu
 // summaryHeader opens the message that stands for the compacted part.
 const summaryHeader = "[The earlier part of this conversation was compacted into this summary.]\n\n"
 
-// ErrNothingToCompact is Compact's error for a conversation too short to
-// compact.
+// ErrNothingToCompact is the error of a conversation too short to
+// compact; errors.Is matches a *NothingToCompactError with it too.
 var ErrNothingToCompact = errors.New("nothing to compact: the conversation has no earlier turns to summarise")
 
-// Compact compacts conv now, as /compact asks, whatever its size, for the
-// agent's window (or, unknown, the conversation's current size). It
-// returns a note of what it did.
+// NothingToCompactError says why Compact left a conversation as it was.
+type NothingToCompactError struct {
+	// Reason is why, for the person: "the conversation is empty".
+	Reason string
+}
+
+func (e *NothingToCompactError) Error() string { return "nothing to compact: " + e.Reason }
+
+// Is makes errors.Is(err, ErrNothingToCompact) hold.
+func (e *NothingToCompactError) Is(target error) bool { return target == ErrNothingToCompact }
+
+// Compact compacts conv now, as /compact asks, whatever its size: the
+// person asked, so everything before the last exchange (the last prompt
+// and what answered it) is summarised, and that exchange is kept as it
+// is. It returns a note of what it did, or a *NothingToCompactError that
+// says why there is nothing to summarise.
 func (a *Agent) Compact(ctx context.Context, conv *Conversation, emit func(Event)) (string, error) {
 	r := &run{a: a, conv: conv, emit: emit, specs: a.toolSpecs()}
 	r.done.Priced = a.cfg.Price != nil
-	window := int64(a.cfg.ContextWindow)
-	if window <= 0 {
-		window = max(r.estimate(), 1)
+	split := lastExchange(conv.Messages)
+	if err := nothingBefore(conv.Messages, split); err != nil {
+		return "", err
 	}
-	return r.compact(ctx, window)
+	// The model read the whole conversation before, so the older part
+	// fits one request unless the window is known to be smaller.
+	piece := estimateMessages(conv.Messages[:split])
+	if w := int64(a.cfg.ContextWindow); w > 0 {
+		piece = min(piece, int64(pieceShare*float64(w)))
+	}
+	return r.compactBefore(ctx, split, piece)
+}
+
+// lastExchange is where the conversation's last exchange begins: its last
+// message from the user's side that is not a tool result (the person's
+// prompt, or forge's note in their place). len(msgs) when there is none.
+func lastExchange(msgs []llm.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleUser {
+			return i
+		}
+	}
+	return len(msgs)
+}
+
+// nothingBefore says why msgs[:split] is nothing to summarise, or nil.
+func nothingBefore(msgs []llm.Message, split int) error {
+	switch {
+	case len(msgs) == 0:
+		return &NothingToCompactError{Reason: "the conversation is empty"}
+	case split == len(msgs):
+		return &NothingToCompactError{Reason: "the conversation has no prompt to keep"}
+	case split == 0 && strings.HasPrefix(msgs[0].Text, summaryHeader):
+		return &NothingToCompactError{Reason: "the conversation is already a summary and its last exchange, which is kept as it is"}
+	case split == 0:
+		return &NothingToCompactError{Reason: "the conversation has only one exchange, the last, which is kept as it is"}
+	case split == 1 && strings.HasPrefix(msgs[0].Text, summaryHeader):
+		return &NothingToCompactError{Reason: "everything before the last exchange is already a summary"}
+	}
+	return nil
 }
 
 // fitWindow compacts the conversation when the next request would fill
@@ -101,13 +149,19 @@ func (r *run) stopForContext(need, window int64) {
 // compact summarises the older part of the conversation and keeps the
 // recent turns, for a window of the given size.
 func (r *run) compact(ctx context.Context, window int64) (string, error) {
-	msgs := r.conv.Messages
-	split := keepFrom(msgs, int64(keepShare*float64(window)))
+	split := keepFrom(r.conv.Messages, int64(keepShare*float64(window)))
 	if split <= 0 {
 		return "", ErrNothingToCompact
 	}
+	return r.compactBefore(ctx, split, int64(pieceShare*float64(window)))
+}
+
+// compactBefore replaces the messages before split by their summary,
+// read by the model in pieces of at most piece tokens.
+func (r *run) compactBefore(ctx context.Context, split int, piece int64) (string, error) {
+	msgs := r.conv.Messages
 	before := r.estimate()
-	summary, err := r.summarise(ctx, msgs[:split], int64(pieceShare*float64(window)))
+	summary, err := r.summarise(ctx, msgs[:split], piece)
 	if err != nil {
 		return "", fmt.Errorf("compacting the conversation: %w", err)
 	}
