@@ -33,8 +33,13 @@ const summaryPrompt = "Summarise the conversation above for yourself, to continu
 	"changed and how, decisions taken, errors met, and what is left to do. Be concise, but keep every name, path, " +
 	"number and detail needed to continue. Write notes, not prose; do not call tools."
 
-// summaryHeader opens the message that stands for the compacted part.
-const summaryHeader = "[The earlier part of this conversation was compacted into this summary.]\n\n"
+// summaryHeader opens the message that stands for the compacted part;
+// summarySeparator ends it when the person's next prompt follows in the
+// same message.
+const (
+	summaryHeader    = "[The earlier part of this conversation was compacted into this summary.]\n\n"
+	summarySeparator = "\n\n---\n\n"
+)
 
 // ErrNothingToCompact is the error of a conversation too short to
 // compact; errors.Is matches a *NothingToCompactError with it too.
@@ -204,7 +209,7 @@ func withSummary(summary string, kept []llm.Message) []llm.Message {
 	out := make([]llm.Message, 0, len(kept)+1)
 	if len(kept) > 0 && kept[0].Role == llm.RoleUser {
 		first := kept[0]
-		first.Text = text + "\n\n---\n\n" + first.Text
+		first.Text = text + summarySeparator + first.Text
 		return append(append(out, first), kept[1:]...)
 	}
 	return append(append(out, llm.Message{Role: llm.RoleUser, Text: text}), kept...)
@@ -278,4 +283,19 @@ func transcriptEntry(m llm.Message) string {
 		}
 	}
 	return b.String()
+}
+
+// CutSummary separates a compaction's summary from the message it opens:
+// for a message that begins with one, the text after it (the person's
+// prompt it was joined to, or "") and true. A summary is notes, which may
+// hold the separator themselves, so the last one counts.
+func CutSummary(text string) (string, bool) {
+	if !strings.HasPrefix(text, summaryHeader) {
+		return text, false
+	}
+	i := strings.LastIndex(text, summarySeparator)
+	if i < 0 {
+		return "", true
+	}
+	return text[i+len(summarySeparator):], true
 }

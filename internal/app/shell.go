@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"time"
 
@@ -21,10 +22,14 @@ func (a *App) runShell(ctx context.Context) int {
 		if !a.env.JSON() {
 			t.Banner = "forge " + version.Version + ". Type /help for the commands, Tab to complete, Ctrl-D to leave.\n" + a.modelLine(ctx)
 			if a.resumed {
-				t.Banner += "\n" + a.resumedLine()
+				t.Banner += "\n" + a.env.ResumedText(true)
 			}
 		}
-		return repl.Interactive(ctx, t, sh, sh)
+		code := repl.Interactive(ctx, t, sh, sh)
+		if id := a.env.KeptSession(); id != "" && code == commands.ExitOK && !a.env.JSON() {
+			fmt.Fprintf(a.ios.Out, "Resume this conversation with: forge -r %s\n", id)
+		}
+		return code
 	}
 	return repl.Script(ctx, a.ios.In, sh, repl.ScriptOptions{FailFast: a.cfg.FailFast})
 }
