@@ -72,8 +72,11 @@ type App struct {
 	// quiet says nothing but a command's own output may be written
 	// (Tab completion): no warnings.
 	quiet bool
-	ready bool
-	model modelChoice // chosen on the first prompt
+	// commandLine says a command of the command line runs (forge run),
+	// not the shell: its messages name forge's commands, not /commands.
+	commandLine bool
+	ready       bool
+	model       modelChoice // chosen on the first prompt
 	// agents are the custom subagents loaded at start.
 	agents []custom.Agent
 	// aliasWarned holds the files whose model: was warned about (a Claude

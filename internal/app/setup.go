@@ -226,5 +226,5 @@ func (a *App) renderer() *render.Renderer {
 	if a.env != nil {
 		order = commands.ParamOrder(a.env.Registry)
 	}
-	return render.New(render.Options{Width: a.width(), Color: a.useColor(), ParamOrder: order})
+	return render.New(render.Options{Width: a.width(), Color: a.useColor(), ParamOrder: order, CommandLine: a.commandLine})
 }
