@@ -99,7 +99,8 @@ func TestInteractiveResumePicker(t *testing.T) {
 	model := []string{"FORGE_PROVIDER=openai", "FORGE_BASE_URL=" + srv.OpenAIURL()}
 
 	tm := startForgeAt(t, dir, nil, model...)
-	tm.expect(`forge> *$`)
+	// The banner says where the agent works and what it may do there.
+	tm.expect(`(?s)Working in ~; approval mode ask: edits and commands are put to you first\.\n.*forge> *$`)
 	tm.send("how is it built?\r")
 	tm.expect(`(?s)The build uses make\..*forge> *$`)
 	tm.send("and tested?\r")

@@ -117,11 +117,24 @@ func (r *run) fitWindow(ctx context.Context) bool {
 	return r.compactOrStop(ctx, window, compactAt)
 }
 
-// refitAfterOverflow compacts a conversation the provider refused as too
-// long for its window (unknown, or smaller than forge knew): it must come
-// out clearly smaller than what was refused, and is sent once more.
-func (r *run) refitAfterOverflow(ctx context.Context) bool {
+// refitAfterOverflow compacts a conversation the provider refused (err)
+// as too long for its window (unknown, or smaller than forge knew): it
+// must come out clearly smaller than what was refused, and is sent once
+// more.
+func (r *run) refitAfterOverflow(ctx context.Context, err error) bool {
+	r.noteOverflow(err)
 	return r.compactOrStop(ctx, r.estimate(), overflowFill)
+}
+
+// noteOverflow keeps what the provider said of a request it refused as
+// too long: its window, and what the request needed (its count is
+// better than forge's estimate), for the message if the run stops.
+func (r *run) noteOverflow(err error) {
+	used, window := llm.ContextLimits(err)
+	if window > 0 {
+		r.serverWindow = window
+	}
+	r.serverUsed = used
 }
 
 // compactOrStop compacts for a window of the given size and stops the run
@@ -133,22 +146,58 @@ func (r *run) compactOrStop(ctx context.Context, window int64, fill float64) boo
 		return true
 	}
 	if est := r.estimate(); float64(est) >= fill*float64(window) {
-		r.stopForContext(est, window)
+		r.stopForContext(est)
 		return true
 	}
 	return false
 }
 
-// stopForContext ends a run whose conversation does not fit, saying what
-// the person can do; window is 0 when only the provider knows it.
-func (r *run) stopForContext(need, window int64) {
-	r.done.Reason = ReasonContext
-	fits := "the model's window"
-	if window > 0 {
-		fits = fmt.Sprintf("the model's window of about %d", window)
+// ContextError is why a run stopped with ReasonContext: the conversation
+// does not fit the model's window, even compacted.
+type ContextError struct {
+	// Need is about how many tokens the conversation needs.
+	Need int64
+	// Window is the window forge counted with (--context-window, or known
+	// for the model); 0 when it knew none.
+	Window int64
+	// Server is the window the provider named when it refused the
+	// request; 0 when it named none.
+	Server int64
+	// Fixed is about how many of the tokens every request holds besides
+	// the conversation: the system prompt and the tool specs.
+	Fixed int64
+	// Advice says what the person can do; the front end words it, as it
+	// knows what works there (/clear in the shell, not in forge ask).
+	Advice string
+}
+
+func (e *ContextError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the conversation needs about %d tokens and does not fit the model's window", e.Need)
+	switch {
+	case e.Server > 0:
+		fmt.Fprintf(&b, " of %d tokens (as the server says)", e.Server)
+	case e.Window > 0:
+		fmt.Fprintf(&b, " of about %d tokens", e.Window)
 	}
-	r.done.Err = fmt.Errorf("the conversation needs about %d tokens and does not fit %s even compacted: "+
-		"start a new conversation (/clear), or give a larger window (--context-window) if the model has one", need, fits)
+	b.WriteString(", even compacted")
+	if e.Fixed*2 >= e.Need {
+		fmt.Fprintf(&b, " (forge's system prompt and tool specs take about %d of them)", e.Fixed)
+	}
+	if e.Advice != "" {
+		b.WriteString(": " + e.Advice)
+	}
+	return b.String()
+}
+
+// stopForContext ends a run whose conversation, of about need tokens,
+// does not fit.
+func (r *run) stopForContext(need int64) {
+	if r.serverUsed > need {
+		need = r.serverUsed
+	}
+	r.done.Reason = ReasonContext
+	r.done.Err = &ContextError{Need: need, Window: int64(r.a.cfg.ContextWindow), Server: r.serverWindow, Fixed: r.fixedTokens()}
 }
 
 // compact summarises the older part of the conversation and keeps the

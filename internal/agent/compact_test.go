@@ -79,8 +79,12 @@ func TestCompactionThatCannotFitStops(t *testing.T) {
 	h.file("one.txt", bigFile("one"))
 	h.cfg.ContextWindow = 9_000 // the last round alone (6,000 tokens and the specs) is past 80%
 	d := h.run(context.Background(), "read the file")
-	if d.Reason != ReasonContext || d.Err == nil || !strings.Contains(d.Err.Error(), "/clear") {
+	var ce *ContextError
+	if d.Reason != ReasonContext || !errors.As(d.Err, &ce) || ce.Window != 9_000 || ce.Server != 0 || ce.Need < 6_000 {
 		t.Fatalf("done %+v", d)
+	}
+	if got := d.Err.Error(); !strings.HasPrefix(got, "the conversation needs about ") || !strings.HasSuffix(got, "does not fit the model's window of about 9000 tokens, even compacted") {
+		t.Errorf("message %q", got)
 	}
 	if n := len(h.srv.Requests()); n != 2 {
 		t.Errorf("%d requests, want the first and one summary", n)
@@ -267,4 +271,23 @@ func (r *recorder) Record(string, any) error         { return nil }
 func (r *recorder) Compaction(ms []llm.Message, _ string) error {
 	r.compactions = append(r.compactions, ms)
 	return nil
+}
+
+// A provider that refuses even the compacted conversation stops the run;
+// the window the server named, and what it counted the request to need
+// (more than forge's estimate), are kept for the message.
+func TestOverflowThatCannotFitNamesTheServersWindow(t *testing.T) {
+	refuse := llmtest.Turn{Error: &llmtest.ErrorReply{Status: 400,
+		Message: "This model's maximum context length is 4096 tokens. However, your messages resulted in 5000 tokens."}}
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{RepeatLast: true, Turns: []llmtest.Turn{refuse}})
+	d := h.run(context.Background(), "hi")
+	var ce *ContextError
+	if d.Reason != ReasonContext || !errors.As(d.Err, &ce) || ce.Server != 4096 || ce.Window != 0 || ce.Need != 5000 {
+		t.Fatalf("done %+v", d)
+	}
+	ce.Advice = "do this"
+	if got := d.Err.Error(); !strings.Contains(got, "does not fit the model's window of 4096 tokens (as the server says), even compacted "+
+		"(forge's system prompt and tool specs take about ") || !strings.HasSuffix(got, " of them): do this") || ce.Fixed < 1000 {
+		t.Errorf("message %q", got)
+	}
 }

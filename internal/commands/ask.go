@@ -175,7 +175,13 @@ func runPrompt(ctx context.Context, env *Env, prompt string, toErr bool, opts Ag
 	defer view.Close()
 	h := env.History()
 	h.Prompt(prompt, env.Conversation.Messages)
-	d := a.Run(ctx, &env.Conversation, prompt, view.Event)
+	continued := len(env.Conversation.Messages) > 0
+	d := a.Run(ctx, &env.Conversation, prompt, func(e agent.Event) {
+		if e.Type == agent.EventDone {
+			adviseContext(e.Done, toErr, continued)
+		}
+		view.Event(e)
+	})
 	if d.Reason == agent.ReasonHook {
 		// A blocked prompt never reaches the log: not counted there, it
 		// must not be counted here either.
