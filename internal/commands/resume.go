@@ -153,7 +153,11 @@ func PickSession(ctx context.Context, env *Env, ask Asker) (string, error) {
 		return "", &NameSessionError{List: menu, Sessions: list}
 	}
 	env.Printer().Value(menu, map[string]any{"sessions": list})
-	question := fmt.Sprintf("Resume which one? (1-%d, or an id; Enter for none)", len(list))
+	numbers := "1"
+	if len(list) > 1 {
+		numbers = fmt.Sprintf("1-%d", len(list))
+	}
+	question := fmt.Sprintf("Resume which one? (%s, or an id; Enter for none)", numbers)
 	for {
 		answer, err := ask(ctx, question)
 		if err != nil {
