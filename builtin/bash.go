@@ -225,6 +225,25 @@ func (s *switchWriter) set(w io.Writer) {
 	s.mu.Unlock()
 }
 
+// watched is out, with what it is given also shown to live as it comes,
+// when there is a live view: whatever live does, out gets everything.
+// Children adopted as a background shell stop being shown (the sink is
+// switched away from this writer), and so does a call that is over.
+func watched(out, live io.Writer) io.Writer {
+	if live == nil {
+		return out
+	}
+	return teeWriter{out: out, live: live}
+}
+
+type teeWriter struct{ out, live io.Writer }
+
+func (t teeWriter) Write(p []byte) (int, error) {
+	n, err := t.out.Write(p)
+	_, _ = t.live.Write(p)
+	return n, err
+}
+
 func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, command, dir string, env []string, limit time.Duration) tools.Result {
 	start := time.Now()
 	g, err := proc.Start(b.shell, command, dir, env)
@@ -233,7 +252,7 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 	}
 	out := capture.NewSpill(b.bashOutputLimit(ec), b.spills, bashSpillMax)
 	defer out.Close()
-	sink := &switchWriter{w: out}
+	sink := &switchWriter{w: watched(out, ec.LiveOutput)}
 	drained := make(chan struct{})
 	go func() {
 		io.Copy(sink, g.Out)

@@ -370,9 +370,9 @@ func TestInteractiveTrustQuestion(t *testing.T) {
 	tm, _ := startForgeWith(t, map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".forge/config.yaml": "approval: yolo\n"})
 	tm.expect(`asks for more than forge allows by default:\s+approval: yolo\s+Trust .* and apply them\? .*\[y/N\] *$`)
 	tm.send("y\r")
-	tm.expect(`forge> *$`)
+	tm.expect(`forge \[yolo\]> *$`)
 	tm.send("/config\r")
-	tm.expect(`(?s)\(trusted\).*approval +yolo +project file .*forge> *$`)
+	tm.expect(`(?s)\(trusted\).*approval +yolo +project file .*forge \[yolo\]> *$`)
 	tm.send("\x04")
 	if code := tm.wait(); code != 0 {
 		t.Errorf("exit status %d; output:\n%s", code, tm.screen())

@@ -27,6 +27,9 @@ type pending struct {
 	ran bool
 	// reported says its result event was emitted.
 	reported bool
+	// asked says the person was asked about it, and so has seen what it
+	// would do.
+	asked bool
 }
 
 // runCalls answers every call of one assistant message, in order, and
@@ -225,6 +228,7 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 		return false
 	}
 	r.emit(Event{Type: EventApproval, Call: &p.call})
+	p.asked = true
 	ans, err := r.a.cfg.Approver.Approve(ctx, Approval{Call: p.call, Tool: p.tool, Exec: r.a.cfg.Exec, Reason: v.Reason, Always: v.Always})
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
@@ -291,6 +295,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	// An invalid Task call goes to the executor, which words the error for
 	// the model, rather than starting a subagent without a prompt.
 	if p.call.Name == TaskToolName && r.a.cfg.depth == 0 && p.tool != nil && p.call.Args != nil && r.valid(p) {
+		r.emit(Event{Type: EventToolStart, Call: &p.call})
 		r.runSubagent(ctx, p)
 		return
 	}
@@ -299,15 +304,23 @@ func (r *run) execute(ctx context.Context, p *pending) {
 		p.res = notCheckpointed(err)
 		return
 	}
+	change := r.changeToShow(p)
+	ec, live := r.callContext(p)
+	r.emit(Event{Type: EventToolStart, Call: &p.call})
 	var res tools.Result
 	if p.call.Args != nil {
-		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, r.a.cfg.Exec, p.call.Args)
+		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, ec, p.call.Args)
 	} else {
 		// Not a JSON object: the executor words the error for the model.
-		res = r.a.cfg.Executor.ExecuteJSON(ctx, p.call.Name, r.a.cfg.Exec, p.call.Raw)
+		res = r.a.cfg.Executor.ExecuteJSON(ctx, p.call.Name, ec, p.call.Raw)
 	}
+	live.close()
 	p.ran = true
 	p.res = outcome(p.call.Name, res, r.offered)
+	keepPrinted(p.res, live)
+	if change != nil && res.Status == tools.StatusSuccess {
+		p.res.Change = change
+	}
 	afterCall()
 }
 

@@ -157,6 +157,7 @@ func Table() []Command {
 		clearCommand(),
 		compactCommand(),
 		resumeCommand(),
+		lastCommand(),
 		undoCommand(),
 		rewindCommand(),
 		toolsCommand(),

@@ -80,6 +80,9 @@ type Env struct {
 	// Hooks runs the configured hooks, for the agent's calls and /run's;
 	// nil when none are configured.
 	Hooks *hooks.Runner
+	// ContextWindow is the window of the model prompts go to, in tokens;
+	// nil or 0 when unknown. The shell's prompt shows how full it is.
+	ContextWindow func() int
 
 	printer render.Printer
 	quit    bool
@@ -88,6 +91,8 @@ type Env struct {
 	// files are the file checkpoints of a conversation no session log
 	// keeps (see History).
 	files *session.History
+	// calls are the agent's last finished calls, for /last.
+	calls recentCalls
 }
 
 // AgentFactory builds the agent for one prompt, with what the front end
@@ -112,6 +117,9 @@ type AgentOptions struct {
 	ModelFrom string
 	// Checkpointer keeps the files the agent's calls change, for /undo.
 	Checkpointer agent.Checkpointer
+	// ShowChanges has the agent work out the change of each edit made
+	// without a question, for the view to show it (agent.Config).
+	ShowChanges bool
 }
 
 // Printer returns the printer of the current output mode.

@@ -3,10 +3,12 @@ package commands
 import (
 	"context"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -47,12 +49,46 @@ func (s *Shell) Dispatch(ctx context.Context, line string, ask func(context.Cont
 // read error) the way commands report theirs.
 func (s *Shell) ReportError(kind, msg string) { s.env.Printer().Error(kind, msg) }
 
-// Prompt is the prompt of the interactive shell; dry-run mode shows in it.
+// Prompt is the prompt of the interactive shell. It shows what differs
+// from a fresh start: an approval mode other than ask, dry-run mode, and
+// how full the model's window is once the conversation passes half of it
+// (at 80% it is compacted).
 func (s *Shell) Prompt() string {
-	if s.env.Exec.DryRun {
-		return "forge [dry-run]> "
+	var marks []string
+	if p := s.env.Policy; p != nil && p.Mode() != permission.ModeAsk {
+		marks = append(marks, string(p.Mode()))
 	}
-	return "forge> "
+	if s.env.Exec.DryRun {
+		marks = append(marks, "dry-run")
+	}
+	if g := s.env.contextGauge(); g != "" {
+		marks = append(marks, g)
+	}
+	if len(marks) == 0 {
+		return "forge> "
+	}
+	return "forge [" + strings.Join(marks, ", ") + "]> "
+}
+
+// gaugeFrom is how full the window must be before the prompt says so.
+const gaugeFrom = 50
+
+// contextGauge is "62% context" when the conversation fills at least
+// gaugeFrom percent of the model's window, "" otherwise or when the
+// window is unknown.
+func (e *Env) contextGauge() string {
+	if e.ContextWindow == nil {
+		return ""
+	}
+	w := int64(e.ContextWindow())
+	if w <= 0 {
+		return ""
+	}
+	pct := e.Conversation.Tokens() * 100 / w
+	if pct < gaugeFrom {
+		return ""
+	}
+	return strconv.FormatInt(pct, 10) + "% context"
 }
 
 // Exec runs one line and returns its status: 0 when it succeeded, else the

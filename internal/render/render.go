@@ -62,6 +62,7 @@ type Options struct {
 // only precomputed styles and strings.
 type Renderer struct {
 	width int // total panel width, border included
+	cols  int // the terminal's width as given, 0 when unknown
 	inner int // width of the text between "│ " and " │"
 	order func(string) []string
 	color bool
@@ -104,7 +105,7 @@ func New(opts Options) *Renderer {
 		border:  lr.NewStyle().Foreground(lipgloss.Color("240")),
 	}
 	w := clampWidth(opts.Width)
-	r := &Renderer{width: w, inner: w - 4, order: opts.ParamOrder, color: opts.Color, cli: opts.CommandLine, st: st}
+	r := &Renderer{width: w, cols: max(opts.Width, 0), inner: w - 4, order: opts.ParamOrder, color: opts.Color, cli: opts.CommandLine, st: st}
 	line := strings.Repeat("─", w-2) // w >= MinWidth
 	r.top = st.border.Render("┌" + line + "┐")
 	r.sep = st.border.Render("├" + line + "┤")
@@ -135,4 +136,14 @@ func (r *Renderer) Command(name string) string {
 		return "forge " + name
 	}
 	return "/" + name
+}
+
+// Cols is the width of the terminal in cells, as given (not clamped as
+// panels are), or the panels' width when it is unknown: lines redrawn in
+// place must never wrap.
+func (r *Renderer) Cols() int {
+	if r.cols > 0 {
+		return r.cols
+	}
+	return r.width
 }
