@@ -221,7 +221,7 @@ func (e *Env) sessionMenu(list []session.Summary) string {
 		if s.ID == e.KeptSession() {
 			mark = "  ← this one"
 		}
-		fmt.Fprintf(&b, "\n%3d  %-14s %-11s %7s  %s  %s%s", i+1, age(now, s.LastActivity), plural(s.Turns, "prompt"),
+		fmt.Fprintf(&b, "\n%3d  %-14s  %-11s %7s  %s  %s%s", i+1, age(now, s.LastActivity), plural(s.Turns, "prompt"),
 			byteSize(s.Size), s.ID, quotedPrompt(s.FirstPrompt), mark)
 	}
 	return b.String()

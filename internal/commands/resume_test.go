@@ -81,8 +81,8 @@ func TestPickSession(t *testing.T) {
 				t.Fatalf("picked %q, %v; want %q", id, err, tc.want)
 			}
 			menu := out.String()
-			for _, want := range []string{"  1  2 hours ago    2 prompts ", ` sess_recent  "fix the failing test"`,
-				"  2  5 hours ago    1 prompt  ", ` sess_old  "explain the build"`} {
+			for _, want := range []string{"  1  2 hours ago     2 prompts ", ` sess_recent  "fix the failing test"`,
+				"  2  5 hours ago     1 prompt  ", ` sess_old  "explain the build"`} {
 				if !strings.Contains(menu, want) {
 					t.Errorf("the menu lacks %q:\n%s", want, menu)
 				}
