@@ -176,8 +176,12 @@ func runPrompt(ctx context.Context, env *Env, prompt string, toErr bool, opts Ag
 	defer view.Close()
 	h := env.History()
 	h.Prompt(prompt, env.Conversation.Messages)
+	continued := len(env.Conversation.Messages) > 0
 	d := a.Run(ctx, &env.Conversation, prompt, func(e agent.Event) {
 		env.calls.note(e)
+		if e.Type == agent.EventDone {
+			adviseContext(e.Done, toErr, continued)
+		}
 		view.Event(e)
 	})
 	if d.Reason == agent.ReasonHook {

@@ -156,6 +156,7 @@ func Table() []Command {
 		askCommand(),
 		clearCommand(),
 		compactCommand(),
+		resumeCommand(),
 		lastCommand(),
 		undoCommand(),
 		rewindCommand(),

@@ -131,6 +131,10 @@ func (s *Shell) command(name string) (Command, bool) {
 func (s *Shell) invoke(ctx context.Context, top, c Command, rest string) int {
 	if len(c.Subcommands) > 0 {
 		verb, more := cutWord(rest)
+		if strings.HasPrefix(verb, "-") {
+			// A flag first is the default subcommand's: /sessions --all.
+			verb, more = "", rest
+		}
 		sub, ok := shellSubcommand(c, verb)
 		if !ok {
 			return s.env.Usage(top, Invocation{Shell: true}, "Unknown /"+c.Name+" argument: "+verb)

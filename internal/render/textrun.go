@@ -195,9 +195,9 @@ func (v *runView) footer(d *agent.Done) {
 	switch n := len(d.FilesChanged); n {
 	case 0:
 	case 1:
-		line += " · 1 file changed (/undo reverts it)"
+		line += " · 1 file changed (" + v.p.Renderer.Command("undo") + " reverts it)"
 	default:
-		line += fmt.Sprintf(" · %d files changed (/undo reverts them)", n)
+		line += fmt.Sprintf(" · %d files changed (%s reverts them)", n, v.p.Renderer.Command("undo"))
 	}
 	r0 := v.p.Renderer
 	v.line(v.progress, r0.paint(r0.st.label, turns+" · "+line))
