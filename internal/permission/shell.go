@@ -197,7 +197,10 @@ func (s *splitter) visit(n syntax.Node, src, why string, ctx lineContext) {
 	case *syntax.ArithmCmd:
 		s.arithmetic(src, n, n.X)
 	case *syntax.LetClause:
-		s.arithmetic(src, n, n.Exprs...)
+		// Always: the parser reads let's words as arithmetic where bash
+		// splits them first (let 0&0X0 backgrounds let 0 and runs 0X0).
+		s.construct(source(src, n), whyArithmetic, true)
+		s.arithmetic(src, nil, n.Exprs...)
 	case *syntax.CStyleLoop:
 		s.arithmetic(src, n, n.Init, n.Cond, n.Post)
 	case *syntax.TestClause:
