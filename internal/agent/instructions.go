@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/forgehq/forge/internal/filekind"
 )
 
 // projectInstructions are the files a project's instructions are read
@@ -86,7 +88,7 @@ func readInstruction(path, root string) (string, bool, error) {
 	if !fi.Mode().IsRegular() {
 		return "", false, fmt.Errorf("it is %s, not a regular file", kindOf(fi.Mode()))
 	}
-	if hardLinked(fi) {
+	if filekind.HardLinked(fi) {
 		return "", false, fmt.Errorf("it has other hard links, so it may be a file from outside the project")
 	}
 	buf, err := io.ReadAll(io.LimitReader(f, maxInstructions+1))

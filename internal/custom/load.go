@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/forgehq/forge/internal/filekind"
 )
 
 // MaxFileSize bounds one command or agent file: a prompt larger than this
@@ -263,6 +265,8 @@ func readCapped(open func(rel string) (fs.File, error), rel string) ([]byte, err
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
 		return nil, errors.New("not a regular file; skipped")
+	} else if err == nil && filekind.HardLinked(fi) {
+		return nil, errors.New("it has other hard links, so it may be a file from outside; skipped")
 	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {

@@ -94,7 +94,13 @@ var attackLines = []string{
 	`git -c core.fsmonitor='touch pwned' status`,
 	`git -c alias.status='!touch pwned' status`,
 	`git --config-env=core.pager=X status`,
+	// patterns the parser keeps as text and bash expands
+	`[[ x == @($(touch pwned)) ]]; echo hi`,
+	"[[ x = +(`touch pwned`) ]]",
+	`[[ x != !($(touch pwned)|y) ]] || git status`,
 	// options that make an allowed program run another one
+	`go test --exec 'sh -c "touch pwned"' .`,
+	`go test --toolexec='sh -c "touch pwned"' .`,
 	`go test -exec 'sh -c "touch pwned"' ./...`,
 	`go test -toolexec=./x ./...`,
 	`grep -r x . ; git status --upload-pack=x`,
@@ -154,7 +160,8 @@ func TestDenyReachesEveryCommand(t *testing.T) {
 		"chrt 5 rm x", "taskset 1 rm x", "stdbuf -o0 rm x", "nice rm x", "watch rm x", "su -c 'rm x'",
 		"sudo -s rm x", "xargs rm", "find . -delete", "find . -execdir rm {} +", "git -c alias.x='!rm -rf /' x",
 		"git -c core.pager='rm x' log", `'rm' x`, `r\m x`, `"r"'m' x`, "$'rm' x", "strace -f rm x",
-		"/bin/r? x", `{"rm",x}`, "echo # \\\nrm x",
+		"/bin/r? x", `{"rm",x}`, "echo # \\\nrm x", "chroot / rm x", "prlimit rm x", "setpriv rm x",
+		"runuser -u root -- rm x", "/bin/r[[:alpha:]] x", "go test --exec 'rm -f x --' .",
 	} {
 		if v := p.Decide(bash(line)); v.Decision != Deny {
 			t.Errorf("Bash(rm:*) did not deny %q: %s (%s)", line, v.Decision, v.Reason)

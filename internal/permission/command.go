@@ -31,6 +31,8 @@ type command struct {
 	// alias from a configuration file), though a rule may allow it as
 	// written. Deny rules cannot tell, as for hidden.
 	opaque bool
+	// env are the variables set for the command (GIT_DIR=x git, env X=1).
+	env []string
 
 	// Worked out once by prepare, since every rule looks at them.
 	allowText string   // the words' allow texts joined

@@ -30,6 +30,10 @@ func (p *Policy) Decide(c Call) Verdict {
 	}
 	var lp lineProtection
 	if s.isCommand {
+		if s.line.parseErr != nil && !c.ReadOnly && !p.blanketAllows(c.Tool) {
+			return Verdict{Decision: Ask, Protected: true, Reason: display(c) + " " + whyNoParse + " (" + s.line.parseErr.Error() +
+				"): forge cannot see what it would run, so it asks in every mode; write it so that it parses"}
+		}
 		lp = p.protectedLine(c, &s.line)
 	}
 	if lp.protected || p.protectedEdit(c, &s) {
@@ -55,6 +59,16 @@ func (p *Policy) Decide(c Call) Verdict {
 		v.Always, v.Reason = nil, reason+"; forge cannot tell which file `"+shorten(lp.unsure)+"` names, so no rule can allow it: approve it once"
 	}
 	return v
+}
+
+// blanketAllows reports whether an allow rule allows every call of tool.
+func (p *Policy) blanketAllows(tool string) bool {
+	for _, r := range p.allowRules() {
+		if r.matchesTool(tool) && r.blanket() {
+			return true
+		}
+	}
+	return false
 }
 
 // askedByRule returns the verdict of the first ask rule that could match

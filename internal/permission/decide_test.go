@@ -96,7 +96,8 @@ func TestDecideModes(t *testing.T) {
 		{name: "yolo/bash", mode: ModeYolo, call: bash("rm -rf build"), want: Allow, reason: "yolo mode"},
 		{name: "yolo/edit outside", mode: ModeYolo, call: edit("/etc/hosts"), want: Allow},
 		{name: "yolo/other", mode: ModeYolo, call: other, want: Allow},
-		{name: "yolo/unparsable line", mode: ModeYolo, call: bash("echo 'x"), want: Allow},
+		{name: "yolo/unparsable line", mode: ModeYolo, call: bash("echo 'x"), want: Ask, reason: "forge cannot see what it would run"},
+		{name: "yolo/unparsable line, blanket rule", mode: ModeYolo, allow: []string{"Bash"}, call: bash("echo 'x"), want: Allow},
 
 		{name: "plan/read-only", mode: ModePlan, call: read("src/a.go"), want: Allow},
 		{name: "plan/edit inside", mode: ModePlan, call: edit("src/a.go"), want: Deny, reason: "plan mode runs read-only tools only"},

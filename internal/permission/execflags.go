@@ -74,13 +74,16 @@ func execOption(ws []word) (string, *word) {
 	}
 	long, short := execOptions[name], execShortOptions[name]
 	for i, w := range args {
-		a := w.allow
+		a, shift := w.allow, 0
+		if name == "go" && strings.HasPrefix(a, "--") { // Go's flags take one dash or two
+			a, shift = a[1:], 1
+		}
 		for _, opt := range long {
 			switch {
 			case a == opt:
-				return opt, optionValue(args, i, len(a))
+				return opt, optionValue(args, i, len(w.allow))
 			case strings.HasPrefix(a, opt+"="):
-				return opt, optionValue(args, i, len(opt)+1)
+				return opt, optionValue(args, i, len(opt)+1+shift)
 			case len(opt) == 2 && strings.HasPrefix(a, opt):
 				return opt, optionValue(args, i, 2)
 			}

@@ -82,8 +82,9 @@ func hasComponent(path, name string) bool {
 }
 
 // forgeInLine finds a .forge path, or forge trust, in a shell line's
-// text: even inside another program's code (python -c 'open(".forge/x")').
-var forgeInLine = regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|({,` + "`" + `])\.forge([/\s'"<>;&|)},` + "`" + `]|$)|(^|[\s;&|(/'"])forge['"]?\s+(-\S+\s+(\S+\s+)?)*trust\b`)
+// text: even inside another program's code (python -c 'open(".forge/x")'),
+// and after any character (x=aZ.forge split at IFS=Z is .forge).
+var forgeInLine = regexp.MustCompile(`(?i)\.forge([/\s'"<>;&|)},` + "`" + `]|$)|(^|[\s;&|(/'"])forge['"]?\s+(-\S+\s+(\S+\s+)?)*trust\b`)
 
 // gitControlInLine finds a .git directory named in a line's text.
 var gitControlInLine = regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|({,` + "`" + `])\.git([/\s'"<>;&|)},` + "`" + `]|$)`)
@@ -194,7 +195,69 @@ func (p *Policy) namesCredential(r pathRef, dots bool) bool {
 			return true
 		}
 	}
+	return p.couldBeCredentialName(r.pattern)
+}
+
+// couldBeCredentialName reports whether a glob pattern outside the working
+// directory could name a file the credential name globs match (.en? and
+// .e* could be .env). Both globs are widened to * for the comparison.
+func (p *Policy) couldBeCredentialName(pattern string) bool {
+	if len(p.creds.names) == 0 || within(pattern, p.wd.lexical) || within(pattern, p.wd.physical) {
+		return false
+	}
+	base := pattern[strings.LastIndexByte(pattern, '/')+1:]
+	text := globAsWild(base)
+	for _, g := range p.creds.names {
+		if starIntersect(globAsStars(g), text) {
+			return true
+		}
+	}
 	return false
+}
+
+// globAsWild turns a shell glob into text whose globs are wild parts.
+func globAsWild(s string) string {
+	var b strings.Builder
+	for _, it := range parseGlob(s) {
+		if it.kind == 'l' {
+			if it.c == '*' {
+				b.WriteByte(wild) // a quoted * cannot be told from a star below: take it as anything
+			} else {
+				b.WriteByte(it.c)
+			}
+			continue
+		}
+		b.WriteByte(wild)
+	}
+	return b.String()
+}
+
+// globAsStars widens a doublestar name glob to a pattern of * alone.
+func globAsStars(g string) string {
+	var b strings.Builder
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; c {
+		case '?', '*':
+			b.WriteByte('*')
+		case '[', '{':
+			closer := byte(']')
+			if c == '{' {
+				closer = '}'
+			}
+			if end := strings.IndexByte(g[i:], closer); end > 0 {
+				i += end
+			}
+			b.WriteByte('*')
+		case '\\':
+			if i+1 < len(g) {
+				i++
+				b.WriteByte(g[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // inCredential reports whether the absolute path f is in a credential
@@ -232,8 +295,8 @@ func (p *Policy) writesUnseen(c *command) bool {
 	case "unzip", "cpio", "patch", "7z", "7za", "unrar":
 		return true
 	case "git":
-		sub, _ := gitSubcommand(args)
-		return sub == "apply" || sub == "am"
+		sub, rest := gitSubcommand(args)
+		return gitWritesTree(sub, rest)
 	case "cp":
 		if !slices.ContainsFunc(args, recursiveCopy) {
 			return false
@@ -241,6 +304,30 @@ func (p *Policy) writesUnseen(c *command) bool {
 		return p.holdsTarget(args[len(args)-1])
 	case "rsync":
 		return p.holdsTarget(args[len(args)-1])
+	}
+	return false
+}
+
+// gitWritesTree reports whether git's subcommand sub writes files of the
+// working tree from what the repository holds (a branch may carry a
+// .forge or a changed hook script): checkout and switch but to make a
+// branch, reset but soft, merge, pull, rebase, cherry-pick, revert,
+// restore, stash but to save, apply, am.
+func gitWritesTree(sub string, rest []word) bool {
+	first := ""
+	if len(rest) > 0 {
+		first = rest[0].allow
+	}
+	switch sub {
+	case "apply", "am", "merge", "pull", "rebase", "cherry-pick", "revert", "restore", "read-tree", "checkout-index":
+		return true
+	case "checkout", "switch":
+		return !(len(rest) == 2 && (first == "-b" || first == "-c" || first == "-B" || first == "-C"))
+	case "reset":
+		return !hasWordAllow(rest, "--soft") && (hasWordAllow(rest, "--hard") || hasWordAllow(rest, "--merge") ||
+			hasWordAllow(rest, "--keep") || slices.ContainsFunc(rest, func(w word) bool { return w.allow == "--" }))
+	case "stash":
+		return first == "pop" || first == "apply" || first == "branch"
 	}
 	return false
 }
@@ -342,9 +429,12 @@ func (p *Policy) physicalOf(r pathRef) (string, bool) {
 	}
 	var phys string
 	var err error
-	if within(r.pattern, p.wd.lexical) {
+	switch {
+	case strings.Contains(r.raw, "/..") || strings.HasPrefix(r.raw, "/proc/"):
+		phys, err = resolvePhysical(unescapeGlob(r.raw)) // links first, then .., as the kernel does
+	case within(r.pattern, p.wd.lexical):
 		phys, err = resolveFrom(p.wd.physical, strings.TrimPrefix(r.pattern, p.wd.lexical))
-	} else {
+	default:
 		phys, err = resolvePhysical(r.pattern)
 	}
 	return phys, err == nil && phys != r.pattern
@@ -381,12 +471,27 @@ func runsForgeTrust(c *command) bool {
 // git remote (not a listing), git lfs install, git init or clone with
 // templates, and the hook installers (pre-commit install, husky).
 func configuresGit(c *command) bool {
-	if len(c.words) < 2 || !c.words[0].literal() {
+	if len(c.words) < 1 || !c.words[0].literal() {
 		return false
 	}
+	for _, name := range c.env {
+		if strings.HasPrefix(name, "GIT_") && !harmlessEnv(name, word{}) {
+			return true // GIT_TEMPLATE_DIR, GIT_CONFIG_*, GIT_DIR: git runs what they name
+		}
+	}
+	program := path.Base(c.words[0].allow)
 	args := c.words[1:]
-	switch path.Base(c.words[0].allow) {
+	if sub, ok := strings.CutPrefix(program, "git-"); ok { // /usr/lib/git-core/git-config
+		program, args = "git", append([]word{staticWord(sub)}, args...)
+	}
+	if len(args) == 0 {
+		return false
+	}
+	switch program {
 	case "git":
+		if gitInlineConfig(args) {
+			return true // configuration given on the line: any of it, for any command
+		}
 		sub, rest := gitSubcommand(args)
 		switch sub {
 		case "config":
@@ -404,6 +509,23 @@ func configuresGit(c *command) bool {
 		return args[0].allow == "install" || args[0].allow == "install-hooks"
 	case "husky":
 		return true
+	}
+	return false
+}
+
+// gitInlineConfig reports whether git's own options, before its
+// subcommand, give it configuration (-c, --config-env).
+func gitInlineConfig(args []word) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i].allow
+		switch {
+		case a == "-c" || strings.HasPrefix(a, "--config-env") || strings.HasPrefix(a, "-c") && len(a) > 2:
+			return true
+		case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return false
+		}
 	}
 	return false
 }
@@ -495,7 +617,7 @@ func mentions(line, path string) bool {
 			return false
 		}
 		end := i + j + len(path)
-		if end == len(line) || strings.ContainsRune(" \t\n'\";&|)<>/", rune(line[end])) {
+		if end == len(line) || strings.ContainsRune(" \t\n'\";&|)<>/,}", rune(line[end])) {
 			return true
 		}
 		i = i + j + 1

@@ -62,6 +62,11 @@ func TestProtectedSpellings(t *testing.T) {
 		"./fo?ge trust .", "git status # \\\nforge trust", "git config core.fsmonitor 'touch x'",
 		"git config --global alias.st '!touch x'", "git -C . config --add core.pager less", "git remote add o ext::sh",
 		"git lfs install", "pre-commit install", "git $(printf config) core.pager x",
+		"cp x .forg[[:alpha:]]/", "cp -ft.forge x", "install -Dt.forge x", "ln -sft.git/hooks x",
+		"curl -so.forge/config.yaml file:///x", "git -c alias.c=config c core.fsmonitor x", "git -C . -c x=y status",
+		"GIT_TEMPLATE_DIR=tpl git init", "/usr/lib/git-core/git-config core.fsmonitor x", "cp x {hooks/guard.sh,}",
+		"CDPATH=~/.config; cd forge && cp x config.yaml", "cp x .fo\"r\"ge/config.yaml\n(",
+		"IFS=Z; x=config.yamlZ.forge; cp $x", "cp config.yaml${IFS}.forge",
 		"cp x ~/.config/forge/config.yaml", `cp x "$HOME/.config/forge/config.yaml"`, "cp x ${HOME}//.config/./forge/x",
 		"cp x $XDG_CONFIG_HOME/forge/config.yaml", "cp x $XDG_CONFIG_HOME/forg?/config.yaml",
 		"cd .git && cp x config", "cd src && cp x ../.git/config", "cp x src/../.git/hooks/pre-commit",
@@ -97,8 +102,9 @@ func TestProtectedSpellings(t *testing.T) {
 // yolo runs it.
 func TestUnresolvedPathsAsk(t *testing.T) {
 	fx := newProtectFixture(t)
-	allow := []string{"Bash(cp:*)", "Bash(printf:*)", "Bash(echo:*)", "Bash(cd:*)"}
+	allow := []string{"Bash(cp:*)", "Bash(printf:*)", "Bash(echo:*)", "Bash(cd:*)", "Bash(tar:*)", "Bash(git:*)", "Bash(rsync:*)"}
 	lines := []string{"cp -r payload/. .", "tar -xf payload.tar", "git apply evil.patch", "cp -a x ~", "rsync -a x/ ./",
+		"git checkout -q evil", "git reset --hard evil", "git merge --ff-only evil", "git stash pop",
 		"cp x $(printf .forg)e/config", "cd src; cd ..; cp x $OLDPWD/config", "cp x $REPLY", "cd $(printf .fo)rge; cp x config", "cp x $1"}
 	p := fx.policy(t, ModeAsk, allow)
 	for _, line := range lines {
@@ -181,6 +187,8 @@ func TestShellCredentials(t *testing.T) {
 	lines := []string{
 		"cat ~/.ssh/id_rsa", "cat $HOME/.aws/credentials", "cd ~/.ssh && cat id_rsa", "cat ~/.ss?/id*",
 		"base64 < ~/.ssh/id_rsa", "cat ../other/.env", "cat keys/id_rsa", "cat ~/.netrc", "cat ~/.config/gh/hosts.yml",
+		"cat x${IFS}$HOME/.ssh/id_rsa", "cat x$PS4$HOME/.ssh/id_rsa", "cat ~/.ss[[:alpha:]]/id_rsa", "cat ../other/.en?",
+		"cat ../other/.e*", "cat ../other/.[e]nv",
 	}
 	for _, mode := range []Mode{ModeAsk, ModeAutoEdit, ModeYolo} {
 		p, err := New(Config{Mode: mode, WorkingDir: fx.wd, Home: fx.home, Allow: allow, Credentials: DefaultCredentials(),

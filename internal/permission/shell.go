@@ -3,6 +3,7 @@ package permission
 import (
 	"errors"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -119,6 +120,8 @@ type splitter struct {
 	parsers *parsers
 	out     []command
 	paths   *pathTracker // nil when paths are not wanted
+	// env are the variables the command being read sets before it.
+	env []string
 }
 
 // line parses src and collects its commands.
@@ -211,10 +214,14 @@ func (s *splitter) visit(n syntax.Node, src, why string, ctx lineContext) {
 		s.decl(n, src)
 	case *syntax.FuncDecl:
 		s.construct(source(src, n), whyFunction, false)
+	case *syntax.ExtGlob:
+		if strings.ContainsAny(n.Pattern.Value, "$`") { // kept as text by the parser, expanded by bash
+			s.construct(source(src, n), whyUnknown, true)
+		}
 	case *syntax.File, *syntax.Comment, *syntax.Word, *syntax.DblQuoted, *syntax.CmdSubst, *syntax.ProcSubst,
 		*syntax.BinaryCmd, *syntax.Subshell, *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.WordIter,
 		*syntax.CaseClause, *syntax.CaseItem, *syntax.TimeClause, *syntax.Redirect, *syntax.Assign,
-		*syntax.ExtGlob, *syntax.BraceExp, *syntax.ArrayExpr, *syntax.ArrayElem,
+		*syntax.BraceExp, *syntax.ArrayExpr, *syntax.ArrayElem,
 		*syntax.BinaryArithm, *syntax.UnaryArithm, *syntax.ParenArithm,
 		*syntax.BinaryTest, *syntax.UnaryTest, *syntax.ParenTest:
 		// nothing runs in these but their parts, checked where they are used
@@ -285,6 +292,12 @@ func (s *splitter) call(ce *syntax.CallExpr, src, why string, ctx lineContext) {
 	if len(ce.Args) == 0 { // only assignments
 		return
 	}
+	s.env = s.env[:0]
+	for _, a := range ce.Assigns {
+		if a.Name != nil {
+			s.env = append(s.env, a.Name.Value)
+		}
+	}
 	ws := make([]word, len(ce.Args))
 	for i, w := range ce.Args {
 		ws[i] = evalWord(w)
@@ -354,6 +367,7 @@ func (s *splitter) words(ws []word, text, why string, ctx lineContext) {
 		if u.risky != "" && why == "" {
 			why = whyEnv(u.risky)
 		}
+		s.env = append(s.env, u.sets...)
 		if u.split != nil { // env -S 'line'
 			from := len(s.out)
 			s.inner(*u.split, full, text, why, ctx)
@@ -398,7 +412,7 @@ func (s *splitter) program(name string, ws, wrapped []word, text, why string, ct
 			s.forDeny(*value, text) // deny rules see what the option runs
 		}
 	}
-	c := command{text: text, words: ws, wrapped: wrapped, unallowable: why, hidden: hidden}
+	c := command{text: text, words: ws, wrapped: wrapped, unallowable: why, hidden: hidden, env: slices.Clone(s.env)}
 	switch {
 	case isShell(name):
 		if str, hasC, ok := shellCommandString(ws); !ok {

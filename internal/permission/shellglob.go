@@ -25,21 +25,45 @@ func parseGlob(p string) []globItem {
 		case c == '?':
 			items = append(items, globItem{kind: '?'})
 		case c == '[':
-			end := strings.IndexByte(p[i+1:], ']')
-			if end == 0 { // []...] holds a ] first
-				end = strings.IndexByte(p[i+2:], ']') + 1
-			}
-			if end <= 0 {
+			end := bracketEnd(p, i)
+			if end < 0 {
 				items = append(items, globItem{kind: 'l', c: c})
 				continue
 			}
-			items = append(items, globItem{kind: '[', class: p[i+1 : i+1+end]})
-			i += end + 1
+			items = append(items, globItem{kind: '[', class: p[i+1 : end]})
+			i = end
 		default:
 			items = append(items, globItem{kind: 'l', c: c})
 		}
 	}
 	return items
+}
+
+// bracketEnd returns the index of the ] that closes the bracket
+// expression opening at s[open], or -1: a ] first in it ([]x] or [!]x])
+// and the ] of a class such as [:alpha:] do not close it.
+func bracketEnd(s string, open int) int {
+	i := open + 1
+	if i < len(s) && (s[i] == '!' || s[i] == '^') {
+		i++
+	}
+	if i < len(s) && s[i] == ']' {
+		i++
+	}
+	for ; i < len(s); i++ {
+		switch {
+		case s[i] == '[' && i+1 < len(s) && (s[i+1] == ':' || s[i+1] == '=' || s[i+1] == '.'):
+			closer := string(s[i+1]) + "]"
+			end := strings.Index(s[i+2:], closer)
+			if end < 0 {
+				return -1
+			}
+			i += 2 + end + 1
+		case s[i] == ']':
+			return i
+		}
+	}
+	return -1
 }
 
 // literalPrefixOf returns the part of a pattern before its first glob or
@@ -208,6 +232,8 @@ func couldContinue(items []globItem) bool {
 }
 
 // classMatches reports whether the byte c is in the bracket class body.
+// A named class ([:alpha:]) is matched as the C locale reads it; one
+// forge does not know, or an equivalence class, matches any byte.
 func classMatches(class string, c byte) bool {
 	negate := false
 	if class != "" && (class[0] == '!' || class[0] == '^') {
@@ -215,6 +241,15 @@ func classMatches(class string, c byte) bool {
 	}
 	in := false
 	for i := 0; i < len(class); i++ {
+		if class[i] == '[' && i+1 < len(class) && strings.IndexByte(":=.", class[i+1]) >= 0 {
+			closer := string(class[i+1]) + "]"
+			end := strings.Index(class[i+2:], closer)
+			if end >= 0 {
+				in = in || namedClass(class[i+1], class[i+2:i+2+end], c)
+				i += 2 + end + 1
+				continue
+			}
+		}
 		lo := class[i]
 		if lo == '\\' && i+1 < len(class) {
 			i++
@@ -230,4 +265,40 @@ func classMatches(class string, c byte) bool {
 		}
 	}
 	return in != negate
+}
+
+// namedClass reports whether c is in the class [:name:] (kind ':'); for
+// any other kind, or a name forge does not know, it reports true.
+func namedClass(kind byte, name string, c byte) bool {
+	if kind != ':' {
+		return true
+	}
+	lower, upper, digit := 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9'
+	switch name {
+	case "alpha":
+		return lower || upper
+	case "lower":
+		return lower
+	case "upper":
+		return upper
+	case "digit":
+		return digit
+	case "alnum":
+		return lower || upper || digit
+	case "xdigit":
+		return digit || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+	case "space":
+		return c == ' ' || '\t' <= c && c <= '\r'
+	case "blank":
+		return c == ' ' || c == '\t'
+	case "punct":
+		return c > ' ' && c < 0x7f && !lower && !upper && !digit
+	case "cntrl":
+		return c < ' ' || c == 0x7f
+	case "print":
+		return c >= ' ' && c < 0x7f
+	case "graph":
+		return c > ' ' && c < 0x7f
+	}
+	return true
 }

@@ -29,6 +29,10 @@ type pathRef struct {
 	// option: the pattern is an option word itself (-la), which names a
 	// file only in the forms taken from it (-oPATH, --file=PATH).
 	option bool
+	// raw is the absolute pattern before cleaning: where it holds a .. the
+	// kernel resolves the links before it (link/.. is the link target's
+	// parent), and /proc/self/cwd is a link too.
+	raw string
 }
 
 // sure reports whether the pattern holds no wild part.
@@ -124,8 +128,41 @@ func (t *pathTracker) resolve() []pathRef {
 			continue
 		}
 		seen[sw.w] = true
-		p := t.expand(sw.w, 0)
 		text := source(sw.src, sw.w)
+		for _, p := range t.fields(t.expand(sw.w, 0)) {
+			refs = t.wordRefs(refs, dirs, p, text)
+		}
+	}
+	return refs
+}
+
+// split marks, in a pattern, where bash splits an unquoted expansion into
+// several words: $IFS itself (a space, a tab and a newline), the space of
+// $PS4.
+const split = '\x01'
+
+// fields splits a word's pattern where its expansions split it. A line
+// that sets IFS splits any unquoted expansion anywhere: then each wild
+// part may also end one word and start another.
+func (t *pathTracker) fields(p string) []string {
+	out := strings.Split(p, string(split))
+	if _, changed := t.vars["IFS"]; !changed {
+		return out
+	}
+	for _, f := range out {
+		for i := 0; i < len(f); i++ {
+			if f[i] == wild && i+1 < len(f) {
+				out = append(out, f[i+1:])
+			}
+		}
+	}
+	return out
+}
+
+// wordRefs appends the refs of one word's pattern p, with the forms an
+// option gives a path (--file=PATH, dd's of=PATH, -oPATH, -ftDIR).
+func (t *pathTracker) wordRefs(refs []pathRef, dirs []string, p, text string) []pathRef {
+	{
 		refs = t.addRef(refs, dirs, p, text, strings.HasPrefix(p, "-"))
 		if name, after, ok := strings.Cut(p, "="); ok { // --file=PATH, dd's of=PATH
 			if h := t.home(); h != "" && validName(name) && (after == "~" || strings.HasPrefix(after, "~/")) {
@@ -133,8 +170,10 @@ func (t *pathTracker) resolve() []pathRef {
 			}
 			refs = t.addRef(refs, dirs, after, text, false)
 		}
-		if len(p) > 2 && p[0] == '-' && p[1] != '-' && !strings.Contains(p, "=") { // -oPATH
-			refs = t.addRef(refs, dirs, p[2:], text, false)
+		if len(p) > 2 && p[0] == '-' && p[1] != '-' && !strings.Contains(p, "=") { // -oPATH, -ftDIR
+			for k := 2; k < len(p) && k < 6; k++ {
+				refs = t.addRef(refs, dirs, p[k:], text, false)
+			}
 		}
 	}
 	return refs
@@ -147,10 +186,10 @@ func (t *pathTracker) addRef(refs []pathRef, dirs []string, p, text string, opti
 		return refs
 	}
 	if p[0] == '/' || p[0] == wild {
-		return append(refs, pathRef{pattern: cleanPattern(p), word: text, option: option})
+		return append(refs, pathRef{pattern: cleanPattern(p), word: text, option: option, raw: p})
 	}
 	for _, d := range dirs {
-		refs = append(refs, pathRef{pattern: cleanPattern(d + "/" + p), word: text, option: option})
+		refs = append(refs, pathRef{pattern: cleanPattern(d + "/" + p), word: text, option: option, raw: d + "/" + p})
 	}
 	return refs
 }
@@ -159,6 +198,7 @@ func (t *pathTracker) addRef(refs []pathRef, dirs []string, p, text string, opti
 // working directory and every place its cds may lead, each from each.
 func (t *pathTracker) dirs() []string {
 	dirs := []string{escapeGlob(t.env.wd)}
+	cdpath := t.cdpath()
 	for _, cd := range t.cds {
 		target := string(wild)
 		switch {
@@ -170,7 +210,11 @@ func (t *pathTracker) dirs() []string {
 		if target == "" || target[0] == '-' {
 			target = string(wild) // cd - or an option: somewhere
 		}
-		for _, d := range dirs {
+		from := dirs
+		if target[0] != '/' && target[0] != wild {
+			from = append(slices.Clip(dirs), cdpath...) // CDPATH's directories are tried first
+		}
+		for _, d := range from {
 			next := target
 			if target[0] != '/' && target[0] != wild {
 				next = d + "/" + target
@@ -184,6 +228,46 @@ func (t *pathTracker) dirs() []string {
 		}
 	}
 	return dirs
+}
+
+// cdpath returns the directories a relative cd may start from besides
+// the current one: CDPATH's, as the line sets it or the environment has
+// it; somewhere unknown when shopt may turn on cdable_vars (cd NAME goes
+// to $NAME).
+func (t *pathTracker) cdpath() []string {
+	if t.globDots {
+		return []string{string(wild)}
+	}
+	value := ""
+	if values, set := t.vars["CDPATH"]; set {
+		if len(values) != 1 || values[0].w == nil {
+			return []string{string(wild)}
+		}
+		value = t.expand(values[0].w, 0)
+	} else if v, ok := t.lookup("CDPATH"); ok {
+		value = escapeGlob(v)
+	}
+	var out []string
+	for _, d := range strings.Split(value, ":") {
+		switch {
+		case d == "" || d == ".":
+		case d[0] == '~' && t.home() != "":
+			out = append(out, escapeGlob(t.home())+d[1:])
+		case d[0] == '/' || d[0] == wild:
+			out = append(out, d)
+		default:
+			out = append(out, escapeGlob(t.env.wd)+"/"+d)
+		}
+	}
+	return out
+}
+
+// lookup returns the value the environment gives name.
+func (t *pathTracker) lookup(name string) (string, bool) {
+	if t.env.getenv == nil {
+		return "", false
+	}
+	return t.env.getenv(name)
 }
 
 // home is the home directory, as the line's environment has it.
@@ -225,6 +309,12 @@ func (t *pathTracker) variable(name string, depth int) string {
 		}
 		return string(wild)
 	}
+	switch name {
+	case "IFS":
+		return string(split)
+	case "PS4":
+		return "+" + string(split)
+	}
 	if !validName(name) || t.env.getenv == nil || shellSets(name) {
 		return string(wild) // $1, $@, $?, a variable bash sets, or an environment forge does not know
 	}
@@ -236,10 +326,13 @@ func (t *pathTracker) variable(name string, depth int) string {
 // line runs, whatever the environment says.
 func shellSets(name string) bool {
 	switch name {
-	case "OLDPWD", "REPLY", "OPTARG", "MAPFILE", "DIRSTACK", "FUNCNAME", "PIPESTATUS", "COMPREPLY", "_":
+	case "OLDPWD", "REPLY", "OPTARG", "OPTIND", "OPTERR", "MAPFILE", "DIRSTACK", "FUNCNAME", "PIPESTATUS", "COMPREPLY", "_",
+		"IFS", "PS1", "PS2", "PS3", "PS4", "PPID", "UID", "EUID", "GROUPS", "RANDOM", "SRANDOM", "SECONDS", "LINENO",
+		"HOSTNAME", "HOSTTYPE", "OSTYPE", "MACHTYPE", "SHELLOPTS", "SHLVL", "EPOCHSECONDS", "EPOCHREALTIME",
+		"HISTCMD", "HISTFILE", "HISTSIZE", "HISTFILESIZE", "COLUMNS", "LINES", "MAILCHECK", "TIMEFORMAT":
 		return true
 	}
-	return strings.HasPrefix(name, "BASH")
+	return strings.HasPrefix(name, "BASH") || strings.HasPrefix(name, "COMP_")
 }
 
 // expand works out the pattern a word stands for.
@@ -343,6 +436,14 @@ func escapeGlob(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// unescapeGlob undoes escapeGlob on a pattern without globs.
+func unescapeGlob(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	return unescape(s)
 }
 
 // cleanPattern cleans an absolute pattern as path.Clean would a path: a

@@ -193,13 +193,13 @@ func unquotedLit(b *wordBuilder, s string, first bool) {
 		case c == '*' || c == '?':
 			b.expanding(string(c))
 		case c == '[':
-			end := strings.IndexByte(s[i+1:], ']')
+			end := bracketEnd(s, i)
 			if end < 0 {
 				b.byte(c)
 				continue
 			}
-			b.expanding(s[i : i+end+2])
-			i += end + 1
+			b.expanding(s[i : end+1])
+			i = end
 		case c == '~' && i == 0 && first:
 			end := strings.IndexByte(s, '/')
 			if end < 0 {

@@ -32,8 +32,12 @@ func wrapperFor(name string) (wrapper, bool) {
 		return wrapper{valued: "-a"}, true
 	case "command":
 		return wrapper{stop: "-v -V"}, true
-	case "builtin", "nohup", "setsid", "unbuffer", "chronic", "catchsegv":
+	case "builtin", "nohup", "setsid", "unbuffer", "chronic", "catchsegv", "setpriv":
 		return wrapper{}, true
+	case "prlimit":
+		return wrapper{valued: "-p --pid"}, true
+	case "chroot":
+		return wrapper{valued: "--userspec --groups", operands: 1, separate: true}, true
 	case "nice":
 		return wrapper{valued: "-n --adjustment"}, true
 	case "ionice":
@@ -57,7 +61,8 @@ func wrapperFor(name string) (wrapper, bool) {
 	case "watch":
 		return wrapper{valued: "-n --interval -d --differences -q --equexit", joined: "*", separate: true}, true
 	case "su", "runuser":
-		return wrapper{valued: "-g --group -G --supp-group -s --shell -w --whitelist-environment", line: "-c --command --session-command", separate: true}, true
+		return wrapper{valued: "-g --group -G --supp-group -s --shell -w --whitelist-environment -u --user",
+			line: "-c --command --session-command", separate: true}, true
 	case "script":
 		return wrapper{valued: "-E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m --logging-format", line: "-c --command", separate: true}, true
 	case "sudo":
@@ -87,12 +92,13 @@ func wrapperFor(name string) (wrapper, bool) {
 
 // unwrapped is what unwrap found.
 type unwrapped struct {
-	rest     []word // the command the wrapper runs
-	risky    string // a variable env or sudo sets that is not known to be harmless
-	split    *word  // env -S's shell line
-	line     *word  // a line the wrapper's shell runs (su -c, watch, sudo -s)
-	separate bool   // see wrapper.separate
-	joins    bool   // the options asked for rest to be joined into a line
+	rest     []word   // the command the wrapper runs
+	risky    string   // a variable env or sudo sets that is not known to be harmless
+	sets     []string // the variables env or sudo sets
+	split    *word    // env -S's shell line
+	line     *word    // a line the wrapper's shell runs (su -c, watch, sudo -s)
+	separate bool     // see wrapper.separate
+	joins    bool     // the options asked for rest to be joined into a line
 }
 
 // unwrap returns the command a wrapper (ws[0]) runs. It reports false when
@@ -128,6 +134,7 @@ func unwrap(ws []word) (unwrapped, bool) {
 		if !harmlessEnv(name, valueAfter(ws[i], len(name)+1)) && u.risky == "" {
 			u.risky = name
 		}
+		u.sets = append(u.sets, name)
 	}
 	if i >= len(ws) {
 		return unwrapped{}, false
