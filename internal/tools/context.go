@@ -45,6 +45,9 @@ type ExecutionContext struct {
 	PassEnv []string `json:"pass_env,omitempty"`
 	// Asker, when set, lets a tool ask the person a question.
 	Asker Asker `json:"-"`
+	// Sandbox, when set, confines the commands of the tools that run
+	// confined (Bash, plugin tools): the agent sets it for its calls.
+	Sandbox Sandbox `json:"-"`
 }
 
 // NewExecutionContext returns a context for workingDir with the defaults:

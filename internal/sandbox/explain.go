@@ -1,0 +1,153 @@
+package sandbox
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// How the model can get past the sandbox, said once in every hint: the
+// person is asked, or the person widens the configuration.
+const (
+	leaveHint = "run it with sandbox: false (forge asks the person)"
+)
+
+// maxExplainScan bounds how much of an output Explain reads: the lines
+// that say what failed are near its end.
+const maxExplainScan = 64 << 10
+
+// Explain says in one line what the sandbox blocked of a command that ran
+// in dir, started at since and printed output, and how to ask for more;
+// "" when it sees nothing the sandbox did. It reads the hosts the proxy
+// refused and the errors programs print for a write to a read-only place
+// or a name they could not resolve, so that the model does not retry
+// blindly.
+func (s *Sandbox) Explain(output, dir string, since time.Time) string {
+	if hosts := s.Blocked(since); len(hosts) > 0 {
+		return "[sandbox] the sandbox's proxy refused " + strings.Join(hosts, ", ") + ": only the hosts in sandbox.network.allow are reachable" +
+			s.allowedList() + "; " + leaveHint + ", or the person adds the host to sandbox.network.allow"
+	}
+	if len(output) > maxExplainScan {
+		output = output[len(output)-maxExplainScan:]
+	}
+	sp := s.policy.places(dir)
+	for _, line := range strings.Split(output, "\n") {
+		if hint := s.explainLine(line, dir, sp); hint != "" {
+			return "[sandbox] " + hint
+		}
+	}
+	return ""
+}
+
+// explainLine reads one line of output.
+func (s *Sandbox) explainLine(line, dir string, sp spec) string {
+	low := strings.ToLower(line)
+	switch {
+	case strings.Contains(low, "read-only file system") || writeDenied(low):
+		return s.writeHint(pathsIn(line, dir), sp)
+	case strings.Contains(low, "no such file or directory"):
+		for _, p := range pathsIn(line, dir) {
+			if insideAny(p, sp.HideDirs) || insideAny(p, sp.HideFiles) {
+				return p + " is hidden in the sandbox (a place where credentials are kept); " + leaveHint + " if the command really needs it"
+			}
+		}
+	case unreachable(low):
+		return "the sandbox has no network but the hosts in sandbox.network.allow" + s.allowedList() +
+			", reached through forge's proxy; " + leaveHint + ", or the person adds the host to sandbox.network.allow"
+	}
+	return ""
+}
+
+// writeHint says why a write to one of paths failed.
+func (s *Sandbox) writeHint(paths []string, sp spec) string {
+	where := "the project, the temporary directory and the toolchains' caches"
+	if s.policy.Mode == ModeReadOnly {
+		return "the sandbox is read-only here (plan mode, or sandbox.mode: read-only): nothing can be written; " + leaveHint
+	}
+	for _, p := range paths {
+		switch {
+		case insideAny(p, sp.ReadOnly):
+			return p + " stays read-only in the sandbox (forge's settings, git's configuration and hooks, the scripts forge runs); " +
+				leaveHint + " if the person should decide"
+		case !insideAny(p, sp.Writable):
+			return "the sandbox blocked a write to " + p + ": commands may write only in " + where + "; " + leaveHint +
+				", or the person adds the directory to sandbox.writable"
+		}
+	}
+	if len(paths) == 0 {
+		return "a write was blocked: commands may write only in " + where + "; " + leaveHint +
+			", or the person adds the directory to sandbox.writable"
+	}
+	return ""
+}
+
+// allowedList is ": a, b" for the allowed hosts, or " (none)".
+func (s *Sandbox) allowedList() string {
+	if len(s.policy.AllowedHosts) == 0 {
+		return " (none)"
+	}
+	return " (" + strings.Join(s.policy.AllowedHosts, ", ") + ")"
+}
+
+// writeDenied says the line reports a refused write (Landlock answers
+// EACCES where the mounts would not have).
+func writeDenied(low string) bool {
+	if !strings.Contains(low, "permission denied") {
+		return false
+	}
+	for _, w := range []string{"cannot create", "cannot touch", "cannot make directory", "cannot remove", "cannot move",
+		"mkdir", "write", "creat", "rename", "unlink", "cannot open"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// unreachable says the line reports a host that could not be resolved or
+// reached, as curl, git, Go, Python, Node and the resolver word it.
+func unreachable(low string) bool {
+	for _, w := range []string{"could not resolve host", "temporary failure in name resolution", "name or service not known",
+		"no such host", "network is unreachable", "enotfound", "eai_again", "getaddrinfo", "nodename nor servname",
+		"failed to resolve", "couldn't resolve", "connection refused", "econnrefused"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathsIn are the paths a line of output names: absolute ones, and
+// relative ones in quotes taken from dir.
+func pathsIn(line, dir string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(line, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\'' || r == '"' || r == '`' || r == '(' || r == ')' || r == ',' || r == '‘' || r == '’'
+	}) {
+		f = strings.TrimRight(f, ":;.")
+		switch {
+		case strings.HasPrefix(f, "/"):
+			out = append(out, resolved(filepath.Clean(f)))
+		case strings.Contains(line, "'"+f+"'") || strings.Contains(line, "‘"+f+"’") || strings.Contains(line, `"`+f+`"`):
+			if f != "" && !strings.ContainsAny(f, " =") {
+				out = append(out, resolved(filepath.Join(dir, f)))
+			}
+		}
+	}
+	return out
+}
+
+// resolved is p with the links of its longest existing part resolved,
+// as the sandbox's places are.
+func resolved(p string) string {
+	rest := ""
+	for d := p; ; d = filepath.Dir(d) {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if d == filepath.Dir(d) {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(d), rest)
+	}
+}

@@ -1,0 +1,44 @@
+package sandbox
+
+import (
+	"os"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+)
+
+// devices are the device files any program writes to.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx"}
+
+// restrict applies Landlock to this process and so to the command: read
+// and run everything, write only in the writable places, the private
+// copies, the devices every program writes to and /proc (this process
+// writes its child's user namespace maps there); no signal or abstract
+// socket reaches a process outside. It sets no_new_privs too. Best
+// effort: on a kernel without Landlock the mounts still confine.
+func restrict(sp spec) error {
+	rules := []landlock.Rule{
+		landlock.RODirs("/"),
+		landlock.RWDirs("/proc"),
+		landlock.RWFiles(devices...).WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWDirs("/dev/pts", "/dev/shm").WithIoctlDev().IgnoreIfMissing(),
+	}
+	var dirs, files []string
+	for _, p := range append(append([]string(nil), sp.Writable...), sp.Scratch...) {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			dirs = append(dirs, p)
+		} else {
+			files = append(files, p)
+		}
+	}
+	if len(dirs) > 0 {
+		rules = append(rules, landlock.RWDirs(dirs...).WithRefer())
+	}
+	if len(files) > 0 {
+		rules = append(rules, landlock.RWFiles(files...).IgnoreIfMissing())
+	}
+	if sp.Proxy != "" {
+		rules = append(rules, landlock.ROFiles(sp.Proxy).WithResolveUnix())
+	}
+	cfg := landlock.Config{HandledAccessFS: landlock.V11.HandledAccessFS, Scoped: landlock.V11.Scoped}
+	return cfg.BestEffort().Restrict(rules...)
+}
