@@ -79,6 +79,9 @@ func TestScripts(t *testing.T) {
 			// Under -race every forge process would sleep 1 s at exit
 			// (the race runtime's atexit_sleep_ms default).
 			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+			// The scripts check the approvals as they are where no sandbox
+			// can be built; sandbox.txtar turns it on.
+			env.Setenv("FORGE_SANDBOX_MODE", "off")
 			return nil
 		},
 	})

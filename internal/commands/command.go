@@ -170,6 +170,7 @@ func Table() []Command {
 		mcpCommand(),
 		pluginsCommand(),
 		permissionsCommand(),
+		sandboxCommand(),
 		hooksCommand(),
 		sessionsCommand(),
 		usageCommand(),

@@ -78,7 +78,7 @@ func (v *runView) Event(e agent.Event) {
 		}
 	case agent.EventToolCall:
 		if v.p.Terminal {
-			v.line(v.progress, "● "+v.headline(e.Call))
+			v.line(v.progress, "● "+v.headline(e.Call)+v.sandboxTag(e.Call))
 		}
 	case agent.EventToolResult:
 		v.result(e.Call, e.Result)
@@ -99,7 +99,7 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult) {
 	switch {
 	case r.Status == agent.StatusSuccess:
 		if !v.p.Terminal {
-			v.line(v.progress, "✓ "+v.headline(c))
+			v.line(v.progress, "✓ "+v.headline(c)+v.sandboxTag(c))
 		}
 	case r.Status == agent.StatusCancelled:
 		if v.p.Terminal {
@@ -110,7 +110,7 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult) {
 	case r.Status == agent.StatusDenied || r.Result.Status == "":
 		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": "+oneLineText(r.Error)))
 	case !v.p.Terminal:
-		v.line(v.progress, "✗ "+v.headline(c)+": "+oneLineText(r.Error))
+		v.line(v.progress, "✗ "+v.headline(c)+v.sandboxTag(c)+": "+oneLineText(r.Error))
 	default:
 		call := Call{Tool: c.Name, Args: c.Args, Result: r.Result}
 		if t, ok := v.lookup(c.Name); ok {
@@ -173,6 +173,15 @@ func (v *runView) footer(d *agent.Done) {
 
 func (v *runView) Close() { v.spin.stop() }
 
+// sandboxTag marks a call whose commands run in forge's sandbox, which is
+// why it ran without a question.
+func (v *runView) sandboxTag(c *agent.Call) string {
+	if !c.Sandboxed {
+		return ""
+	}
+	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, "[sandboxed]")
+}
+
 // headline names a call in one line: the tool and what it acts on.
 func (v *runView) headline(c *agent.Call) string {
 	subject := ""
@@ -226,7 +235,7 @@ func (v *runView) subagentEvent(e agent.Event) {
 	switch e.Type {
 	case agent.EventToolCall:
 		if v.p.Terminal {
-			v.line(v.progress, "● "+v.headline(e.Call))
+			v.line(v.progress, "● "+v.headline(e.Call)+v.sandboxTag(e.Call))
 		}
 	case agent.EventToolResult:
 		v.result(e.Call, e.Result)

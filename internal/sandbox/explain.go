@@ -31,31 +31,47 @@ func (s *Sandbox) Explain(output, dir string, since time.Time) string {
 		output = output[len(output)-maxExplainScan:]
 	}
 	sp := s.policy.places(dir)
+	best, rank := "", 0
 	for _, line := range strings.Split(output, "\n") {
-		if hint := s.explainLine(line, dir, sp); hint != "" {
-			return "[sandbox] " + hint
+		if hint, r := s.explainLine(line, dir, sp); r > rank {
+			best, rank = hint, r
 		}
 	}
-	return ""
+	if best == "" {
+		return ""
+	}
+	return "[sandbox] " + best
 }
 
-// explainLine reads one line of output.
-func (s *Sandbox) explainLine(line, dir string, sp spec) string {
+// What a line can say the sandbox did, the most telling first: a write
+// is what a model most often needs to hear about.
+const (
+	rankNetwork = 1 + iota
+	rankHidden
+	rankWrite
+)
+
+// explainLine reads one line of output: what it says the sandbox
+// blocked, and how telling that is (0: nothing).
+func (s *Sandbox) explainLine(line, dir string, sp spec) (string, int) {
 	low := strings.ToLower(line)
 	switch {
 	case strings.Contains(low, "read-only file system") || writeDenied(low):
-		return s.writeHint(pathsIn(line, dir), sp)
+		if hint := s.writeHint(pathsIn(line, dir), sp); hint != "" {
+			return hint, rankWrite
+		}
 	case strings.Contains(low, "no such file or directory"):
 		for _, p := range pathsIn(line, dir) {
 			if insideAny(p, sp.HideDirs) || insideAny(p, sp.HideFiles) {
-				return p + " is hidden in the sandbox (a place where credentials are kept); " + leaveHint + " if the command really needs it"
+				return p + " is hidden in the sandbox (a place where credentials are kept); " + leaveHint +
+					" if the command really needs it", rankHidden
 			}
 		}
 	case unreachable(low):
 		return "the sandbox has no network but the hosts in sandbox.network.allow" + s.allowedList() +
-			", reached through forge's proxy; " + leaveHint + ", or the person adds the host to sandbox.network.allow"
+			", reached through forge's proxy; " + leaveHint + ", or the person adds the host to sandbox.network.allow", rankNetwork
 	}
-	return ""
+	return "", 0
 }
 
 // writeHint says why a write to one of paths failed.

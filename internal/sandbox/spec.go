@@ -32,6 +32,26 @@ type spec struct {
 	Status int `json:"status,omitempty"`
 }
 
+// Places are the places a policy applies to a command, as they exist:
+// links resolved, nested ones left out.
+type Places struct {
+	// Writable are where a command may write; Scratch (read-only mode)
+	// are private copies whose writes vanish.
+	Writable, Scratch []string
+	// ReadOnly are the read-only places inside the writable ones.
+	ReadOnly []string
+	// Hidden are the places a command cannot see.
+	Hidden []string
+}
+
+// Places says where a command running in dir may write and what it
+// cannot see.
+func (p Policy) Places(dir string) Places {
+	sp := p.places(dir)
+	return Places{Writable: sp.Writable, Scratch: sp.Scratch, ReadOnly: sp.ReadOnly,
+		Hidden: append(append([]string(nil), sp.HideDirs...), sp.HideFiles...)}
+}
+
 // places works out, for a command running in dir, which existing places
 // the policy makes writable, scratch, read-only and hidden.
 func (p Policy) places(dir string) spec {
