@@ -72,7 +72,7 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		notices = append(notices, n)
 	}
 	sb, planSB := a.agentSandboxes(opts.Exec.WorkingDir)
-	ag := agent.New(agent.Config{Sandbox: sb, ReadOnlySandbox: planSB,Model: a.model.Model, ModelName: name, Executor: a.env.Executor,
+	ag := agent.New(agent.Config{Sandbox: sb, ReadOnlySandbox: planSB, Model: a.model.Model, ModelName: name, Executor: a.env.Executor,
 		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system, Notices: notices,
 		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,

@@ -62,11 +62,11 @@ type callEvent struct {
 }
 
 type resultEvent struct {
-	Type     string `json:"type"`
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Status   string `json:"status"`
-	Output   string `json:"output"`
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Status    string `json:"status"`
+	Output    string `json:"output"`
 	Error     string `json:"error"`
 	Sandboxed bool   `json:"sandboxed,omitempty"`
 	ParentID  string `json:"parent_id,omitempty"`
