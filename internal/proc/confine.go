@@ -20,24 +20,33 @@ type Confiner interface {
 }
 
 // WriteExit reports a command's exit on w, as a confinement's first
-// process does for StartConfined.
-func WriteExit(w io.Writer, e Exit) error {
-	_, err := fmt.Fprintf(w, "%d %s\n", e.Code, e.Signal)
+// process does for StartConfined; more says processes the command left
+// behind still run, so that the first process goes on (else it is about
+// to exit itself).
+func WriteExit(w io.Writer, e Exit, more bool) error {
+	rest := "alone"
+	if more {
+		rest = "more"
+	}
+	_, err := fmt.Fprintf(w, "%d %s %s\n", e.Code, rest, e.Signal)
 	return err
 }
 
 // readExit reads what WriteExit wrote; false when r ended without it.
-func readExit(r io.Reader) (Exit, bool) {
+func readExit(r io.Reader) (e Exit, more, ok bool) {
 	line, err := bufio.NewReader(io.LimitReader(r, 128)).ReadString('\n')
 	if err != nil {
-		return Exit{}, false
+		return Exit{}, false, false
 	}
-	code, sig, _ := strings.Cut(strings.TrimSuffix(line, "\n"), " ")
-	n, err := strconv.Atoi(code)
+	f := strings.SplitN(strings.TrimSuffix(line, "\n"), " ", 3)
+	if len(f) != 3 || (f[1] != "alone" && f[1] != "more") {
+		return Exit{}, false, false
+	}
+	n, err := strconv.Atoi(f[0])
 	if err != nil {
-		return Exit{}, false
+		return Exit{}, false, false
 	}
-	return Exit{Code: n, Signal: sig}, true
+	return Exit{Code: n, Signal: f[2]}, f[1] == "more", true
 }
 
 // statusPipe is the pipe of one confined command's exit; a nil one (no
@@ -83,11 +92,12 @@ func (s *statusPipe) close() {
 	}
 }
 
-// wait returns the command's exit once reported; false when the pipe
-// ended without one (no confinement, or its first process died first).
-func (s *statusPipe) wait() (Exit, bool) {
+// wait returns the command's exit once reported, and whether processes
+// it left behind still run; ok is false when the pipe ended without one
+// (no confinement, or its first process died first).
+func (s *statusPipe) wait() (e Exit, more, ok bool) {
 	if s == nil {
-		return Exit{}, false
+		return Exit{}, false, false
 	}
 	defer s.r.Close()
 	return readExit(s.r)

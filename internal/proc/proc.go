@@ -93,8 +93,8 @@ func Start(shell, command, dir string, env []string) (*Group, error) {
 // StartConfined is Start with the command confined by c (a sandbox); nil
 // confines nothing. The confinement's first process leads the group and
 // may outlive the command while what the command left behind runs: Done
-// is closed as soon as it reports the command's exit, and Exit is the
-// command's, not its own.
+// is closed as soon as it reports the command's exit with processes left
+// (else once it has exited too), and Exit is the command's, not its own.
 func StartConfined(shell, command, dir string, env []string, c Confiner) (*Group, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -133,10 +133,12 @@ func StartConfined(shell, command, dir string, env []string, c Confiner) (*Group
 		close(exited)
 	}()
 	go func() {
-		if ex, ok := status.wait(); ok {
+		ex, more, ok := status.wait()
+		if ok {
 			g.reported = &ex
-		} else {
-			<-exited
+		}
+		if !more {
+			<-exited // the first process is exiting too: wait, so that the group is gone
 		}
 		close(g.done)
 	}()

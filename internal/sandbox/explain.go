@@ -55,43 +55,66 @@ const (
 // blocked, and how telling that is (0: nothing).
 func (s *Sandbox) explainLine(line, dir string, sp spec) (string, int) {
 	low := strings.ToLower(line)
-	switch {
-	case strings.Contains(low, "read-only file system") || writeDenied(low):
-		if hint := s.writeHint(pathsIn(line, dir), sp); hint != "" {
+	if at := phraseAt(low, "read-only file system", "permission denied"); at >= 0 &&
+		(strings.Contains(low, "read-only file system") || writeDenied(low)) {
+		if hint := s.writeHint(pathNear(line, at, dir), sp); hint != "" {
 			return hint, rankWrite
 		}
-	case strings.Contains(low, "no such file or directory"):
-		for _, p := range pathsIn(line, dir) {
-			if insideAny(p, sp.HideDirs) || insideAny(p, sp.HideFiles) {
-				return p + " is hidden in the sandbox (a place where credentials are kept); " + leaveHint +
-					" if the command really needs it", rankHidden
-			}
+		return "", 0
+	}
+	if at := phraseAt(low, "no such file or directory"); at >= 0 {
+		if p := pathNear(line, at, dir); p != "" && (insideAny(p, sp.HideDirs) || insideAny(p, sp.HideFiles)) {
+			return p + " is hidden in the sandbox (a place where credentials are kept); " + leaveHint +
+				" if the command really needs it", rankHidden
 		}
-	case unreachable(low):
+		return "", 0
+	}
+	if unreachable(low) {
 		return "the sandbox has no network but the hosts in sandbox.network.allow" + s.allowedList() +
 			", reached through forge's proxy; " + leaveHint + ", or the person adds the host to sandbox.network.allow", rankNetwork
 	}
 	return "", 0
 }
 
-// writeHint says why a write to one of paths failed.
-func (s *Sandbox) writeHint(paths []string, sp spec) string {
-	where := "the project, the temporary directory and the toolchains' caches"
-	if s.policy.Mode == ModeReadOnly {
-		return "the sandbox is read-only here (plan mode, or sandbox.mode: read-only): nothing can be written; " + leaveHint
-	}
-	for _, p := range paths {
-		switch {
-		case insideAny(p, sp.ReadOnly):
-			return p + " stays read-only in the sandbox (forge's settings, git's configuration and hooks, the scripts forge runs); " +
-				leaveHint + " if the person should decide"
-		case !insideAny(p, sp.Writable):
-			return "the sandbox blocked a write to " + p + ": commands may write only in " + where + "; " + leaveHint +
-				", or the person adds the directory to sandbox.writable"
+// phraseAt is where the first of phrases is in low; -1 when none is.
+func phraseAt(low string, phrases ...string) int {
+	for _, p := range phrases {
+		if i := strings.Index(low, p); i >= 0 {
+			return i
 		}
 	}
-	if len(paths) == 0 {
+	return -1
+}
+
+// pathNear is the path an error message at byte at of line is about: the
+// last one before it (touch: cannot touch '/x': Read-only file system;
+// open /x: ...), else the first after it (Python's ...: '/x'); "" for
+// none.
+func pathNear(line string, at int, dir string) string {
+	if before := pathsIn(line[:at], dir); len(before) > 0 {
+		return before[len(before)-1]
+	}
+	if after := pathsIn(line[at:], dir); len(after) > 0 {
+		return after[0]
+	}
+	return ""
+}
+
+// writeHint says why a write to path ("" when the message named none)
+// failed; "" when the sandbox did not refuse it.
+func (s *Sandbox) writeHint(path string, sp spec) string {
+	where := "the project, the temporary directory and the toolchains' caches"
+	switch {
+	case s.policy.Mode == ModeReadOnly:
+		return "the sandbox is read-only here (plan mode, or sandbox.mode: read-only): nothing can be written; " + leaveHint
+	case path == "":
 		return "a write was blocked: commands may write only in " + where + "; " + leaveHint +
+			", or the person adds the directory to sandbox.writable"
+	case insideAny(path, sp.ReadOnly):
+		return path + " stays read-only in the sandbox (forge's settings, git's configuration and hooks, the scripts forge runs); " +
+			leaveHint + " if the person should decide"
+	case !insideAny(path, sp.Writable):
+		return "the sandbox blocked a write to " + path + ": commands may write only in " + where + "; " + leaveHint +
 			", or the person adds the directory to sandbox.writable"
 	}
 	return ""

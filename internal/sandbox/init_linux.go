@@ -149,8 +149,25 @@ func reap(pid int, status *os.File) int {
 			code = 128 + int(ws.Signal())
 		}
 		if status != nil {
-			_ = proc.WriteExit(status, ex)
+			_ = proc.WriteExit(status, ex, othersRun())
 			status.Close()
+		}
+	}
+}
+
+// othersRun reaps the children that already exited and says whether any
+// still runs. The command's own children were given to this process when
+// it exited, before its exit could be seen.
+func othersRun() bool {
+	for {
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
+		switch {
+		case errors.Is(err, unix.EINTR):
+		case err != nil:
+			return false // ECHILD
+		case got == 0:
+			return true
 		}
 	}
 }
