@@ -12,9 +12,12 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/d
 // restrict applies Landlock to this process and so to the command: read
 // and run everything, write only in the writable places, the private
 // copies, the devices every program writes to and /proc (this process
-// writes its child's user namespace maps there); no signal or abstract
-// socket reaches a process outside. It sets no_new_privs too. Best
-// effort: on a kernel without Landlock the mounts still confine.
+// writes its child's user namespace maps there). It sets no_new_privs
+// too. Best effort: on a kernel without Landlock the mounts still
+// confine. Signals and abstract sockets are not scoped: the pid and
+// network namespaces already keep them in, and before Landlock ABI 8 each
+// thread gets a domain of its own, which would keep this process from
+// signalling the command it started.
 func restrict(sp spec) error {
 	rules := []landlock.Rule{
 		landlock.RODirs("/"),
@@ -39,6 +42,6 @@ func restrict(sp spec) error {
 	if sp.Proxy != "" {
 		rules = append(rules, landlock.ROFiles(sp.Proxy).WithResolveUnix())
 	}
-	cfg := landlock.Config{HandledAccessFS: landlock.V11.HandledAccessFS, Scoped: landlock.V11.Scoped}
+	cfg := landlock.Config{HandledAccessFS: landlock.V11.HandledAccessFS}
 	return cfg.BestEffort().Restrict(rules...)
 }

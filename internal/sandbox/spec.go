@@ -63,9 +63,8 @@ func (p Policy) places(dir string) spec {
 	if p.Mode == ModeReadOnly {
 		sp.Scratch = outermost(withoutInside(caches, hidden))
 	} else {
-		writable = append(writable, caches...)
+		sp.Writable = outermost(withoutInside(append(writable, caches...), hidden))
 	}
-	sp.Writable = outermost(withoutInside(writable, hidden))
 	var ro []string
 	for _, w := range sp.Writable {
 		ro = append(ro, controlFiles(w)...)
