@@ -364,4 +364,3 @@ func write(t *testing.T, p, s string) {
 		t.Fatal(err)
 	}
 }
-
