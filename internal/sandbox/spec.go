@@ -59,7 +59,14 @@ func (p Policy) places(dir string) spec {
 	sp.Mode, sp.Dir = p.Mode, dir
 	writable := existing(p.Writable)
 	caches := existing(p.Caches)
-	hidden := outermost(existing(p.Hidden))
+	var hidden []string
+	for _, h := range existing(p.Hidden) {
+		// The project cannot be hidden, nor what holds it or a cache.
+		if !holdsAny(h, writable) && !holdsAny(h, caches) && !within(dir, h) {
+			hidden = append(hidden, h)
+		}
+	}
+	hidden = outermost(hidden)
 	if p.Mode == ModeReadOnly {
 		sp.Scratch = outermost(withoutInside(caches, hidden))
 	} else {
@@ -85,9 +92,6 @@ func (p Policy) places(dir string) spec {
 		}
 	}
 	for _, h := range hidden {
-		if holdsAny(h, sp.Writable) || within(dir, h) {
-			continue // the project itself cannot be hidden
-		}
 		if fi, err := os.Stat(h); err == nil && fi.IsDir() {
 			sp.HideDirs = append(sp.HideDirs, h)
 		} else {
