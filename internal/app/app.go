@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"io"
+	"net"
 	"os"
 	"sync"
 	"time"
@@ -35,6 +36,9 @@ type Options struct {
 	// Registry, when set, replaces the built-in tools and extensions
 	// (tests that need tools whose behaviour they control).
 	Registry *tools.Registry
+	// SandboxDial connects the sandbox's proxy to the hosts it lets
+	// through; nil dials directly (tests resolve names their own way).
+	SandboxDial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// OwnProcess says Main is the process's whole life (cmd/forge): it
 	// then becomes the subreaper of its descendants, handles SIGTERM and
 	// SIGHUP, and ends every process the tools started before it returns.

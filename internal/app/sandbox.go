@@ -43,7 +43,7 @@ func (a *App) sandbox() *sandboxState {
 		if p.Mode == sandbox.ModeOff {
 			return
 		}
-		sb, err := sandbox.New(p, sandbox.Options{})
+		sb, err := sandbox.New(p, sandbox.Options{Dial: a.opts.SandboxDial})
 		if err == nil {
 			s.mechanism, err = sb.Detect()
 		}

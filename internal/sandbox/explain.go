@@ -86,13 +86,22 @@ func phraseAt(low string, phrases ...string) int {
 	return -1
 }
 
-// pathNear is the path an error message at byte at of line is about: the
-// last one before it (touch: cannot touch '/x': Read-only file system;
-// open /x: ...), else the first after it (Python's ...: '/x'); "" for
-// none.
+// pathNear is the path an error message at byte at of line is about:
+// the word just before it (touch: cannot touch '/x': Read-only file
+// system; bash: line 1: .git/hooks/x: ...; open /x: ...), else the first
+// path after it (Python's ...: '/x'); "" for none.
 func pathNear(line string, at int, dir string) string {
-	if before := pathsIn(line[:at], dir); len(before) > 0 {
-		return before[len(before)-1]
+	before := strings.TrimRight(line[:at], ": \t")
+	if i := strings.LastIndexAny(before, " \t"); i >= 0 {
+		before = before[i+1:]
+	}
+	word := strings.Trim(before, "'\"`‘’")
+	quoted := word != before
+	if word != "" && (quoted || strings.ContainsAny(word, "/.")) && !strings.ContainsAny(word, "=") {
+		if !filepath.IsAbs(word) {
+			word = filepath.Join(dir, word)
+		}
+		return resolved(filepath.Clean(word))
 	}
 	if after := pathsIn(line[at:], dir); len(after) > 0 {
 		return after[0]
@@ -148,7 +157,8 @@ func writeDenied(low string) bool {
 func unreachable(low string) bool {
 	for _, w := range []string{"could not resolve host", "temporary failure in name resolution", "name or service not known",
 		"no such host", "network is unreachable", "enotfound", "eai_again", "getaddrinfo", "nodename nor servname",
-		"failed to resolve", "couldn't resolve", "connection refused", "econnrefused"} {
+		"failed to resolve", "couldn't resolve", "connection refused", "econnrefused", "couldn't connect to server",
+		"failed to connect to"} {
 		if strings.Contains(low, w) {
 			return true
 		}

@@ -42,7 +42,7 @@ func confine(sp spec) error {
 	if err := privateShm(); err != nil {
 		return err
 	}
-	if err := scratch(sp.Scratch); err != nil {
+	if err := scratch(sp.Scratch, sp.Keep); err != nil {
 		return err
 	}
 	if err := hide(sp.HideDirs, sp.HideFiles); err != nil {
@@ -97,14 +97,38 @@ const scratchRoot = "/dev/shm/.forge-scratch"
 // scratch makes each place a private copy: an overlay whose lower layer
 // is the place as it is and whose changes go to memory, gone when the
 // sandbox ends. Where an overlay cannot be mounted the place is an empty
-// private directory instead.
-func scratch(places []string) error {
+// private directory instead. The places of keep inside them stay the
+// real ones, read-only.
+func scratch(places, keep []string) error {
+	if len(places) == 0 {
+		return nil
+	}
+	kept := make([]int, len(keep))
+	for i, k := range keep {
+		fd, err := unix.Open(k, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("keep %s: %w", k, err)
+		}
+		defer unix.Close(fd)
+		kept[i] = fd
+	}
 	for i, p := range places {
 		if err := overlay(p, filepath.Join(scratchRoot, strconv.Itoa(i))); err == nil {
 			continue
 		}
 		if err := unix.Mount("tmpfs", p, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
 			return fmt.Errorf("make %s private: %w", p, err)
+		}
+	}
+	for i, k := range keep {
+		if err := os.MkdirAll(k, 0o755); err != nil {
+			return fmt.Errorf("keep %s: %w", k, err)
+		}
+		if err := bind("/proc/self/fd/"+strconv.Itoa(kept[i]), k); err != nil {
+			return err
+		}
+		if err := setReadOnly(k, true); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -291,7 +291,7 @@ func TestReadOnlyMode(t *testing.T) {
 // group ends both, a process that left the group too.
 func TestBackgroundKeepsFirstProcess(t *testing.T) {
 	f := newFixture(t, nil)
-	cmd := exec.Command("/bin/sh", "-c", "sleep 300 & setsid sleep 301 & echo started")
+	cmd := exec.Command("/bin/sh", "-c", "sleep 9871 & setsid sleep 9872 & echo started")
 	cmd.Dir = f.project
 	cmd.SysProcAttr = nil
 	if _, err := f.sb.Wrap(cmd, nil); err != nil {
@@ -325,7 +325,7 @@ func TestBackgroundKeepsFirstProcess(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the sandbox did not end after SIGTERM")
 	}
-	if n := countProcesses(t, "sleep 30"); n != 0 {
+	if n := countProcesses(t, "sleep 987"); n != 0 {
 		t.Errorf("%d sleeps outlived the sandbox", n)
 	}
 }
@@ -362,5 +362,22 @@ func write(t *testing.T, p, s string) {
 	t.Helper()
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReadOnlyProjectInTheTemporaryDirectory: a project under the
+// temporary directory stays itself, read-only, in read-only mode, rather
+// than a private copy that takes writes and loses them.
+func TestReadOnlyProjectInTheTemporaryDirectory(t *testing.T) {
+	f := newFixture(t, func(p *Policy) { p.Mode = ModeReadOnly })
+	f.sb, _ = New(Policy{Mode: ModeReadOnly, Writable: []string{f.project}, Caches: []string{f.base}}, Options{})
+	out, code := f.run(t, "/bin/sh", "touch made; touch "+f.tmp+"/scratch && echo scratch ok")
+	if !strings.Contains(out, "Read-only file system") || !strings.Contains(out, "scratch ok") || code != 0 {
+		t.Errorf("exit %d, %q", code, out)
+	}
+	for _, p := range []string{f.project + "/made", f.tmp + "/scratch"} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s was made", p)
+		}
 	}
 }

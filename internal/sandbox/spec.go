@@ -19,6 +19,10 @@ type spec struct {
 	// Scratch are made private copies whose writes are thrown away
 	// (read-only mode).
 	Scratch []string `json:"scratch,omitempty"`
+	// Keep are places inside the private copies (read-only mode) that
+	// stay the real ones, read-only: a project under the temporary
+	// directory must not become a copy that takes writes and loses them.
+	Keep []string `json:"keep,omitempty"`
 	// ReadOnly are bound read-only inside the writable places.
 	ReadOnly []string `json:"read_only,omitempty"`
 	// HideDirs are covered by an empty read-only directory, HideFiles by
@@ -69,6 +73,11 @@ func (p Policy) places(dir string) spec {
 	hidden = outermost(hidden)
 	if p.Mode == ModeReadOnly {
 		sp.Scratch = outermost(withoutInside(caches, hidden))
+		for _, w := range outermost(writable) {
+			if insideAny(w, sp.Scratch) && !slices.Contains(sp.Scratch, w) {
+				sp.Keep = append(sp.Keep, w)
+			}
+		}
 	} else {
 		sp.Writable = outermost(withoutInside(append(writable, caches...), hidden))
 	}
