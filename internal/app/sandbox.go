@@ -21,6 +21,10 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
+// sandboxInitArg is the hidden first argument of forge as its sandbox's
+// first process.
+const sandboxInitArg = sandbox.InitArg
+
 // sandboxState is this forge's sandbox, built from the configuration and
 // checked (sandbox.Detect) on first use, never at start-up: forge version
 // must not pay for it.

@@ -12,8 +12,13 @@ import (
 )
 
 // probeArg makes Init answer at once: the command the probe runs in the
-// sandbox, so that it needs no program but forge.
-const probeArg = "probe"
+// sandbox, so that it needs no program but forge. It prints probeReply,
+// which only a forge that handled InitArg (not some other binary started
+// in its place) prints.
+const (
+	probeArg   = "probe"
+	probeReply = "forge sandbox: built"
+)
 
 // Detect says which mechanism confines commands on this machine, or why
 // none can: it builds a sandbox once and runs forge itself in it, so
@@ -33,6 +38,9 @@ func (s *Sandbox) Detect() (string, error) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		return "", probeError(err, out.String())
+	}
+	if !strings.Contains(out.String(), probeReply) {
+		return "", fmt.Errorf("%s did not start as the sandbox's first process", s.opts.Executable)
 	}
 	mech := "Linux namespaces (user, mount, pid, network)"
 	if v, err := ll.LandlockGetABIVersion(); err == nil && v > 0 {

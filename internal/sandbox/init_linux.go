@@ -29,7 +29,8 @@ const (
 // unconfined.
 func Init(args []string) int {
 	if len(args) == 1 && args[0] == probeArg {
-		return 0 // Detect's command: the sandbox was built
+		fmt.Println(probeReply) // Detect's command: the sandbox was built
+		return 0
 	}
 	sp, argv, err := parseInit(args)
 	if err != nil {
