@@ -170,12 +170,12 @@ func (b *bashTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	limit := b.callLimit(ctx, ec, args)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	return b.foreground(ctx, ec, run{command: command, dir: dir, env: env, sb: sb}, limit)
+	return b.foreground(ctx, ec, bashRun{command: command, dir: dir, env: env, sb: sb}, limit)
 }
 
-// run is one command as Bash starts it: where, with what environment,
+// bashRun is one command as Bash starts it: where, with what environment,
 // and in which sandbox (nil: none).
-type run struct {
+type bashRun struct {
 	command, dir string
 	env          []string
 	sb           tools.Sandbox
@@ -240,7 +240,7 @@ func (s *switchWriter) set(w io.Writer) {
 	s.mu.Unlock()
 }
 
-func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, rn run, limit time.Duration) tools.Result {
+func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, rn bashRun, limit time.Duration) tools.Result {
 	start := time.Now()
 	command := rn.command
 	g, err := proc.StartConfined(b.shell, command, rn.dir, rn.env, rn.sb)

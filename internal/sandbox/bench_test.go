@@ -1,35 +1,48 @@
 package sandbox
 
 import (
+	"os"
 	"os/exec"
 	"testing"
 )
 
+// BenchmarkTrue is the sandbox's cost per command: `true` run plainly,
+// then in the sandbox (its first process is this test binary; with
+// FORGE_BENCH_FORGE naming a built forge, that forge too, as it runs for
+// real).
 func BenchmarkTrue(b *testing.B) {
+	requireSandbox(b)
 	dir := b.TempDir()
-	s, err := New(Policy{Mode: ModeWorkspace, Writable: []string{dir}, Hidden: []string{"/root/.npmrc", "/root/.cargo"}}, Options{})
-	if err != nil {
-		b.Fatal(err)
+	run := func(b *testing.B, sb *Sandbox) {
+		for b.Loop() {
+			cmd := exec.Command("/bin/true")
+			cmd.Dir = dir
+			if sb != nil {
+				if _, err := sb.Wrap(cmd, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
+	policy := Policy{Mode: ModeWorkspace, Writable: []string{dir}, Caches: []string{os.TempDir()}}
+	b.Run("unsandboxed", func(b *testing.B) { run(b, nil) })
 	b.Run("sandboxed", func(b *testing.B) {
-		for b.Loop() {
-			cmd := exec.Command("/bin/true")
-			cmd.Dir = dir
-			if _, err := s.Wrap(cmd, nil); err != nil {
-				b.Fatal(err)
-			}
-			if err := cmd.Run(); err != nil {
-				b.Fatal(err)
-			}
+		sb, err := New(policy, Options{})
+		if err != nil {
+			b.Fatal(err)
 		}
+		run(b, sb)
 	})
-	b.Run("plain", func(b *testing.B) {
-		for b.Loop() {
-			cmd := exec.Command("/bin/true")
-			cmd.Dir = dir
-			if err := cmd.Run(); err != nil {
+	if exe := os.Getenv("FORGE_BENCH_FORGE"); exe != "" {
+		b.Run("sandboxed-by-forge", func(b *testing.B) {
+			sb, err := New(policy, Options{Executable: exe})
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
+			run(b, sb)
+		})
+	}
 }

@@ -28,7 +28,7 @@ var (
 
 // requireSandbox skips the test where the kernel cannot build a sandbox,
 // saying why.
-func requireSandbox(t *testing.T) {
+func requireSandbox(t testing.TB) {
 	t.Helper()
 	detectOnce.Do(func() {
 		sb, err := New(Policy{Writable: []string{os.TempDir()}}, Options{})
