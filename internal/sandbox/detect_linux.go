@@ -7,8 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
 // probeArg makes Init answer at once: the command the probe runs in the
@@ -43,7 +41,7 @@ func (s *Sandbox) Detect() (string, error) {
 		return "", fmt.Errorf("%s did not start as the sandbox's first process", s.opts.Executable)
 	}
 	mech := "Linux namespaces (user, mount, pid, network)"
-	if v, err := ll.LandlockGetABIVersion(); err == nil && v > 0 {
+	if v := landlockABI(); v > 0 {
 		return fmt.Sprintf("%s and Landlock (ABI %d)", mech, v), nil
 	}
 	return mech + "; no Landlock in this kernel", nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -36,6 +37,9 @@ func Init(args []string) int {
 	if err != nil {
 		return setupFailed(err)
 	}
+	// Landlock and no_new_privs are applied to this thread, which starts
+	// the command: it must stay this goroutine's (and is never released).
+	runtime.LockOSThread()
 	var status *os.File
 	if sp.Status > 0 {
 		unix.CloseOnExec(sp.Status)

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // fixture is a project in a directory of its own, with a home holding
@@ -378,6 +380,38 @@ func TestReadOnlyProjectInTheTemporaryDirectory(t *testing.T) {
 	for _, p := range []string{f.project + "/made", f.tmp + "/scratch"} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s was made", p)
+		}
+	}
+}
+
+// TestLandlockAndNoNewPrivs: the command runs with no_new_privs and, where
+// the kernel has Landlock, cannot mount even a tmpfs of its own (which its
+// capabilities in its namespace would allow) to write through.
+func TestLandlockAndNoNewPrivs(t *testing.T) {
+	f := newFixture(t, nil)
+	out, _ := f.run(t, "/bin/sh", "grep NoNewPrivs /proc/self/status; mkdir -p "+f.tmp+"/m && mount -t tmpfs none "+f.tmp+"/m && echo mounted")
+	if !strings.Contains(out, "NoNewPrivs:\t1") {
+		t.Errorf("no_new_privs is not set: %q", out)
+	}
+	if landlockABI() > 0 && strings.Contains(out, "mounted") {
+		t.Errorf("a mount succeeded under Landlock: %q", out)
+	}
+	if landlockABI() == 0 {
+		t.Log("no Landlock in this kernel: only the mounts confine")
+	}
+}
+
+func TestHandledRights(t *testing.T) {
+	if handledRights(1)&unix.LANDLOCK_ACCESS_FS_REFER != 0 || handledRights(2)&unix.LANDLOCK_ACCESS_FS_REFER == 0 ||
+		handledRights(4)&unix.LANDLOCK_ACCESS_FS_IOCTL_DEV != 0 || handledRights(9)&unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX == 0 {
+		t.Errorf("rights by ABI: %x %x %x %x", handledRights(1), handledRights(2), handledRights(4), handledRights(9))
+	}
+	for _, r := range landlockRules(spec{Writable: []string{"/p"}, Proxy: "/tmp/forge-proxy-1/proxy.sock"}, handledRights(9)) {
+		if r.path == "/p" && r.rights&unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX != 0 {
+			t.Error("a writable place lets the command connect to sockets made outside")
+		}
+		if r.path == "/tmp/forge-proxy-1" && r.rights&unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX == 0 {
+			t.Error("the proxy's socket cannot be reached")
 		}
 	}
 }
