@@ -57,6 +57,7 @@ exits 0 when every command succeeded, 1 otherwise. Type /help in the shell.`,
 	_ = root.RegisterFlagCompletionFunc("provider", fixedCompletion(config.Providers()...))
 	_ = root.RegisterFlagCompletionFunc("approval", fixedCompletion(config.ApprovalModes()...))
 	_ = root.RegisterFlagCompletionFunc("tool-format", fixedCompletion(config.ToolFormats()...))
+	_ = root.RegisterFlagCompletionFunc("sandbox", fixedCompletion(config.SandboxModes()...))
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	for _, c := range commands.Table() {
 		if c.InCLI() {
