@@ -240,6 +240,25 @@ func (s *switchWriter) set(w io.Writer) {
 	s.mu.Unlock()
 }
 
+// watched is out, with what it is given also shown to live as it comes,
+// when there is a live view: whatever live does, out gets everything.
+// Children adopted as a background shell stop being shown (the sink is
+// switched away from this writer), and so does a call that is over.
+func watched(out, live io.Writer) io.Writer {
+	if live == nil {
+		return out
+	}
+	return teeWriter{out: out, live: live}
+}
+
+type teeWriter struct{ out, live io.Writer }
+
+func (t teeWriter) Write(p []byte) (int, error) {
+	n, err := t.out.Write(p)
+	_, _ = t.live.Write(p)
+	return n, err
+}
+
 func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, rn bashRun, limit time.Duration) tools.Result {
 	start := time.Now()
 	command := rn.command
@@ -249,7 +268,7 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, rn
 	}
 	out := capture.NewSpill(b.bashOutputLimit(ec), b.spills, bashSpillMax)
 	defer out.Close()
-	sink := &switchWriter{w: out}
+	sink := &switchWriter{w: watched(out, ec.LiveOutput)}
 	drained := make(chan struct{})
 	go func() {
 		io.Copy(sink, g.Out)

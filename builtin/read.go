@@ -31,6 +31,7 @@ const (
 var readDescriptor = tools.Descriptor{
 	ReadOnly:    true,
 	Name:        "Read",
+	Presenter:   readPresenter{},
 	Description: "Read contents of a file from the filesystem. Supports reading partial files with offset and limit parameters.",
 	Category:    tools.CategoryFile,
 	Parameters: []tools.Parameter{

@@ -54,6 +54,26 @@ func startForge(t *testing.T, env ...string) (*terminal, *term.State) {
 // slash-separated path.
 func startForgeWith(t *testing.T, files map[string]string, env ...string) (*terminal, *term.State) {
 	t.Helper()
+	dir := t.TempDir()
+	if files == nil {
+		files = map[string]string{}
+	}
+	files["hello.txt"] = "Hello, World!\n"
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return startForgeIn(t, dir, env...)
+}
+
+// startForgeIn runs forge in dir as startForge does.
+func startForgeIn(t *testing.T, dir string, env ...string) (*terminal, *term.State) {
+	t.Helper()
 	bin, err := exec.LookPath("forge")
 	if err != nil {
 		t.Skipf("forge is not on PATH: %v", err)
@@ -68,20 +88,6 @@ func startForgeWith(t *testing.T, files map[string]string, env ...string) (*term
 	before, err := term.GetState(int(tty.Fd()))
 	if err != nil {
 		t.Fatalf("terminal state: %v", err)
-	}
-	dir := t.TempDir()
-	if files == nil {
-		files = map[string]string{}
-	}
-	files["hello.txt"] = "Hello, World!\n"
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	cmd := exec.Command(bin)
 	cmd.Dir = dir
@@ -260,7 +266,8 @@ func TestInteractiveShell(t *testing.T) {
 	}
 }
 
-// SIGTERM at the prompt ends forge with the terminal restored.
+// SIGTERM at the prompt ends forge with the terminal restored, bracketed
+// paste off.
 func TestInteractiveSIGTERMRestoresTerminal(t *testing.T) {
 	tm, before := startForge(t)
 	tm.expect(`forge> *$`)
@@ -271,6 +278,7 @@ func TestInteractiveSIGTERMRestoresTerminal(t *testing.T) {
 		t.Errorf("exit status %d, want %d", code, 128+int(syscall.SIGTERM))
 	}
 	tm.assertRestored(before)
+	tm.assertPasteOff()
 }
 
 // The agent on a terminal: a prompt streams its answer, an edit is put to
@@ -336,16 +344,16 @@ func TestInteractiveApprovalShowAll(t *testing.T) {
 		"FORGE_PROVIDER=openai", "FORGE_BASE_URL="+srv.OpenAIURL(), "FORGE_APPROVAL=ask")
 	tm.expect(`forge> *$`)
 	tm.send("fix the numbers\r")
-	tm.expect(`(?s)Allow Edit\?.*-two\n *-three\n *\+2\n *\+3\n.*\[y\] yes, once.*\[n\] no\n\? *$`)
+	tm.expect(`(?s)Allow Edit\?.*-two\n *-three\n *\+2\n *\+3\n.*\[y\] yes, once.*\[n\] no  \[t\] no, and tell the model why\n\? *$`)
 	tm.send("y\r")
 	tm.expect(`(?s)Edited\..*forge> *$`)
 	if b, err := os.ReadFile(filepath.Join(tm.cmd.Dir, "crlf.txt")); err != nil || string(b) != "one\r\n2\r\n3\r\n" {
 		t.Errorf("crlf.txt = %q, %v", b, err)
 	}
 	tm.send("write a long file\r")
-	tm.expect(`(?s)Allow Write\?.*\+generated line 57\n *… 43 more lines: \[s\] shows all\n.*\[s\] show all +\[n\] no\n\? *$`)
+	tm.expect(`(?s)Allow Write\?.*\+generated line 57\n *… 43 more lines: \[s\] shows all\n.*\[s\] show all +\[n\] no  \[t\][^\n]*\n\? *$`)
 	tm.send("s\r")
-	tm.expect(`(?s)Allow Write\?.*\+generated line 58\n.*\+generated line 100\n[^+]*\[y\] yes, once +\[a\] always[^\[]*\[n\] no\n\? *$`)
+	tm.expect(`(?s)Allow Write\?.*\+generated line 58\n.*\+generated line 100\n[^+]*\[y\] yes, once +\[a\] always[^\[]*\[A\][^\[]*\[n\] no  \[t\][^\n]*\n\? *$`)
 	if strings.Contains(tm.screen()[strings.LastIndex(tm.screen(), "Allow Write?"):], "[s]") {
 		t.Errorf("the question with every line still offers show all:\n%s", tm.screen())
 	}
@@ -370,9 +378,9 @@ func TestInteractiveTrustQuestion(t *testing.T) {
 	tm, _ := startForgeWith(t, map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".forge/config.yaml": "approval: yolo\n"})
 	tm.expect(`asks for more than forge allows by default:\s+approval: yolo\s+Trust .* and apply them\? .*\[y/N\] *$`)
 	tm.send("y\r")
-	tm.expect(`forge> *$`)
+	tm.expect(`forge \[yolo\]> *$`)
 	tm.send("/config\r")
-	tm.expect(`(?s)\(trusted\).*approval +yolo +project file .*forge> *$`)
+	tm.expect(`(?s)\(trusted\).*approval +yolo +project file .*forge \[yolo\]> *$`)
 	tm.send("\x04")
 	if code := tm.wait(); code != 0 {
 		t.Errorf("exit status %d; output:\n%s", code, tm.screen())

@@ -88,6 +88,12 @@ type Config struct {
 	// calls change, before they change them, for undo. A subagent shares
 	// its parent's: its changes belong to the parent's prompt.
 	Checkpointer Checkpointer
+	// ShowChanges works out, before it runs, the change of each file edit
+	// that runs without a question (auto-edit, an "always" answer, an
+	// allow rule), so that its result can show the person what it did
+	// (CallResult.Change). A front end that shows no such thing leaves
+	// it off and spares the file reads.
+	ShowChanges bool
 
 	// readOnly offers and allows read-only tools only (a subagent).
 	readOnly bool
@@ -136,6 +142,10 @@ type run struct {
 	parseErrs []string
 	// fixed is the estimate of the system prompt and tool specs.
 	fixed int64
+	// serverWindow and serverUsed are the window the provider named when
+	// it refused a request as too long, and what it counted the request
+	// to need; 0 when it has not.
+	serverWindow, serverUsed int64
 	// logReported says the session log's failure was reported.
 	logReported bool
 	// stopBlocks counts the times Stop hooks kept the run going.
@@ -193,12 +203,13 @@ func (r *run) loop(ctx context.Context) {
 			// The window is smaller than forge knew, or unknown: compact to
 			// fit what was just refused, then try once more.
 			r.done.Turns--
-			if r.refitAfterOverflow(ctx) {
+			if r.refitAfterOverflow(ctx, err) {
 				return
 			}
 			msg, err = r.request(ctx)
 			if err != nil && llm.IsContextOverflow(err) {
-				r.stopForContext(r.estimate(), 0)
+				r.noteOverflow(err)
+				r.stopForContext(r.estimate())
 				return
 			}
 		}

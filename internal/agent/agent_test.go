@@ -434,3 +434,30 @@ func TestUnknownToolIsToldTheTools(t *testing.T) {
 		t.Errorf("results %q", res)
 	}
 }
+
+// feedbackApprover refuses every call with words for the model.
+type feedbackApprover string
+
+func (f feedbackApprover) Approve(context.Context, Approval) (Answer, error) { return Reject, nil }
+func (f feedbackApprover) ApproveWithFeedback(context.Context, Approval) (Answer, string, error) {
+	return Reject, string(f), nil
+}
+
+// A refusal with the person's words tells the model those words, and the
+// person sees them in the call's summary.
+func TestRefusalWithFeedbackReachesTheModel(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{scriptCall("Write", `{"file_path": "a.txt", "content": "a"}`)}},
+		{Text: "ok"},
+	}})
+	h.cfg.Approver = feedbackApprover("  use b.txt instead ")
+	h.run(context.Background(), "write")
+	res := resultsOf(h.lastRequest())
+	if len(res) != 1 || !strings.Contains(res[0], `the person refused this call and said: "use b.txt instead"`) {
+		t.Errorf("results %q", res)
+	}
+	if r := h.results(); len(r) != 1 || r[0].Status != StatusDenied || r[0].Error != "denied by you: use b.txt instead" {
+		t.Errorf("call results %+v", r)
+	}
+	h.assertValid()
+}

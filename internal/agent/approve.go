@@ -39,3 +39,22 @@ type Approval struct {
 type Approver interface {
 	Approve(ctx context.Context, a Approval) (Answer, error)
 }
+
+// FeedbackApprover is an Approver whose person may say why they refuse a
+// call: a Reject with feedback tells the model their words, so that it can
+// change course rather than guess.
+type FeedbackApprover interface {
+	Approver
+	// ApproveWithFeedback is Approve with the person's words on a Reject
+	// ("" when they gave none).
+	ApproveWithFeedback(ctx context.Context, a Approval) (Answer, string, error)
+}
+
+// askApprover puts a to ap, with the person's feedback when ap takes it.
+func askApprover(ctx context.Context, ap Approver, a Approval) (Answer, string, error) {
+	if f, ok := ap.(FeedbackApprover); ok {
+		return f.ApproveWithFeedback(ctx, a)
+	}
+	ans, err := ap.Approve(ctx, a)
+	return ans, "", err
+}

@@ -27,6 +27,9 @@ type pending struct {
 	ran bool
 	// reported says its result event was emitted.
 	reported bool
+	// asked says the person was asked about it, and so has seen what it
+	// would do.
+	asked bool
 }
 
 // runCalls answers every call of one assistant message, in order, and
@@ -236,7 +239,8 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 		return false
 	}
 	r.emit(Event{Type: EventApproval, Call: &p.call})
-	ans, err := r.a.cfg.Approver.Approve(ctx, Approval{Call: p.call, Tool: p.tool, Exec: r.a.cfg.Exec, Reason: v.Reason, Always: v.Always})
+	p.asked = true
+	ans, feedback, err := askApprover(ctx, r.a.cfg.Approver, Approval{Call: p.call, Tool: p.tool, Exec: r.a.cfg.Exec, Reason: v.Reason, Always: v.Always})
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
 		p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")
@@ -244,6 +248,10 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 		return true
 	case err != nil:
 		p.res = refusedFor(StatusDenied, "Denied: the approval could not be asked: "+err.Error(), "denied: no answer ("+err.Error()+")")
+	case ans == Reject && strings.TrimSpace(feedback) != "":
+		words := strings.TrimSpace(feedback)
+		p.res = refusedFor(StatusDenied, "Denied: the person refused this call and said: \""+words+"\""+
+			". Take this into account: do not retry the call unchanged.", "denied by you: "+words)
 	case ans == Reject:
 		p.res = refusedFor(StatusDenied, "Denied: the person refused this call. Do not retry it unchanged; ask or do something else.", "denied by you")
 	case ans == AllowAlways && pol != nil:
@@ -312,6 +320,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	// An invalid Task call goes to the executor, which words the error for
 	// the model, rather than starting a subagent without a prompt.
 	if p.call.Name == TaskToolName && r.a.cfg.depth == 0 && p.tool != nil && p.call.Args != nil && r.valid(p) {
+		r.emit(Event{Type: EventToolStart, Call: &p.call})
 		r.runSubagent(ctx, p)
 		return
 	}
@@ -320,8 +329,10 @@ func (r *run) execute(ctx context.Context, p *pending) {
 		p.res = notCheckpointed(err)
 		return
 	}
+	change := r.changeToShow(p)
+	ec, live := r.callContext(p)
+	r.emit(Event{Type: EventToolStart, Call: &p.call})
 	var res tools.Result
-	ec := r.a.cfg.Exec
 	ec.Sandbox = r.a.sandbox() // a tool that runs confined honours the call's sandbox: false
 	if p.call.Args != nil {
 		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, ec, p.call.Args)
@@ -329,8 +340,13 @@ func (r *run) execute(ctx context.Context, p *pending) {
 		// Not a JSON object: the executor words the error for the model.
 		res = r.a.cfg.Executor.ExecuteJSON(ctx, p.call.Name, ec, p.call.Raw)
 	}
+	live.close()
 	p.ran = true
 	p.res = outcome(p.call.Name, res, r.offered)
+	keepPrinted(p.res, live)
+	if change != nil && res.Status == tools.StatusSuccess {
+		p.res.Change = change
+	}
 	afterCall()
 }
 

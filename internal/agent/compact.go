@@ -33,24 +33,77 @@ const summaryPrompt = "Summarise the conversation above for yourself, to continu
 	"changed and how, decisions taken, errors met, and what is left to do. Be concise, but keep every name, path, " +
 	"number and detail needed to continue. Write notes, not prose; do not call tools."
 
-// summaryHeader opens the message that stands for the compacted part.
-const summaryHeader = "[The earlier part of this conversation was compacted into this summary.]\n\n"
+// summaryHeader opens the message that stands for the compacted part;
+// summarySeparator ends it when the person's next prompt follows in the
+// same message.
+const (
+	summaryHeader    = "[The earlier part of this conversation was compacted into this summary.]\n\n"
+	summarySeparator = "\n\n---\n\n"
+)
 
-// ErrNothingToCompact is Compact's error for a conversation too short to
-// compact.
+// ErrNothingToCompact is the error of a conversation too short to
+// compact; errors.Is matches a *NothingToCompactError with it too.
 var ErrNothingToCompact = errors.New("nothing to compact: the conversation has no earlier turns to summarise")
 
-// Compact compacts conv now, as /compact asks, whatever its size, for the
-// agent's window (or, unknown, the conversation's current size). It
-// returns a note of what it did.
+// NothingToCompactError says why Compact left a conversation as it was.
+type NothingToCompactError struct {
+	// Reason is why, for the person: "the conversation is empty".
+	Reason string
+}
+
+func (e *NothingToCompactError) Error() string { return "nothing to compact: " + e.Reason }
+
+// Is makes errors.Is(err, ErrNothingToCompact) hold.
+func (e *NothingToCompactError) Is(target error) bool { return target == ErrNothingToCompact }
+
+// Compact compacts conv now, as /compact asks, whatever its size: the
+// person asked, so everything before the last exchange (the last prompt
+// and what answered it) is summarised, and that exchange is kept as it
+// is. It returns a note of what it did, or a *NothingToCompactError that
+// says why there is nothing to summarise.
 func (a *Agent) Compact(ctx context.Context, conv *Conversation, emit func(Event)) (string, error) {
 	r := &run{a: a, conv: conv, emit: emit, specs: a.toolSpecs()}
 	r.done.Priced = a.cfg.Price != nil
-	window := int64(a.cfg.ContextWindow)
-	if window <= 0 {
-		window = max(r.estimate(), 1)
+	split := lastExchange(conv.Messages)
+	if err := nothingBefore(conv.Messages, split); err != nil {
+		return "", err
 	}
-	return r.compact(ctx, window)
+	// The model read the whole conversation before, so the older part
+	// fits one request unless the window is known to be smaller.
+	piece := estimateMessages(conv.Messages[:split])
+	if w := int64(a.cfg.ContextWindow); w > 0 {
+		piece = min(piece, int64(pieceShare*float64(w)))
+	}
+	return r.compactBefore(ctx, split, piece)
+}
+
+// lastExchange is where the conversation's last exchange begins: its last
+// message from the user's side that is not a tool result (the person's
+// prompt, or forge's note in their place). len(msgs) when there is none.
+func lastExchange(msgs []llm.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleUser {
+			return i
+		}
+	}
+	return len(msgs)
+}
+
+// nothingBefore says why msgs[:split] is nothing to summarise, or nil.
+func nothingBefore(msgs []llm.Message, split int) error {
+	switch {
+	case len(msgs) == 0:
+		return &NothingToCompactError{Reason: "the conversation is empty"}
+	case split == len(msgs):
+		return &NothingToCompactError{Reason: "the conversation has no prompt to keep"}
+	case split == 0 && strings.HasPrefix(msgs[0].Text, summaryHeader):
+		return &NothingToCompactError{Reason: "the conversation is already a summary and its last exchange, which is kept as it is"}
+	case split == 0:
+		return &NothingToCompactError{Reason: "the conversation has only one exchange, the last, which is kept as it is"}
+	case split == 1 && strings.HasPrefix(msgs[0].Text, summaryHeader):
+		return &NothingToCompactError{Reason: "everything before the last exchange is already a summary"}
+	}
+	return nil
 }
 
 // fitWindow compacts the conversation when the next request would fill
@@ -64,11 +117,24 @@ func (r *run) fitWindow(ctx context.Context) bool {
 	return r.compactOrStop(ctx, window, compactAt)
 }
 
-// refitAfterOverflow compacts a conversation the provider refused as too
-// long for its window (unknown, or smaller than forge knew): it must come
-// out clearly smaller than what was refused, and is sent once more.
-func (r *run) refitAfterOverflow(ctx context.Context) bool {
+// refitAfterOverflow compacts a conversation the provider refused (err)
+// as too long for its window (unknown, or smaller than forge knew): it
+// must come out clearly smaller than what was refused, and is sent once
+// more.
+func (r *run) refitAfterOverflow(ctx context.Context, err error) bool {
+	r.noteOverflow(err)
 	return r.compactOrStop(ctx, r.estimate(), overflowFill)
+}
+
+// noteOverflow keeps what the provider said of a request it refused as
+// too long: its window, and what the request needed (its count is
+// better than forge's estimate), for the message if the run stops.
+func (r *run) noteOverflow(err error) {
+	used, window := llm.ContextLimits(err)
+	if window > 0 {
+		r.serverWindow = window
+	}
+	r.serverUsed = used
 }
 
 // compactOrStop compacts for a window of the given size and stops the run
@@ -80,34 +146,76 @@ func (r *run) compactOrStop(ctx context.Context, window int64, fill float64) boo
 		return true
 	}
 	if est := r.estimate(); float64(est) >= fill*float64(window) {
-		r.stopForContext(est, window)
+		r.stopForContext(est)
 		return true
 	}
 	return false
 }
 
-// stopForContext ends a run whose conversation does not fit, saying what
-// the person can do; window is 0 when only the provider knows it.
-func (r *run) stopForContext(need, window int64) {
-	r.done.Reason = ReasonContext
-	fits := "the model's window"
-	if window > 0 {
-		fits = fmt.Sprintf("the model's window of about %d", window)
+// ContextError is why a run stopped with ReasonContext: the conversation
+// does not fit the model's window, even compacted.
+type ContextError struct {
+	// Need is about how many tokens the conversation needs.
+	Need int64
+	// Window is the window forge counted with (--context-window, or known
+	// for the model); 0 when it knew none.
+	Window int64
+	// Server is the window the provider named when it refused the
+	// request; 0 when it named none.
+	Server int64
+	// Fixed is about how many of the tokens every request holds besides
+	// the conversation: the system prompt and the tool specs.
+	Fixed int64
+	// Advice says what the person can do; the front end words it, as it
+	// knows what works there (/clear in the shell, not in forge ask).
+	Advice string
+}
+
+func (e *ContextError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the conversation needs about %d tokens and does not fit the model's window", e.Need)
+	switch {
+	case e.Server > 0:
+		fmt.Fprintf(&b, " of %d tokens (as the server says)", e.Server)
+	case e.Window > 0:
+		fmt.Fprintf(&b, " of about %d tokens", e.Window)
 	}
-	r.done.Err = fmt.Errorf("the conversation needs about %d tokens and does not fit %s even compacted: "+
-		"start a new conversation (/clear), or give a larger window (--context-window) if the model has one", need, fits)
+	b.WriteString(", even compacted")
+	if e.Fixed*2 >= e.Need {
+		fmt.Fprintf(&b, " (forge's system prompt and tool specs take about %d of them)", e.Fixed)
+	}
+	if e.Advice != "" {
+		b.WriteString(": " + e.Advice)
+	}
+	return b.String()
+}
+
+// stopForContext ends a run whose conversation, of about need tokens,
+// does not fit.
+func (r *run) stopForContext(need int64) {
+	if r.serverUsed > need {
+		need = r.serverUsed
+	}
+	r.done.Reason = ReasonContext
+	r.done.Err = &ContextError{Need: need, Window: int64(r.a.cfg.ContextWindow), Server: r.serverWindow, Fixed: r.fixedTokens()}
 }
 
 // compact summarises the older part of the conversation and keeps the
 // recent turns, for a window of the given size.
 func (r *run) compact(ctx context.Context, window int64) (string, error) {
-	msgs := r.conv.Messages
-	split := keepFrom(msgs, int64(keepShare*float64(window)))
+	split := keepFrom(r.conv.Messages, int64(keepShare*float64(window)))
 	if split <= 0 {
 		return "", ErrNothingToCompact
 	}
+	return r.compactBefore(ctx, split, int64(pieceShare*float64(window)))
+}
+
+// compactBefore replaces the messages before split by their summary,
+// read by the model in pieces of at most piece tokens.
+func (r *run) compactBefore(ctx context.Context, split int, piece int64) (string, error) {
+	msgs := r.conv.Messages
 	before := r.estimate()
-	summary, err := r.summarise(ctx, msgs[:split], int64(pieceShare*float64(window)))
+	summary, err := r.summarise(ctx, msgs[:split], piece)
 	if err != nil {
 		return "", fmt.Errorf("compacting the conversation: %w", err)
 	}
@@ -150,7 +258,7 @@ func withSummary(summary string, kept []llm.Message) []llm.Message {
 	out := make([]llm.Message, 0, len(kept)+1)
 	if len(kept) > 0 && kept[0].Role == llm.RoleUser {
 		first := kept[0]
-		first.Text = text + "\n\n---\n\n" + first.Text
+		first.Text = text + summarySeparator + first.Text
 		return append(append(out, first), kept[1:]...)
 	}
 	return append(append(out, llm.Message{Role: llm.RoleUser, Text: text}), kept...)
@@ -224,4 +332,19 @@ func transcriptEntry(m llm.Message) string {
 		}
 	}
 	return b.String()
+}
+
+// CutSummary separates a compaction's summary from the message it opens:
+// for a message that begins with one, the text after it (the person's
+// prompt it was joined to, or "") and true. A summary is notes, which may
+// hold the separator themselves, so the last one counts.
+func CutSummary(text string) (string, bool) {
+	if !strings.HasPrefix(text, summaryHeader) {
+		return text, false
+	}
+	i := strings.LastIndex(text, summarySeparator)
+	if i < 0 {
+		return "", true
+	}
+	return text[i+len(summarySeparator):], true
 }

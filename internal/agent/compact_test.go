@@ -2,6 +2,9 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -76,8 +79,12 @@ func TestCompactionThatCannotFitStops(t *testing.T) {
 	h.file("one.txt", bigFile("one"))
 	h.cfg.ContextWindow = 9_000 // the last round alone (6,000 tokens and the specs) is past 80%
 	d := h.run(context.Background(), "read the file")
-	if d.Reason != ReasonContext || d.Err == nil || !strings.Contains(d.Err.Error(), "/clear") {
+	var ce *ContextError
+	if d.Reason != ReasonContext || !errors.As(d.Err, &ce) || ce.Window != 9_000 || ce.Server != 0 || ce.Need < 6_000 {
 		t.Fatalf("done %+v", d)
+	}
+	if got := d.Err.Error(); !strings.HasPrefix(got, "the conversation needs about ") || !strings.HasSuffix(got, "does not fit the model's window of about 9000 tokens, even compacted") {
+		t.Errorf("message %q", got)
 	}
 	if n := len(h.srv.Requests()); n != 2 {
 		t.Errorf("%d requests, want the first and one summary", n)
@@ -129,11 +136,88 @@ func TestCompactInPieces(t *testing.T) {
 		t.Errorf("the second piece does not carry the first's summary")
 	}
 	got := h.conv.Messages
-	if len(got) != 3 || !strings.HasPrefix(got[0].Text, summaryHeader+"SUMMARY so far") || got[2].Text != "and now?" {
+	if len(got) != 1 || !strings.HasPrefix(got[0].Text, summaryHeader+"SUMMARY so far") || !strings.HasSuffix(got[0].Text, "\n\n---\n\nand now?") {
 		t.Errorf("conversation after: %d messages, first %.60q", len(got), got[0].Text)
 	}
-	if !strings.Contains(note, "compacted 11 earlier messages") {
+	if !strings.Contains(note, "compacted 12 earlier messages") {
 		t.Errorf("note %q", note)
+	}
+}
+
+// /compact on a conversation far smaller than the window (ten prompts,
+// with tool calls) summarises everything before the last exchange and
+// keeps that exchange as it was; the log records the compaction, so a
+// resume goes on from the summary.
+func TestCompactOnDemandKeepsTheLastExchange(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{{Text: "SUMMARY of nine prompts"}}})
+	for i := range 9 {
+		call := llm.ToolCall{ID: fmt.Sprintf("call_%d", i), Name: "Read", Arguments: json.RawMessage(`{"file_path": "a.go"}`)}
+		h.conv.Messages = append(h.conv.Messages,
+			llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf("prompt %d", i)},
+			llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{call}},
+			llm.Message{Role: llm.RoleTool, Result: &llm.ToolResult{CallID: call.ID, Name: "Read", Content: "package a"}},
+			llm.Message{Role: llm.RoleAssistant, Text: fmt.Sprintf("answer %d", i)})
+	}
+	last := []llm.Message{{Role: llm.RoleUser, Text: "prompt 9"}, {Role: llm.RoleAssistant, Text: "answer 9"}}
+	h.conv.Messages = append(h.conv.Messages, last...)
+	h.cfg.ContextWindow = 400_000 // the conversation is far below any share of it
+	rec := &recorder{}
+	h.conv.Log = rec
+	var events []Event
+	note, err := New(h.cfg).Compact(context.Background(), &h.conv, func(e Event) { events = append(events, e) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(note, "compacted 36 earlier messages into a summary; kept the last 2") {
+		t.Errorf("note %q", note)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) != 1 || reqs[0].ToolsField || !strings.Contains(reqs[0].Messages[0].Text, "prompt 8") ||
+		strings.Contains(reqs[0].Messages[0].Text, "prompt 9") {
+		t.Fatalf("summary requests: %+v", reqs)
+	}
+	got := h.conv.Messages
+	if len(got) != 2 || got[0].Text != summaryHeader+"SUMMARY of nine prompts\n\n---\n\nprompt 9" || got[1].Text != "answer 9" {
+		t.Errorf("conversation after: %+v", got)
+	}
+	if len(rec.compactions) != 1 || len(rec.compactions[0]) != 2 {
+		t.Errorf("compactions recorded: %+v", rec.compactions)
+	}
+	if n := len(events); n == 0 || events[n-1].Type != EventCompaction {
+		t.Errorf("events: %+v", events)
+	}
+}
+
+// /compact says why when there is nothing to summarise, and asks nothing
+// of the model.
+func TestCompactOnDemandNothingToDo(t *testing.T) {
+	summary := llm.Message{Role: llm.RoleUser, Text: summaryHeader + "SUMMARY"}
+	for _, tc := range []struct {
+		name string
+		msgs []llm.Message
+		want string
+	}{
+		{"empty", nil, "the conversation is empty"},
+		{"one exchange", []llm.Message{{Role: llm.RoleUser, Text: "hi"}, {Role: llm.RoleAssistant, Text: "hello"}},
+			"only one exchange"},
+		{"compacted already", []llm.Message{{Role: llm.RoleUser, Text: summaryHeader + "S\n\n---\n\nhi"}, {Role: llm.RoleAssistant, Text: "hello"}},
+			"already a summary and its last exchange"},
+		{"summary then the last exchange", []llm.Message{summary, {Role: llm.RoleUser, Text: "hi"},
+			{Role: llm.RoleAssistant, Text: "hello"}}, "before the last exchange is already a summary"},
+		{"no prompt", []llm.Message{{Role: llm.RoleAssistant, Text: "hello"}}, "no prompt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, llmtest.OpenAI, llmtest.Script{})
+			h.conv.Messages = tc.msgs
+			_, err := New(h.cfg).Compact(context.Background(), &h.conv, func(Event) {})
+			var nothing *NothingToCompactError
+			if !errors.As(err, &nothing) || !errors.Is(err, ErrNothingToCompact) || !strings.Contains(nothing.Reason, tc.want) {
+				t.Errorf("err %v, want one that says %q", err, tc.want)
+			}
+			if n := len(h.srv.Requests()); n != 0 {
+				t.Errorf("%d requests", n)
+			}
+		})
 	}
 }
 
@@ -171,5 +255,39 @@ func TestKeepFrom(t *testing.T) {
 		if got := keepFrom(tc.msgs, tc.keep); got != tc.want {
 			t.Errorf("%s: keepFrom = %d, want %d", tc.name, got, tc.want)
 		}
+	}
+}
+
+// recorder is a Recorder that keeps the compactions it is given.
+type recorder struct {
+	compactions [][]llm.Message
+}
+
+func (r *recorder) Prompt(string) error              { return nil }
+func (r *recorder) Append(llm.Message) error         { return nil }
+func (r *recorder) Result(llm.Message, string) error { return nil }
+func (r *recorder) Usage(llm.Usage, float64) error   { return nil }
+func (r *recorder) Record(string, any) error         { return nil }
+func (r *recorder) Compaction(ms []llm.Message, _ string) error {
+	r.compactions = append(r.compactions, ms)
+	return nil
+}
+
+// A provider that refuses even the compacted conversation stops the run;
+// the window the server named, and what it counted the request to need
+// (more than forge's estimate), are kept for the message.
+func TestOverflowThatCannotFitNamesTheServersWindow(t *testing.T) {
+	refuse := llmtest.Turn{Error: &llmtest.ErrorReply{Status: 400,
+		Message: "This model's maximum context length is 4096 tokens. However, your messages resulted in 5000 tokens."}}
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{RepeatLast: true, Turns: []llmtest.Turn{refuse}})
+	d := h.run(context.Background(), "hi")
+	var ce *ContextError
+	if d.Reason != ReasonContext || !errors.As(d.Err, &ce) || ce.Server != 4096 || ce.Window != 0 || ce.Need != 5000 {
+		t.Fatalf("done %+v", d)
+	}
+	ce.Advice = "do this"
+	if got := d.Err.Error(); !strings.Contains(got, "does not fit the model's window of 4096 tokens (as the server says), even compacted "+
+		"(forge's system prompt and tool specs take about ") || !strings.HasSuffix(got, " of them): do this") || ce.Fixed < 1000 {
+		t.Errorf("message %q", got)
 	}
 }

@@ -17,6 +17,9 @@ type Conversation struct {
 	logErr error
 	// window is what the last request held as the provider counted it.
 	window windowCount
+	// fixed is the estimate of the last run's system prompt and tools,
+	// which every request holds besides the messages.
+	fixed int64
 	// started says the SessionStart hooks ran for this conversation.
 	started bool
 }

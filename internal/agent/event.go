@@ -23,6 +23,14 @@ const (
 	EventToolCall EventType = "tool_call"
 	// EventApproval says the person is being asked about a call.
 	EventApproval EventType = "approval"
+	// EventToolStart says a call starts to run, its approval given.
+	EventToolStart EventType = "tool_start"
+	// EventToolOutput is a piece of what a running call prints (Text), as
+	// it prints it; its result still carries the whole output.
+	EventToolOutput EventType = "tool_output"
+	// EventToolQuestion says a running call is putting a question to the
+	// person (ask_question): a view stops drawing over the terminal.
+	EventToolQuestion EventType = "tool_question"
 	// EventToolResult is a call's outcome.
 	EventToolResult EventType = "tool_result"
 	// EventUsage is one request's token usage.
@@ -43,9 +51,11 @@ const (
 // never prints: the printer and the session log consume them.
 type Event struct {
 	Type EventType
-	// Text is the text of a text_delta, text or notice event.
+	// Text is the text of a text_delta, text, notice or tool_output
+	// event.
 	Text string
-	// Call is the call of a tool_call, approval or tool_result event.
+	// Call is the call of a tool_call, approval, tool_start, tool_output,
+	// tool_question or tool_result event.
 	Call *Call
 	// Result is the outcome of a tool_result event.
 	Result *CallResult
@@ -99,6 +109,9 @@ type CallResult struct {
 	// Result is the executor's whole result (metadata, duration), when
 	// the tool ran or was refused by the executor.
 	Result tools.Result
+	// Change is what a successful file edit did, when it ran without
+	// the person seeing it first (Config.ShowChanges); nil otherwise.
+	Change *tools.Change
 }
 
 // Reason says why a run ended.

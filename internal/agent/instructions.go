@@ -86,6 +86,9 @@ func readInstruction(path, root string) (string, bool, error) {
 	if !fi.Mode().IsRegular() {
 		return "", false, fmt.Errorf("it is %s, not a regular file", kindOf(fi.Mode()))
 	}
+	if hardLinked(fi) {
+		return "", false, fmt.Errorf("it has other hard links, so it may be a file from outside the project")
+	}
 	buf, err := io.ReadAll(io.LimitReader(f, maxInstructions+1))
 	if err != nil {
 		return "", false, err

@@ -52,6 +52,13 @@ func TestInstructionsFiles(t *testing.T) {
 			link(t, "../AGENTS.md", filepath.Join(proj, "sub", "AGENTS.md"))
 			return ""
 		}, notice: "leaves the project"},
+		{name: "a hard link to a file outside", setup: func(t *testing.T, proj, outside string) string {
+			write(t, filepath.Join(outside, ".ssh", "id_rsa"), secret)
+			if err := os.Link(filepath.Join(outside, ".ssh", "id_rsa"), filepath.Join(proj, "AGENTS.md")); err != nil {
+				t.Skip("no hard links here:", err)
+			}
+			return ""
+		}, notice: "AGENTS.md is not read: it has other hard links"},
 		{name: "a link to /proc/self/environ", setup: func(t *testing.T, proj, _ string) string {
 			link(t, "/proc/self/environ", filepath.Join(proj, "AGENTS.md"))
 			return ""

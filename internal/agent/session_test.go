@@ -77,3 +77,70 @@ func TestSessionKeepsWhatWasShown(t *testing.T) {
 		})
 	}
 }
+
+// A model that sends tool-call arguments that are not JSON: the call is
+// answered with an error and the model goes on. The log keeps the
+// model's message with the arguments exactly as they came, nothing is
+// lost or repaired, and a resume sends the provider a conversation the
+// real API accepts (the fake server rejects what it would not).
+func TestSessionKeepsBrokenArguments(t *testing.T) {
+	const broken = `{"file_path": "hello.txt", "limit": `
+	for _, wire := range wires {
+		t.Run(string(wire), func(t *testing.T) {
+			h := newHarness(t, wire, llmtest.Script{Turns: []llmtest.Turn{
+				{Text: "Reading.", ToolCalls: []llmtest.ToolCall{{ID: "call_bad", Name: "Read", RawArguments: broken}}},
+				{Text: "My arguments were cut off; never mind."},
+				{Text: "Still here."},
+			}})
+			h.file("hello.txt", "hello\n")
+			store := session.NewStore(filepath.Join(t.TempDir(), "sessions"), func() time.Time { return time.Unix(0, 0) })
+			log, err := store.Create(session.Meta{ID: "sess_1", CWD: h.dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.conv.Log = log
+			d := h.run(context.Background(), "read hello.txt")
+			if d.Reason != ReasonStop {
+				t.Fatalf("run: %+v", d)
+			}
+			for _, e := range h.events {
+				if e.Type == EventNotice {
+					t.Errorf("notice: %s", e.Text)
+				}
+			}
+			if err := log.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			log, st, err := store.Resume("sess_1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer log.Close()
+			if len(st.Warnings) != 0 {
+				t.Errorf("loading warned: %q", st.Warnings)
+			}
+			if len(st.Messages) != 4 || len(st.Messages[1].ToolCalls) != 1 || st.Messages[2].Result == nil {
+				t.Fatalf("kept conversation: %+v", st.Messages)
+			}
+			if got := string(st.Messages[1].ToolCalls[0].Arguments); got != broken {
+				t.Errorf("kept arguments %q, the model sent %q", got, broken)
+			}
+			if st.Messages[2].Result.CallID != st.Messages[1].ToolCalls[0].ID || !st.Messages[2].Result.IsError {
+				t.Errorf("the call's result was not kept with it: %+v", st.Messages[2].Result)
+			}
+
+			h.conv = Conversation{Messages: st.Messages, Log: log}
+			if d := h.run(context.Background(), "are you there?"); d.Reason != ReasonStop || d.Text != "Still here." {
+				t.Fatalf("resumed run: %+v", d)
+			}
+			last := h.lastRequest()
+			if last.Rejected != "" {
+				t.Fatalf("the provider would refuse the resumed conversation: %s", last.Rejected)
+			}
+			if len(last.Messages) != 5 || len(last.Messages[1].ToolCalls) != 1 || len(resultsOf(last)) != 1 {
+				t.Errorf("resumed request: %+v", last.Messages)
+			}
+		})
+	}
+}

@@ -269,6 +269,12 @@ func (o oneAtATime) Approve(ctx context.Context, ap Approval) (Answer, error) {
 	return o.a.Approve(ctx, ap)
 }
 
+func (o oneAtATime) ApproveWithFeedback(ctx context.Context, ap Approval) (Answer, string, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return askApprover(ctx, o.a, ap)
+}
+
 // remaining is a budget with what is left of it.
 type remaining struct {
 	Budget

@@ -50,15 +50,27 @@ func (r *run) fixedTokens() int64 {
 	return r.fixed
 }
 
-// estimate is the tokens the next request will hold: the provider's count
-// of the last one plus an estimate of what was added since, or an
-// estimate of it all before the provider has counted anything.
+// estimate is the tokens the next request will hold (Conversation.Tokens,
+// with this run's system prompt and tools).
 func (r *run) estimate() int64 {
-	msgs, w := r.conv.Messages, r.conv.window
+	r.conv.fixed = r.fixedTokens()
+	return r.conv.Tokens()
+}
+
+// Tokens is about how many tokens the next request of the conversation
+// will hold: the provider's count of the last one plus an estimate of
+// what was added since, or an estimate of it all (with the system prompt
+// and tools of the last run) before the provider has counted anything.
+// A shell shows it against the model's window.
+func (c *Conversation) Tokens() int64 {
+	msgs, w := c.Messages, c.window
 	if w.tokens > 0 && w.counted <= len(msgs) {
 		return w.tokens + estimateMessages(msgs[w.counted:])
 	}
-	return r.fixedTokens() + estimateMessages(msgs)
+	if len(msgs) == 0 {
+		return 0
+	}
+	return c.fixed + estimateMessages(msgs)
 }
 
 // counted records the provider's count of the request just answered; the

@@ -28,7 +28,18 @@ func (a *App) newPolicy() (*permission.Policy, error) {
 	}
 	return permission.New(permission.Config{Mode: mode, Allow: a.cfg.Permissions.Allow, Deny: a.cfg.Permissions.Deny, Ask: a.cfg.Permissions.Ask,
 		WorkingDir: a.cfg.WorkingDir, AllowedRoots: a.cfg.AllowedRoots, Home: a.getenv("HOME"),
-		Protected: a.protectedPaths(), Credentials: a.credentials(), Getenv: a.opts.LookupEnv})
+		Protected: a.protectedPaths(), Credentials: a.credentials(), Getenv: a.commandEnv})
+}
+
+// commandEnv looks a variable up as the commands forge's tools start see
+// it: without forge's secrets (proc.Environ), so that the policy reads a
+// line's $OPENAI_API_KEY as bash will, empty.
+func (a *App) commandEnv(name string) (string, bool) {
+	v, ok := a.opts.LookupEnv(name)
+	if !ok || len(proc.Environ([]string{name + "=" + v}, a.cfg.PassEnv)) == 0 {
+		return "", false
+	}
+	return v, true
 }
 
 // newAgent is the commands' AgentFactory: the model is chosen on the first
@@ -77,7 +88,7 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
 		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, Hooks: a.agentHooks(),
-		Checkpointer: opts.Checkpointer})
+		Checkpointer: opts.Checkpointer, ShowChanges: opts.ShowChanges})
 	info := render.RunInfo{Version: version.Version, Provider: a.model.Provider, Model: name,
 		WorkingDir: opts.Exec.WorkingDir, Tools: ag.ToolNames(), Approval: string(a.env.Policy.Mode()),
 		ToolFormat: string(format), SessionID: opts.Exec.SessionID, Priced: price != nil}
@@ -96,6 +107,19 @@ func (a *App) windowOf(name string) int {
 	}
 	info, _ := llm.LookupModel(name)
 	return info.ContextWindow
+}
+
+// contextWindow is the window of the model prompts go to: the one
+// chosen at the first prompt, or the configured one before; 0 when
+// unknown.
+func (a *App) contextWindow() int {
+	if a.model.Name != "" {
+		return a.windowOf(a.model.Name)
+	}
+	if a.cfg.ContextWindow > 0 || a.cfg.Model == "" {
+		return a.cfg.ContextWindow
+	}
+	return a.windowOf(a.cfg.Model)
 }
 
 // priceOf is the price of the model name; nil when forge does not know it.

@@ -79,8 +79,14 @@ type App struct {
 	logClose io.Closer
 	// resumed says the conversation was loaded from a kept session.
 	resumed bool
-	ready   bool
-	model   modelChoice // chosen on the first prompt
+	// quiet says nothing but a command's own output may be written
+	// (Tab completion): no warnings.
+	quiet bool
+	// commandLine says a command of the command line runs (forge run),
+	// not the shell: its messages name forge's commands, not /commands.
+	commandLine bool
+	ready       bool
+	model       modelChoice // chosen on the first prompt
 	// agents are the custom subagents loaded at start.
 	agents []custom.Agent
 	// aliasWarned holds the files whose model: was warned about (a Claude
@@ -118,6 +124,7 @@ func newApp(in io.Reader, out, errOut io.Writer, opts Options) *App {
 // run executes the command line args and returns the exit status.
 func (a *App) run(ctx context.Context, args []string) int {
 	root := a.rootCommand()
+	args = bareResume(root, args)
 	a.args = args
 	root.SetArgs(args)
 	root.SetIn(a.ios.In)

@@ -38,7 +38,7 @@ func (a *App) loadCustomCommands() {
 		if d.AllowedTools != nil {
 			s, err := permission.NewScope(d.AllowedTools, a.cfg.WorkingDir, a.getenv("HOME"))
 			if err != nil {
-				a.warnCustom(d.Source.Path + ": allowed-tools: " + oneLine(err) + "; skipped")
+				a.warn(d.Source.Path + ": allowed-tools: " + oneLine(err) + "; skipped")
 				continue
 			}
 			a.warnUnknownTools(d.Source.Path, "allowed-tools", "its prompt", s)
@@ -46,7 +46,7 @@ func (a *App) loadCustomCommands() {
 		kept = append(kept, d)
 	}
 	for _, w := range a.env.SetCustom(kept) {
-		a.warnCustom(w)
+		a.warn(w)
 	}
 }
 
@@ -57,12 +57,12 @@ func (a *App) loadCustomAgents() {
 	a.agents = nil
 	for _, d := range defs {
 		if d.Name == agent.GeneralSubagent {
-			a.warnCustom(d.Source.Path + ": " + agent.GeneralSubagent + " is forge's own subagent; this agent is skipped (rename it)")
+			a.warn(d.Source.Path + ": " + agent.GeneralSubagent + " is forge's own subagent; this agent is skipped (rename it)")
 			continue
 		}
 		if d.Tools != nil {
 			if _, err := permission.NewScope(d.Tools, a.cfg.WorkingDir, a.getenv("HOME")); err != nil {
-				a.warnCustom(d.Source.Path + ": tools: " + oneLine(err) + "; skipped")
+				a.warn(d.Source.Path + ": tools: " + oneLine(err) + "; skipped")
 				continue
 			}
 		}
@@ -103,7 +103,7 @@ func (a *App) warnUnknownTools(path, field, who string, s *permission.Scope) {
 		if none {
 			msg += "; " + who + " will have no tools"
 		}
-		a.warnCustom(msg)
+		a.warn(msg)
 	}
 }
 
@@ -115,19 +115,17 @@ const mcpPrefix = "mcp__"
 // and at debug level the trusted project's that do.
 func (a *App) reportCustom(kind string, rep custom.Report) {
 	for _, w := range rep.Warnings {
-		a.warnCustom(w.String())
+		a.warn(w.String())
 	}
 	for _, o := range rep.Overrides {
 		if o.Refused {
-			a.warnCustom(fmt.Sprintf("%s %s: %s is not used, %s is: the project is not trusted, so it cannot replace "+
+			a.warn(fmt.Sprintf("%s %s: %s is not used, %s is: the project is not trusted, so it cannot replace "+
 				"your own %s; to let it, run: forge trust", kind, o.Name, o.Replaced, o.Kept, kind))
 			continue
 		}
 		a.log.Debug().Str("component", "custom").Msgf("%s %s: %s overrides %s", kind, o.Name, o.Kept, o.Replaced)
 	}
 }
-
-func (a *App) warnCustom(msg string) { a.log.Warn().Str("component", "custom").Msg(msg) }
 
 // oneLine joins an error's lines (errors.Join lists one per line).
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
@@ -157,7 +155,7 @@ func (a *App) profiles(wd string) ([]agent.Profile, error) {
 		if name := a.modelFor(d.Model, d.Source.Path); name != "" && name != a.model.Name {
 			price, err := a.priceOf(name)
 			if err != nil {
-				a.warnCustom(d.Source.Path + ": " + err.Error() + "; the agent uses " + a.model.Name)
+				a.warn(d.Source.Path + ": " + err.Error() + "; the agent uses " + a.model.Name)
 			} else {
 				p.ModelName, p.Price, p.ContextWindow = name, price, a.windowOf(name)
 			}
@@ -183,7 +181,7 @@ func (a *App) modelFor(name, path string) string {
 	}
 	if a.inProject(path) && !a.cfg.Project.Trusted {
 		if _, warned := a.aliasWarned.LoadOrStore(path, true); !warned {
-			a.warnCustom(fmt.Sprintf("%s: model: %s is ignored: the project is not trusted, so it cannot choose the model; "+
+			a.warn(fmt.Sprintf("%s: model: %s is ignored: the project is not trusted, so it cannot choose the model; "+
 				"the session's model, %s, is used; to let it, run: forge trust", path, name, a.model.Name))
 		}
 		return ""
@@ -193,7 +191,7 @@ func (a *App) modelFor(name, path string) string {
 			return full
 		}
 		if _, warned := a.aliasWarned.LoadOrStore(path, true); !warned {
-			a.warnCustom(fmt.Sprintf("%s: model: %s names an Anthropic model, and the provider is %s: the session's model, %s, is used",
+			a.warn(fmt.Sprintf("%s: model: %s names an Anthropic model, and the provider is %s: the session's model, %s, is used",
 				path, name, a.model.Provider, a.model.Name))
 		}
 		return ""

@@ -64,13 +64,16 @@ func (a *App) exitStatus(err error) int {
 // reportError prints a message that is not a panel: a JSON error object on
 // standard output with -o json, else "Error: ..." on standard error.
 func (a *App) reportError(kind, msg string) {
-	var p render.Printer
+	a.printer().Error(kind, msg)
+}
+
+// printer is the printer of messages that may come before the command's
+// environment is set up: JSON with -o json, else text.
+func (a *App) printer() render.Printer {
 	if a.jsonOutput() {
-		p = render.NewJSON(a.ios.Out)
-	} else {
-		p = render.NewText(render.TextOptions{Out: a.ios.Out, Err: a.ios.Err})
+		return render.NewJSON(a.ios.Out)
 	}
-	p.Error(kind, msg)
+	return render.NewText(render.TextOptions{Out: a.ios.Out, Err: a.ios.Err})
 }
 
 // jsonOutput reports whether -o json is in effect. Errors that stop a

@@ -19,8 +19,8 @@ const (
 
 // connectHint is the one line that tells a person without a model how to
 // connect one.
-const connectHint = "No model is configured: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama (ollama serve), " +
-	"then start forge again."
+const connectHint = "No model is configured: set OPENAI_API_KEY or ANTHROPIC_API_KEY, start Ollama (ollama serve), " +
+	"or use a local OpenAI-compatible server with --provider openai --base-url http://localhost:8000/v1; then start forge again."
 
 // errNoModel is the error of a prompt with no model to answer it.
 var errNoModel = errors.New(connectHint)
@@ -69,7 +69,7 @@ func (a *App) chooseModel(ctx context.Context) (modelChoice, error) {
 	case "ollama":
 		if c.Name == "" {
 			if c.Name, err = openai.Discover(ctx, c.BaseURL, nil); err != nil {
-				return c, fmt.Errorf("ollama: no model given and none found: %w (pass --model NAME)", err)
+				return c, ollamaError(err)
 			}
 		}
 		c.Model, err = openai.New(openai.Config{Provider: "ollama", BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
@@ -88,6 +88,17 @@ func (a *App) chooseModel(ctx context.Context) (modelChoice, error) {
 		return c, fmt.Errorf("%s: %w", c.Provider, err)
 	}
 	return c, nil
+}
+
+// ollamaError is why no Ollama model could be found: a server that does
+// not answer is said to be started, and how; any other failure is named.
+func ollamaError(err error) error {
+	var e *llm.Error
+	if errors.As(err, &e) && e.Kind == llm.KindUnreachable {
+		return fmt.Errorf("ollama: no Ollama answers at %s: start it (ollama serve, or the Ollama app) and pull a model "+
+			"(ollama pull qwen3), or give --base-url where it runs", e.URL)
+	}
+	return fmt.Errorf("ollama: no model given and none found: %w (pass --model NAME)", err)
 }
 
 // modelConfigured says, without asking the network, whether a prompt has

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -20,19 +21,31 @@ func (a *App) rootCommand() *cobra.Command {
 	var line string
 	root := &cobra.Command{
 		Use:   "forge",
-		Short: "A tool system for LLM agents, and a shell to drive it",
-		Long: `forge registers tools, validates their arguments, runs them safely (timeouts,
-cancellation, dry run, output caps) and exports their schemas for LLM providers.
+		Short: "An agent shell: chat with a model that works in your project with tools, or drive the tools yourself",
+		Long: `forge is an agent shell. Chat with a model that reads, searches, edits and runs
+things in your project with tools, each call checked against your approval mode
+and rules (and put to you when they say so); or list, run and debug those tools
+directly, by hand or from a script.
 
-Without a subcommand, forge opens its shell: on a terminal an interactive REPL
-(Tab completion, history, Ctrl-C cancels a running tool, Ctrl-D leaves); with
-standard input or output not a terminal, it reads one command per line and
-exits 0 when every command succeeded, 1 otherwise. Type /help in the shell.`,
-		Example: `  forge                                   # the interactive shell
-  forge -c '/run Read file_path=go.mod limit=5'
-  printf '/tools\n/run Bash command="echo hi"\n' | forge
-  forge -o json < commands.txt | jq .`,
-		Args:          cobra.NoArgs,
+Without a subcommand, forge opens its shell: on a terminal, a line is a prompt to
+the agent and /commands drive the tools (/help lists them; Tab completes, Ctrl-C
+cancels, Ctrl-D leaves); with standard input not a terminal, it runs one line
+at a time and exits 0 when every line succeeded, 1 otherwise. forge ask gives the
+agent one prompt, for scripts and CI.
+
+A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
+--base-url at any OpenAI-compatible server (vLLM, llama.cpp, LM Studio).`,
+		Example: `  forge                                    # chat with the agent in this directory
+  forge --approval auto-edit               # ... and let it edit files without asking
+  forge --continue                         # go on from this directory's last conversation
+  forge -r                                 # ... or pick one of them
+  forge ask "why does go test ./... fail?"
+  git diff | forge ask "review this change"
+  forge --provider openai --base-url http://localhost:8000/v1 --model qwen3
+  forge tools                              # the tools the agent has
+  forge run Read file_path=go.mod limit=5  # run one yourself
+  printf '/tools\n/run Bash command="echo hi"\n' | forge -o json`,
+		Args:          a.noSubcommand,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -111,7 +124,7 @@ func (a *App) addVerbs(cmd *cobra.Command, c commands.Command) {
 		}
 	}
 	if first != nil {
-		cmd.Args = cobra.NoArgs
+		cmd.Args = a.noSubcommand
 		cmd.RunE = a.runE(first.Bind(cmd.Flags()))
 	}
 }
@@ -123,6 +136,8 @@ func (a *App) runE(run commands.Run) func(*cobra.Command, []string) error {
 		ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 		defer stop()
 		a.env.Ask = a.stdinAsker()
+		a.commandLine = true
+		a.env.RefreshPrinter()
 		return exitWith(run(ctx, a.env, commands.Invocation{Args: args}))
 	}
 }
@@ -133,7 +148,12 @@ func positionalArgs(r commands.ArgRange) cobra.PositionalArgs {
 	case !r.Checked():
 		return cobra.ArbitraryArgs
 	case r.Max == 0:
-		return cobra.NoArgs
+		return func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("%s takes no arguments (it was given %q)", cmd.CommandPath(), strings.Join(args, " "))
+			}
+			return nil
+		}
 	case r.Max < 0:
 		return cobra.MinimumNArgs(r.Min)
 	case r.Min == 0:

@@ -59,6 +59,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		}
 		a.env.Agent = a.newAgent
 		a.env.Sandbox = sandboxControl{a}
+		a.env.ContextWindow = a.contextWindow
 	}
 	if a.opts.Registry == nil && !lenient {
 		a.loadExtensions(ctx)
@@ -116,13 +117,13 @@ func (a *App) loadConfig(cmd *cobra.Command, lenient bool) (*config.Trust, error
 		return nil, err
 	}
 	for _, w := range cfg.Warnings {
-		a.log.Warn().Str("component", "config").Msg(w)
+		a.warn(w)
 	}
 	if w := cfg.Project.Warning(); w != "" && !asked && !lenient && !showsTrust(cmd) {
-		a.log.Warn().Str("component", "config").Msg(w)
+		a.warn(w)
 	}
 	if trustWarning != "" && !lenient {
-		a.log.Warn().Str("component", "config").Msg(trustWarning)
+		a.warn(trustWarning)
 	}
 	return trust, nil
 }
@@ -131,7 +132,7 @@ func (a *App) loadConfig(cmd *cobra.Command, lenient bool) (*config.Trust, error
 func (a *App) setupLogger(lenient bool) error {
 	if lenient {
 		// Completion must never write anything but candidates.
-		a.log = zerolog.Nop()
+		a.log, a.quiet = zerolog.Nop(), true
 		return nil
 	}
 	w := a.ios.Err
@@ -227,5 +228,5 @@ func (a *App) renderer() *render.Renderer {
 	if a.env != nil {
 		order = commands.ParamOrder(a.env.Registry)
 	}
-	return render.New(render.Options{Width: a.width(), Color: a.useColor(), ParamOrder: order})
+	return render.New(render.Options{Width: a.width(), Color: a.useColor(), ParamOrder: order, CommandLine: a.commandLine})
 }

@@ -2,10 +2,14 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/forgehq/forge/internal/commands"
+	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/repl"
 	"github.com/forgehq/forge/internal/version"
 )
@@ -19,14 +23,49 @@ func (a *App) runShell(ctx context.Context) int {
 		t := repl.Terminal{In: in, Out: a.ios.Out, Err: a.ios.Err, HistoryFile: a.cfg.HistoryFile,
 			Warn: func(msg string) { a.log.Warn().Str("component", "repl").Msg(msg) }}
 		if !a.env.JSON() {
-			t.Banner = "forge " + version.Version + ". Type /help for the commands, Tab to complete, Ctrl-D to leave.\n" + a.modelLine(ctx)
+			t.Banner = "forge " + version.Version + ". Type /help for the commands, Tab to complete, Ctrl-D to leave.\n" +
+				a.placeLine() + "\n" + a.modelLine(ctx)
 			if a.resumed {
-				t.Banner += "\n" + a.resumedLine()
+				t.Banner += "\n" + a.env.ResumedText(true)
 			}
 		}
-		return repl.Interactive(ctx, t, sh, sh)
+		code := repl.Interactive(ctx, t, sh, sh)
+		if id := a.env.KeptSession(); id != "" && code == commands.ExitOK && !a.env.JSON() {
+			fmt.Fprintf(a.ios.Out, "Resume this conversation with: forge -r %s\n", id)
+		}
+		return code
 	}
 	return repl.Script(ctx, a.ios.In, sh, repl.ScriptOptions{FailFast: a.cfg.FailFast})
+}
+
+// placeLine says where the agent works and how much it may do there
+// without asking: the working directory and the approval mode.
+func (a *App) placeLine() string {
+	mode := permission.ModeAsk
+	if a.env.Policy != nil {
+		mode = a.env.Policy.Mode()
+	}
+	what := map[permission.Mode]string{
+		permission.ModeAsk:      "edits and commands are put to you first",
+		permission.ModeAutoEdit: "edits in it run without asking, commands are put to you first",
+		permission.ModeYolo:     "every call runs without asking (deny rules still hold)",
+		permission.ModePlan:     "read-only, nothing is changed",
+	}[mode]
+	line := "Working in " + homeShort(a.env.Exec.WorkingDir, a.getenv("HOME")) + "; approval mode " + mode.String() + ": " + what + "."
+	if a.env.Exec.DryRun {
+		line += " Dry run: tools only say what they would do."
+	}
+	return line
+}
+
+// homeShort writes a path under home with ~, as a person reads it.
+func homeShort(path, home string) string {
+	if home != "" && home != "/" {
+		if rest, ok := strings.CutPrefix(path, home); ok && (rest == "" || rest[0] == filepath.Separator) {
+			return "~" + rest
+		}
+	}
+	return path
 }
 
 // stdinAsker answers a tool's question (ask_question) with the next line

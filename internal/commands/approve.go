@@ -11,8 +11,10 @@ import (
 )
 
 // terminalApprover asks the person at the terminal: the call in full (the
-// command, or the file and the diff of the change), then y, a or n, and s
-// to show what a long preview hides.
+// command, or the file and the diff of the change), then a single key: y,
+// a (always, this session), A (always, saved in a settings file), n, t
+// (no, with words for the model), and s to show what a long preview hides.
+// Without a single-key reader it takes the same answers as lines.
 type terminalApprover struct{ env *Env }
 
 // maxWrongAnswers is how many answers that are none of the choices a
@@ -20,25 +22,51 @@ type terminalApprover struct{ env *Env }
 const maxWrongAnswers = 3
 
 func (t terminalApprover) Approve(ctx context.Context, a agent.Approval) (agent.Answer, error) {
+	ans, _, err := t.ApproveWithFeedback(ctx, a)
+	return ans, err
+}
+
+// ApproveWithFeedback asks, and returns the person's words with a
+// refusal when they chose to give some.
+func (t terminalApprover) ApproveWithFeedback(ctx context.Context, a agent.Approval) (agent.Answer, string, error) {
 	color := t.env.Renderer != nil && t.env.IO.OutTerminal
-	ap := render.Approval{Tool: a.Call.Name, Preview: preview(a), Reason: a.Reason, Always: a.Always}
+	ap := render.Approval{Tool: a.Call.Name, Preview: preview(a), Reason: a.Reason, Always: a.Always,
+		Save: len(t.env.settingsTargets()) > 0, Feedback: true}
 	q := render.ApprovalQuestion(ap, color)
 	for wrong := 0; wrong < maxWrongAnswers; {
-		answer, err := t.env.Ask(ctx, q)
+		answer, err := t.env.askChoice(ctx, q, render.ApprovalKeys(ap))
 		if err != nil {
-			return agent.Reject, err
+			return agent.Reject, "", err
 		}
-		switch strings.ToLower(strings.TrimSpace(answer)) {
-		case "y", "yes":
-			return agent.AllowOnce, nil
-		case "a", "always":
+		switch answer {
+		case "y":
+			return agent.AllowOnce, "", nil
+		case "a":
 			if len(a.Always) == 0 {
-				return agent.AllowOnce, nil
+				return agent.AllowOnce, "", nil
 			}
-			return agent.AllowAlways, nil
-		case "n", "no", "":
-			return agent.Reject, nil
-		case "s", "show all":
+			return agent.AllowAlways, "", nil
+		case "A":
+			if len(a.Always) > 0 && ap.Save {
+				saved, err := t.env.saveAlways(ctx, a.Always)
+				if err != nil {
+					return agent.Reject, "", err
+				}
+				if saved {
+					return agent.AllowAlways, "", nil
+				}
+				q = render.ApprovalQuestion(ap, color)
+				continue
+			}
+		case "n", "":
+			return agent.Reject, "", nil
+		case "t":
+			why, err := t.env.Ask(ctx, "Tell the model why (one line, Enter sends it):")
+			if err != nil {
+				return agent.Reject, "", err
+			}
+			return agent.Reject, strings.TrimSpace(why), nil
+		case "s":
 			if ap.Hides() {
 				ap.ShowAll = true
 				q = render.ApprovalQuestion(ap, color)
@@ -46,12 +74,55 @@ func (t terminalApprover) Approve(ctx context.Context, a agent.Approval) (agent.
 			}
 		}
 		wrong++
-		q = "Answer y (yes, once), a (always) or n (no)."
-		if ap.Hides() {
-			q = "Answer y (yes, once), a (always), s (show all) or n (no)."
-		}
+		q = wrongAnswerHint(ap)
 	}
-	return agent.Reject, nil
+	return agent.Reject, "", nil
+}
+
+// askChoice puts question and returns the answer as one of the keys: the
+// key pressed when the terminal reads single keys, else the line typed,
+// read in any case ("Yes", "always"), but "A" apart from "a".
+func (e *Env) askChoice(ctx context.Context, question, keys string) (string, error) {
+	if e.AskKey != nil {
+		return e.AskKey(ctx, question, keys)
+	}
+	line, err := e.Ask(ctx, question)
+	if err != nil {
+		return "", err
+	}
+	line = strings.TrimSpace(line)
+	if line == "A" {
+		return line, nil
+	}
+	switch line = strings.ToLower(line); line {
+	case "yes":
+		return "y", nil
+	case "always":
+		return "a", nil
+	case "no":
+		return "n", nil
+	case "show all":
+		return "s", nil
+	case "tell":
+		return "t", nil
+	}
+	return line, nil
+}
+
+// wrongAnswerHint names the answers a question takes.
+func wrongAnswerHint(ap render.Approval) string {
+	answers := []string{"y (yes, once)", "a (always)"}
+	if ap.Save && len(ap.Always) > 0 {
+		answers = append(answers, "A (always, saved)")
+	}
+	if ap.Hides() {
+		answers = append(answers, "s (show all)")
+	}
+	answers = append(answers, "n (no)")
+	if ap.Feedback {
+		answers = append(answers, "t (no, and tell the model why)")
+	}
+	return "Answer " + strings.Join(answers[:len(answers)-1], ", ") + " or " + answers[len(answers)-1] + "."
 }
 
 // preview shows a call in full: Bash's command; the change a file-editing

@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/forgehq/forge/builtin"
 	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -131,7 +134,7 @@ func TestTerminalApprover(t *testing.T) {
 		{"show all, then always", longCall, []string{"S", "a"}, agent.AllowAlways, nil},
 		{"Enter is no", longCall, []string{""}, agent.Reject, nil},
 		{"show all when nothing is hidden is a wrong answer", short, []string{"s", "y"}, agent.AllowOnce, func(t *testing.T, qs []string) {
-			if len(qs) != 2 || qs[1] != "Answer y (yes, once), a (always) or n (no)." {
+			if len(qs) != 2 || qs[1] != "Answer y (yes, once), a (always), n (no) or t (no, and tell the model why)." {
 				t.Errorf("questions %q", qs)
 			}
 		}},
@@ -143,7 +146,7 @@ func TestTerminalApprover(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &scriptedAsker{answers: tc.answers}
-			env := &Env{Ask: s.ask}
+			env := &Env{Ask: s.ask, IO: IOStreams{Out: io.Discard, Err: io.Discard}}
 			got, err := terminalApprover{env: env}.Approve(context.Background(), tc.a)
 			if err != nil || got != tc.want {
 				t.Errorf("answer %v, %v; want %v", got, err, tc.want)
@@ -152,5 +155,118 @@ func TestTerminalApprover(t *testing.T) {
 				tc.check(t, s.questions)
 			}
 		})
+	}
+}
+
+// keyAsker answers single-key questions in turn and keeps them with the
+// keys they take.
+type keyAsker struct {
+	keys      []string
+	questions []string
+	allowed   []string
+}
+
+func (k *keyAsker) askKey(_ context.Context, q, keys string) (string, error) {
+	k.questions = append(k.questions, q)
+	k.allowed = append(k.allowed, keys)
+	if len(k.questions) > len(k.keys) {
+		return "", context.Canceled
+	}
+	return k.keys[len(k.questions)-1], nil
+}
+
+// On a terminal that reads single keys: t refuses with the line of
+// feedback that follows; A saves the "always" rule in the chosen file;
+// Enter at that choice goes back to the question.
+func TestTerminalApproverKeys(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	call := approvalFor(t, dir, "Bash", tools.Args{"command": "go test ./..."})
+	call.Always = []string{"Bash(go test:*)"}
+	for _, tc := range []struct {
+		name     string
+		keys     []string
+		lines    []string
+		want     agent.Answer
+		feedback string
+		file     string // the file that must hold the rule afterwards
+	}{
+		{"y", []string{"y"}, nil, agent.AllowOnce, "", ""},
+		{"t reads the feedback", []string{"t"}, []string{" run only ./internal/... "}, agent.Reject, "run only ./internal/...", ""},
+		{"A to the project", []string{"A", "p"}, nil, agent.AllowAlways, "", filepath.Join(dir, ".forge", "config.yaml")},
+		{"A to the person's file", []string{"A", "u"}, nil, agent.AllowAlways, "", filepath.Join(home, ".config", "forge", "config.yaml")},
+		{"A, then back, then n", []string{"A", "", "n"}, nil, agent.Reject, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := &keyAsker{keys: tc.keys}
+			s := &scriptedAsker{answers: tc.lines}
+			var out bytes.Buffer
+			env := &Env{Ask: s.ask, AskKey: k.askKey, IO: IOStreams{Out: &out, Err: &out},
+				Config:    config.Config{WorkingDir: dir},
+				LookupEnv: func(k string) (string, bool) { return map[string]string{"HOME": home}[k], k == "HOME" }}
+			got, feedback, err := terminalApprover{env: env}.ApproveWithFeedback(context.Background(), call)
+			if err != nil || got != tc.want || feedback != tc.feedback {
+				t.Fatalf("answer %v %q, %v; want %v %q", got, feedback, err, tc.want, tc.feedback)
+			}
+			if !strings.Contains(k.questions[0], "[A] always, saved") || k.allowed[0] != "ynaAt" {
+				t.Errorf("first question takes %q:\n%s", k.allowed[0], k.questions[0])
+			}
+			if tc.file == "" {
+				return
+			}
+			if k.allowed[1] != "pu" || !strings.Contains(k.questions[1], "[p] this project's settings (~/") && !strings.Contains(k.questions[1], dir) {
+				t.Errorf("where to save: %q, %q", k.questions[1], k.allowed[1])
+			}
+			b, err := os.ReadFile(tc.file)
+			if err != nil || !strings.Contains(string(b), "Bash(go test:*)") {
+				t.Errorf("%s: %q, %v", tc.file, b, err)
+			}
+			if !strings.Contains(out.String(), "Saved Bash(go test:*) in permissions.allow of") {
+				t.Errorf("output: %q", out.String())
+			}
+		})
+	}
+}
+
+// A rule saved in a project's file keeps the trust of a project trusted as
+// it was; an untrusted project's file applies only once it is trusted,
+// and the person is told so.
+func TestSaveAlwaysTrust(t *testing.T) {
+	for _, trusted := range []bool{true, false} {
+		dir, err := filepath.EvalSymlinks(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, ".forge"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, ".forge", "config.yaml"), []byte("timeout: 5s\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		hash, err := config.ProjectHash(dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		trust, _ := config.LoadTrust("")
+		var out bytes.Buffer
+		env := &Env{IO: IOStreams{Out: &out, Err: &out}, Trust: trust,
+			Config: config.Config{WorkingDir: dir, ProjectDir: dir, Project: config.Project{Trusted: trusted, Hash: hash}}}
+		env.AskKey = (&keyAsker{keys: []string{"p"}}).askKey
+		saved, err := env.saveAlways(context.Background(), []string{"Bash(make:*)"})
+		if err != nil || !saved {
+			t.Fatalf("saved %v, %v", saved, err)
+		}
+		now, _ := config.ProjectHash(dir, "")
+		got, ok := trust.Hash(dir)
+		later := strings.Contains(out.String(), "once you trust the project (forge trust "+dir+")")
+		if trusted && (!ok || got != now || later) || !trusted && (ok || !later) {
+			t.Errorf("trusted before %v: trusted now %v (hash current %v); told to trust: %v\n%s", trusted, ok, got == now, later, out.String())
+		}
 	}
 }

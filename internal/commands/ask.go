@@ -158,6 +158,7 @@ func runPrompt(ctx context.Context, env *Env, prompt string, toErr bool, opts Ag
 		return env.Fail(ExitFailed, "model", "this forge has no agent")
 	}
 	opts.Checkpointer = historyOf{env}
+	opts.ShowChanges = env.IO.OutTerminal && !env.JSON()
 	if env.IO.InTerminal && env.Ask != nil {
 		// Only a person at a terminal can answer; a script's next line is
 		// not an answer.
@@ -175,7 +176,14 @@ func runPrompt(ctx context.Context, env *Env, prompt string, toErr bool, opts Ag
 	defer view.Close()
 	h := env.History()
 	h.Prompt(prompt, env.Conversation.Messages)
-	d := a.Run(ctx, &env.Conversation, prompt, view.Event)
+	continued := len(env.Conversation.Messages) > 0
+	d := a.Run(ctx, &env.Conversation, prompt, func(e agent.Event) {
+		env.calls.note(e)
+		if e.Type == agent.EventDone {
+			adviseContext(e.Done, toErr, continued)
+		}
+		view.Event(e)
+	})
 	if d.Reason == agent.ReasonHook {
 		// A blocked prompt never reaches the log: not counted there, it
 		// must not be counted here either.

@@ -156,6 +156,8 @@ func Table() []Command {
 		askCommand(),
 		clearCommand(),
 		compactCommand(),
+		resumeCommand(),
+		lastCommand(),
 		undoCommand(),
 		rewindCommand(),
 		toolsCommand(),

@@ -20,6 +20,9 @@ func (s *Shell) Complete(line string) ([]string, string) {
 	if i := strings.LastIndexAny(line, " \t"); i >= 0 {
 		partial = line[i+1:]
 	}
+	if strings.HasPrefix(partial, "@") && !strings.HasPrefix(line, "/") {
+		return s.env.mentionCandidates(partial), partial
+	}
 	words, err := Fields(line[:len(line)-len(partial)])
 	if err != nil {
 		return nil, partial

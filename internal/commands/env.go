@@ -60,6 +60,10 @@ type Env struct {
 	Renderer func() *render.Renderer
 	// Ask, when set, answers a tool's question (ask_question).
 	Ask Asker
+	// AskKey, when set, puts a question answered by a single key of keys
+	// (an approval): it returns the key, or "" for Enter. Only the
+	// interactive shell sets it; elsewhere such questions take lines.
+	AskKey func(ctx context.Context, question, keys string) (string, error)
 	// LookupEnv reads the environment (for the few values that come only
 	// from it, such as FORGE_MCP_TOKEN).
 	LookupEnv func(string) (string, bool)
@@ -83,14 +87,24 @@ type Env struct {
 	// Hooks runs the configured hooks, for the agent's calls and /run's;
 	// nil when none are configured.
 	Hooks *hooks.Runner
+	// ContextWindow is the window of the model prompts go to, in tokens;
+	// nil or 0 when unknown. The shell's prompt shows how full it is.
+	ContextWindow func() int
 
 	printer render.Printer
 	quit    bool
+	// shellOutput is what the person's !commands printed since the last
+	// prompt, for the next one.
+	shellOutput []string
+	// shellOutputSaid: the person was told where that output goes.
+	shellOutputSaid bool
 	// custom are the custom commands (SetCustom).
 	custom []custom.Command
 	// files are the file checkpoints of a conversation no session log
 	// keeps (see History).
 	files *session.History
+	// calls are the agent's last finished calls, for /last.
+	calls recentCalls
 }
 
 // AgentFactory builds the agent for one prompt, with what the front end
@@ -115,6 +129,9 @@ type AgentOptions struct {
 	ModelFrom string
 	// Checkpointer keeps the files the agent's calls change, for /undo.
 	Checkpointer agent.Checkpointer
+	// ShowChanges has the agent work out the change of each edit made
+	// without a question, for the view to show it (agent.Config).
+	ShowChanges bool
 }
 
 // Printer returns the printer of the current output mode.
@@ -208,6 +225,11 @@ func (e *Env) ReadArgFile(path string) ([]byte, error) {
 // RunTool runs a tool with parsed arguments and shows the result. ctx ends
 // the call: the input loop cancels it on Ctrl-C.
 func (e *Env) RunTool(ctx context.Context, name string, args tools.Args) int {
+	return ResultStatus(e.runTool(ctx, name, args))
+}
+
+// runTool is RunTool, returning the result it showed.
+func (e *Env) runTool(ctx context.Context, name string, args tools.Args) tools.Result {
 	ec := e.Exec
 	if e.Ask != nil {
 		ec.Asker = askerFunc(e.Ask)
@@ -217,7 +239,7 @@ func (e *Env) RunTool(ctx context.Context, name string, args tools.Args) int {
 		var refused *tools.Result
 		if args, refused = e.preToolUse(ctx, t, args); refused != nil {
 			e.ShowResult(name, args, *refused)
-			return ResultStatus(*refused)
+			return *refused
 		}
 	}
 	res := e.Executor.Execute(ctx, name, ec, args)
@@ -225,7 +247,7 @@ func (e *Env) RunTool(ctx context.Context, name string, args tools.Args) int {
 		e.postToolUse(ctx, name, args, res)
 	}
 	e.ShowResult(name, args, res)
-	return ResultStatus(res)
+	return res
 }
 
 // ShowResult prints one call's result with what the printer needs to draw

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/render"
 	"github.com/forgehq/forge/internal/session"
@@ -136,16 +138,26 @@ func (e *Env) Resume(id string, latest bool) ([]string, error) {
 
 func sessionsCommand() Command {
 	return Command{
-		Name: "sessions", Usage: "/sessions", Summary: "List the kept conversations, or delete one",
-		Example: "/sessions", CLIExample: "forge sessions -o json", Args: AtMost(0),
+		Name: "sessions", Usage: "/sessions [--all]", Summary: "List the kept conversations, or delete one",
+		Help: "Lists the kept conversations, newest first: id, when, prompts, tokens and cost, directory and first prompt. " +
+			"Runs that never reached a model (no key, the server down) are left out unless --all is given. " +
+			"forge -r ID (or /resume ID in the shell) goes on from one; forge -r alone picks among this directory's.",
+		Example: "/sessions\n/sessions --all", CLIExample: "forge sessions -o json", Args: AtMost(0),
 		Subcommands: []Command{
-			{Name: "list", Usage: "/sessions list", Summary: "List the kept conversations, newest first", Args: AtMost(0), Run: listSessions},
+			{Name: "list", Usage: "/sessions list [--all]", Summary: "List the kept conversations, newest first", Args: AtMost(0), Flags: listSessionsFlags},
 			{Name: "rm", Usage: "/sessions rm ID", Summary: "Delete a kept conversation", Args: ArgRange{Min: 1, Max: 1, checked: true}, Run: removeSession},
 		},
 	}
 }
 
-func listSessions(_ context.Context, env *Env, _ Invocation) int {
+func listSessionsFlags(fs *pflag.FlagSet) Run {
+	all := fs.Bool("all", false, "also list the runs that never reached a model")
+	return func(_ context.Context, env *Env, inv Invocation) int {
+		return listSessions(env, inv, *all)
+	}
+}
+
+func listSessions(env *Env, inv Invocation, all bool) int {
 	if env.Sessions == nil {
 		env.Printer().Value("Sessions are not kept (sessions_dir is empty).", map[string]any{"sessions": []any{}})
 		return ExitOK
@@ -154,10 +166,26 @@ func listSessions(_ context.Context, env *Env, _ Invocation) int {
 	if err != nil && len(list) == 0 {
 		return env.Fail(ExitFailed, "session", err.Error())
 	}
-	if list == nil {
-		list = []session.Summary{}
+	shown, hidden := []session.Summary{}, 0
+	for _, s := range list {
+		if all || s.ReachedModel() {
+			shown = append(shown, s)
+		} else {
+			hidden++
+		}
 	}
-	env.Printer().Value(sessionsText(list), map[string]any{"sessions": list})
+	text := sessionsText(shown)
+	if len(shown) == 0 && hidden > 0 {
+		text = "No conversation reached a model yet."
+	}
+	if hidden > 0 {
+		cmd := "forge sessions --all"
+		if inv.Shell {
+			cmd = "/sessions --all"
+		}
+		text += fmt.Sprintf("\n(%s that never reached a model not shown: %s lists them)", plural(hidden, "run"), cmd)
+	}
+	env.Printer().Value(text, map[string]any{"sessions": shown})
 	if err != nil {
 		env.Printer().Error("session", err.Error())
 	}

@@ -3,10 +3,12 @@ package commands
 import (
 	"context"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -43,16 +45,55 @@ func (s *Shell) Dispatch(ctx context.Context, line string, ask func(context.Cont
 	return code, s.env.quit
 }
 
+// SetAskKey is given the interactive shell's single-key question.
+func (s *Shell) SetAskKey(askKey func(ctx context.Context, question, keys string) (string, error)) {
+	s.env.AskKey = askKey
+}
+
 // ReportError reports a problem of the input itself (a line too long, a
 // read error) the way commands report theirs.
 func (s *Shell) ReportError(kind, msg string) { s.env.Printer().Error(kind, msg) }
 
-// Prompt is the prompt of the interactive shell; dry-run mode shows in it.
+// Prompt is the prompt of the interactive shell. It shows what differs
+// from a fresh start: an approval mode other than ask, dry-run mode, and
+// how full the model's window is once the conversation passes half of it
+// (at 80% it is compacted).
 func (s *Shell) Prompt() string {
-	if s.env.Exec.DryRun {
-		return "forge [dry-run]> "
+	var marks []string
+	if p := s.env.Policy; p != nil && p.Mode() != permission.ModeAsk {
+		marks = append(marks, string(p.Mode()))
 	}
-	return "forge> "
+	if s.env.Exec.DryRun {
+		marks = append(marks, "dry-run")
+	}
+	if g := s.env.contextGauge(); g != "" {
+		marks = append(marks, g)
+	}
+	if len(marks) == 0 {
+		return "forge> "
+	}
+	return "forge [" + strings.Join(marks, ", ") + "]> "
+}
+
+// gaugeFrom is how full the window must be before the prompt says so.
+const gaugeFrom = 50
+
+// contextGauge is "62% context" when the conversation fills at least
+// gaugeFrom percent of the model's window, "" otherwise or when the
+// window is unknown.
+func (e *Env) contextGauge() string {
+	if e.ContextWindow == nil {
+		return ""
+	}
+	w := int64(e.ContextWindow())
+	if w <= 0 {
+		return ""
+	}
+	pct := e.Conversation.Tokens() * 100 / w
+	if pct < gaugeFrom {
+		return ""
+	}
+	return strconv.FormatInt(pct, 10) + "% context"
 }
 
 // Exec runs one line and returns its status: 0 when it succeeded, else the
@@ -68,7 +109,7 @@ func (s *Shell) Exec(ctx context.Context, line string) int {
 	}
 	name, rest := cutWord(line)
 	if !strings.HasPrefix(name, "/") {
-		return RunPrompt(ctx, s.env, line, false)
+		return RunPrompt(ctx, s.env, s.env.promptWithContext(ctx, line), false)
 	}
 	c, ok := s.command(name)
 	if !ok {
@@ -90,6 +131,10 @@ func (s *Shell) command(name string) (Command, bool) {
 func (s *Shell) invoke(ctx context.Context, top, c Command, rest string) int {
 	if len(c.Subcommands) > 0 {
 		verb, more := cutWord(rest)
+		if strings.HasPrefix(verb, "-") {
+			// A flag first is the default subcommand's: /sessions --all.
+			verb, more = "", rest
+		}
 		sub, ok := shellSubcommand(c, verb)
 		if !ok {
 			return s.env.Usage(top, Invocation{Shell: true}, "Unknown /"+c.Name+" argument: "+verb)
@@ -187,10 +232,13 @@ func newFlags(name string) *pflag.FlagSet {
 }
 
 // runShellCommand runs !COMMAND: the person's own command, through Bash,
-// without asking anyone.
+// without asking anyone. What it printed goes to the model with the next
+// prompt.
 func runShellCommand(ctx context.Context, env *Env, command string) int {
 	if command == "" {
 		return env.Fail(ExitUsage, "usage", "! needs a command, as in !git status")
 	}
-	return env.RunTool(ctx, "Bash", map[string]any{"command": command})
+	res := env.runTool(ctx, "Bash", map[string]any{"command": command})
+	env.keepShellOutput(command, res)
+	return ResultStatus(res)
 }

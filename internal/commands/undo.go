@@ -151,7 +151,7 @@ func restoreFiles(ctx context.Context, env *Env, h *session.History, id string, 
 // undoFailed reports a restore that did not happen, or not whole, as one
 // value: for a program, the undo object with its status and the message;
 // for a person, what was planned or done (text, if any) and the message
-// as an error.
+// as an error, or, when there was nothing to undo, as information.
 func undoFailed(env *Env, code int, kind, text, msg string, v undoView) int {
 	if env.JSON() {
 		v.Message = msg
@@ -166,6 +166,12 @@ func undoFailed(env *Env, code int, kind, text, msg string, v undoView) int {
 	}
 	if text != "" {
 		env.Printer().Value(text, nil)
+	}
+	if code == ExitNothingToUndo {
+		// A normal state, not an error: said plainly; the status tells a
+		// script.
+		env.Printer().Value(msg, nil)
+		return code
 	}
 	return env.Fail(code, kind, msg)
 }

@@ -147,9 +147,10 @@ func TestUndoThroughTheAgent(t *testing.T) {
 			if readFile(t, p("old.go")) != "old code\n" || fi.Mode().Perm() != 0o640 || readFile(t, p("notes.txt")) != "my notes\n" {
 				t.Errorf("old.go %q %v, notes.txt %q", readFile(t, p("old.go")), fi.Mode(), readFile(t, p("notes.txt")))
 			}
+			out.Reset()
 			errOut.Reset()
-			if code := sh.Exec(ctx, "/undo"); code != ExitNothingToUndo || !strings.Contains(errOut.String(), "Nothing to undo") {
-				t.Fatalf("third /undo: %d %s", code, errOut)
+			if code := sh.Exec(ctx, "/undo"); code != ExitNothingToUndo || !strings.HasPrefix(out.String(), "Nothing to undo") || errOut.Len() > 0 {
+				t.Fatalf("third /undo: %d %q %q", code, out, errOut)
 			}
 		})
 	}

@@ -53,7 +53,7 @@ func parseYAML(path string, data []byte) (map[string]any, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("config file %s: %w", path, err)
+		return nil, fmt.Errorf("config file %s: %w", path, yamlSyntaxError(data, err))
 	}
 	if len(doc.Content) == 0 {
 		return map[string]any{}, nil

@@ -339,13 +339,20 @@ func TestConfigFileDiscovery(t *testing.T) {
 }
 
 func TestMalformedFile(t *testing.T) {
-	// The line numbers are the YAML parser's own (it counts some parser errors from
-	// the line before the one at fault); Load passes them on unchanged.
+	// A syntax error names the line where the mistake is, and quotes it,
+	// not the line where the parser's construct began (the YAML parser
+	// names that one, and counts some of its lines from 0).
 	tests := []struct {
 		name, content, want string
 	}{
-		{"unclosed list", "timeout: 90s\noutput: json\nwidth: [1, 2\n", ": yaml: line 2: did not find expected ',' or ']'"},
-		{"bad indentation", "tools:\n  Read:\n    a: 1\n   b: 2\n", ": yaml: line 1: did not find expected key"},
+		{"unclosed list", "timeout: 90s\noutput: json\nwidth: [1, 2\n",
+			`: yaml: line 3: did not find expected ',' or ']' (line 3 is "width: [1, 2")`},
+		{"unclosed list, keys after it", "timeout: 90s\npermissions:\n  allow: [Read\n  deny: []\nmodel: x\n",
+			`: yaml: line 3: did not find expected ',' or ']' (line 3 is "allow: [Read")`},
+		{"unclosed list after a good one", "allow: [Read,\n  Write]\ndeny: [x\nmodel: y\n", `: yaml: line 3: did not find expected ',' or ']'`},
+		{"unclosed mapping", "a: 1\nb: {x: 1\nc: 2\n", `: yaml: line 2: did not find expected ',' or '}' (line 2 is "b: {x: 1")`},
+		{"bad indentation", "tools:\n  Read:\n    a: 1\n   b: 2\n", `: yaml: line 4: did not find expected key (line 4 is "b: 2")`},
+		{"a list item in a mapping", "a: 1\n- b\n", `: yaml: line 2: did not find expected key (line 2 is "- b")`},
 		{"unclosed quote", "output: json\nlog_file: \"abc\n", ": yaml: line 2: found unexpected end of stream"},
 		{"tab indentation", "tools:\n\tRead: {}\n", ": yaml: line 2: found character that cannot start any token"},
 		{"duplicate key", "timeout: 1\ntimeout: 2\n", `: yaml: line 2: mapping key "timeout" already defined at line 1`},

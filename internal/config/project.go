@@ -402,3 +402,13 @@ func (c *Config) toolKey(name string) string {
 	}
 	return name
 }
+
+// NewProjectDir is where a project's settings would go when dir has none
+// yet: the project found from dir, else the repository's root; "" outside
+// a repository, where no directory is a project until it has a .forge.
+func NewProjectDir(dir string) string {
+	if p := FindProject(dir); p != "" {
+		return p
+	}
+	return physical(repositoryRoot(dir))
+}

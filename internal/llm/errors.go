@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -142,6 +144,9 @@ func (e *Error) Hint() string {
 		if strings.Contains(e.Message, "no such host") || strings.Contains(e.Message, "certificate") {
 			return "check --base-url"
 		}
+		if e.Provider == "ollama" {
+			return "start Ollama (ollama serve, or the Ollama app), or give --base-url where it runs"
+		}
 		return fmt.Sprintf("is the server running at %s?", orUnknown(e.URL))
 	case KindConnection:
 		return "the connection failed before the answer began: retry"
@@ -275,6 +280,7 @@ func replaceSecrets(s string, secrets []string) string {
 var overflowPhrases = []string{
 	"context_length_exceeded", "maximum context length", "context length", "context window",
 	"prompt is too long", "too many tokens", "exceeds the context", "input is too long",
+	"exceeds the available context size", "exceed_context_size",
 }
 
 // IsContextOverflow reports whether err is a provider's refusal of a
@@ -291,4 +297,48 @@ func IsContextOverflow(err error) bool {
 		}
 	}
 	return false
+}
+
+// windowPhrases find the window a provider names when it refuses a
+// request as too long: "maximum context length is 16000 tokens" (OpenAI,
+// vLLM, OpenRouter), "prompt is too long: 210000 tokens > 200000 maximum"
+// (Anthropic), "context length of only 4096 tokens" (LM Studio).
+var windowPhrases = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)(?:maximum context length|context length|context window|context size)(?: is| of)?(?: only)? (\d[\d,]*)`),
+	regexp.MustCompile(`(?i)> ?(\d[\d,]*) (?:tokens )?maximum`),
+}
+
+// usedPhrases find what the refused request needed, as the provider
+// counted it: "your messages resulted in 17023 tokens" (OpenAI), "you
+// requested 5000 tokens" (vLLM), "210000 tokens > 200000" (Anthropic).
+var usedPhrases = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)(?:resulted in|requested) (\d[\d,]*) tokens`),
+	regexp.MustCompile(`(?i)(\d[\d,]*) tokens ?>`),
+}
+
+// ContextLimits reads a provider's refusal of a request too long for the
+// model's window: the tokens the request needed and the window, as the
+// provider named them; 0 for what it did not name.
+func ContextLimits(err error) (used, window int64) {
+	var e *Error
+	if !IsContextOverflow(err) || !errors.As(err, &e) {
+		return 0, 0
+	}
+	return firstNumber(usedPhrases, e.Message), firstNumber(windowPhrases, e.Message)
+}
+
+// firstNumber is the number the first phrase that matches text captures;
+// 0 when none does.
+func firstNumber(phrases []*regexp.Regexp, text string) int64 {
+	for _, re := range phrases {
+		m := re.FindStringSubmatch(text)
+		if m == nil {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.ReplaceAll(m[1], ",", ""), 10, 64)
+		if err == nil && n > 0 {
+			return n
+		}
+	}
+	return 0
 }

@@ -3,13 +3,14 @@ package permission
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // attackRules are allow rules a project might well have: harmless each,
 // and each a way in if the matcher trusts a line it has not fully read.
 var attackRules = []string{
 	"Bash(git status)", "Bash(echo:*)", "Bash(printf:*)", "Bash(test:*)", "Bash(cat:*)", "Bash(true)",
-	"Bash(ls:*)", "Bash(wc:*)", "Bash(grep:*)", "Bash(go test:*)", "Bash(cd:*)",
+	"Bash(ls:*)", "Bash(wc:*)", "Bash(grep:*)", "Bash(go test:*)", "Bash(cd:*)", "Bash(git:*)", "Bash(make test)",
 }
 
 // attackLines run a command no rule names, through bash's evaluation of
@@ -93,12 +94,21 @@ var attackLines = []string{
 	`git -c core.fsmonitor='touch pwned' status`,
 	`git -c alias.status='!touch pwned' status`,
 	`git --config-env=core.pager=X status`,
+	// options that make an allowed program run another one
+	`go test -exec 'sh -c "touch pwned"' ./...`,
+	`go test -toolexec=./x ./...`,
+	`grep -r x . ; git status --upload-pack=x`,
+	`git log; git -C . rebase -x 'touch pwned' HEAD~1`,
+	`make SHELL=./x test`,
 	// redirections a rule does not name
 	`echo x > .bashrc`,
 	`cat < /dev/tcp/example.com/80`,
 	`cat < $f`,
-	// lines forge cannot read whole
+	// lines forge cannot read whole, or reads differently from bash
 	`echo 'unterminated`,
+	"git status # \\\ntouch pwned",
+	"echo hi # x\\\ntouch pwned",
+	"git status\r\ntouch pwned",
 	strings.Repeat("(", 600) + "true" + strings.Repeat(")", 600),
 	"echo " + strings.Repeat("$(", 20000) + strings.Repeat(")", 20000),
 }
@@ -144,6 +154,7 @@ func TestDenyReachesEveryCommand(t *testing.T) {
 		"chrt 5 rm x", "taskset 1 rm x", "stdbuf -o0 rm x", "nice rm x", "watch rm x", "su -c 'rm x'",
 		"sudo -s rm x", "xargs rm", "find . -delete", "find . -execdir rm {} +", "git -c alias.x='!rm -rf /' x",
 		"git -c core.pager='rm x' log", `'rm' x`, `r\m x`, `"r"'m' x`, "$'rm' x", "strace -f rm x",
+		"/bin/r? x", `{"rm",x}`, "echo # \\\nrm x",
 	} {
 		if v := p.Decide(bash(line)); v.Decision != Deny {
 			t.Errorf("Bash(rm:*) did not deny %q: %s (%s)", line, v.Decision, v.Reason)
@@ -157,6 +168,38 @@ func TestDenyReachesEveryCommand(t *testing.T) {
 	for _, line := range []string{"git status", "git log --oneline", "echo rm", "grep -r rm ."} {
 		if v := p.Decide(bash(line)); v.Decision != Allow {
 			t.Errorf("Bash(rm:*) on %q: %s (%s), want allow", line, v.Decision, v.Reason)
+		}
+	}
+}
+
+// TestHostileLinesStayCheap: lines built to make the checks themselves
+// explode (variables doubled thirty times over, nesting deeper than any
+// stack, a line of megabytes) are decided at once and asked about.
+func TestHostileLinesStayCheap(t *testing.T) {
+	var doubling strings.Builder
+	doubling.WriteString("a0=xyz; ")
+	for i := 1; i <= 7; i++ {
+		doubling.WriteString("a" + string(rune('0'+i)) + "=" + strings.Repeat("$a"+string(rune('0'+i-1)), 30) + "; ")
+	}
+	doubling.WriteString("echo $a7")
+	fx := newFixture(t)
+	p := fx.policy(t, ModeAsk, attackRules, nil)
+	for name, line := range map[string]string{
+		"doubling variables": doubling.String(),
+		"nested if":          strings.Repeat("if echo;then ", 100000) + "echo" + strings.Repeat(";fi", 100000),
+		"nested time":        strings.Repeat("time ", 700000) + "echo",
+		"nested while":       strings.Repeat("while echo;do ", 50000) + "echo" + strings.Repeat(";done", 50000),
+		"megabytes":          "echo " + strings.Repeat("x", 8<<20),
+	} {
+		done := make(chan Verdict, 1)
+		go func() { done <- p.Decide(bash(line)) }()
+		select {
+		case v := <-done:
+			if v.Decision == Allow && name != "doubling variables" && name != "megabytes" {
+				t.Errorf("%s: allowed, want a question: %s", name, v.Reason)
+			}
+		case <-time.After(30 * time.Second): // a hang guard, far above the milliseconds it takes
+			t.Fatalf("%s: Decide did not return", name)
 		}
 	}
 }

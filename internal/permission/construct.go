@@ -57,7 +57,7 @@ func (s *splitter) arithmetic(src string, n syntax.Node, exprs ...syntax.ArithmE
 			})
 		}
 	}
-	if risky {
+	if risky && n != nil {
 		s.construct(source(src, n), whyArithmetic, true)
 	}
 }

@@ -116,8 +116,13 @@ func otherForms(c *command) [][]word {
 		if i > 0 {
 			forms = append(forms, ws)
 		}
-		if first := ws[0]; first.literal() && strings.Contains(first.allow, "/") {
+		switch first := ws[0]; {
+		case first.literal() && strings.Contains(first.allow, "/"):
 			based := append([]word{staticWord(path.Base(first.allow))}, ws[1:]...)
+			forms = append(forms, based)
+		case first.expands && strings.Contains(first.allow, "/"): // /bin/r? is rm too
+			base := path.Base(first.deny)
+			based := append([]word{{allow: base, deny: base, expands: true}}, ws[1:]...)
 			forms = append(forms, based)
 		}
 	}

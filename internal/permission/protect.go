@@ -40,21 +40,14 @@ func (p *Policy) protectedEdit(c Call, s *subjects) bool {
 	return false
 }
 
-// gitControlFiles are the files in a .git directory that make git run
-// programs: its configuration (core.fsmonitor, core.pager, aliases,
-// filters) and its hooks.
-var gitControlFiles = [...]string{"config", "config.worktree", "hooks"}
-
-// gitControl reports whether path is, or is under, one of a .git
-// directory's control files.
+// gitControl reports whether path is a repository's .git or under it.
+// Much there makes git run programs (config and config.worktree with
+// core.fsmonitor, core.pager, aliases and filters; hooks; commondir,
+// which points git at another directory's configuration; the modules'
+// and worktrees' own configuration), and git changes the rest itself: so
+// the whole of it is the person's to change.
 func gitControl(path string) bool {
-	elems := strings.Split(filepath.ToSlash(path), "/")
-	for i := 0; i+1 < len(elems); i++ {
-		if strings.EqualFold(elems[i], ".git") && slices.Contains(gitControlFiles[:], elems[i+1]) {
-			return true
-		}
-	}
-	return false
+	return hasComponent(path, ".git")
 }
 
 // protectedTargets lists the places a shell line's words are checked
@@ -69,9 +62,7 @@ func protectedTargets(wd place, protected []place) []string {
 	for _, base := range []string{wd.lexical, wd.physical} {
 		for dir := base; ; {
 			out = appendNew(out, filepath.Join(dir, forgeDirName))
-			for _, f := range gitControlFiles {
-				out = appendNew(out, filepath.Join(dir, ".git", f))
-			}
+			out = appendNew(out, filepath.Join(dir, ".git"))
 			parent := filepath.Dir(dir)
 			if parent == dir {
 				break
@@ -94,8 +85,29 @@ func hasComponent(path, name string) bool {
 // text: even inside another program's code (python -c 'open(".forge/x")').
 var forgeInLine = regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|({,` + "`" + `])\.forge([/\s'"<>;&|)},` + "`" + `]|$)|(^|[\s;&|(/'"])forge['"]?\s+(-\S+\s+(\S+\s+)?)*trust\b`)
 
-// gitControlInLine finds a .git control file named in a line's text.
-var gitControlInLine = regexp.MustCompile(`(?i)\.git/+(\./+)*(config|hooks)\b`)
+// gitControlInLine finds a .git directory named in a line's text.
+var gitControlInLine = regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|({,` + "`" + `])\.git([/\s'"<>;&|)},` + "`" + `]|$)`)
+
+// containsFold reports whether s holds word (lower-case ASCII) in any
+// case; cheaper than running the regular expressions on every line.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for ; j < len(word); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != word[j] {
+				break
+			}
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
+}
 
 // lineProtection is what protectedLine found.
 type lineProtection struct {
@@ -122,22 +134,26 @@ func (p *Policy) protectedLine(c Call, l *shellLine) lineProtection {
 	if !ok || c.ReadOnly {
 		return lineProtection{}
 	}
-	if forgeInLine.MatchString(line) || gitControlInLine.MatchString(line) {
+	if p.namesProtected(line) {
 		return lineProtection{protected: true}
 	}
-	for _, d := range p.protected {
-		for _, form := range p.spellings(d) {
-			if mentions(line, form) {
-				return lineProtection{protected: true}
-			}
+	for i := range l.commands { // the same, with quotes taken out: .fo"r"ge, {.g'i't/config,}
+		if c := &l.commands[i]; c.allowText != line && p.namesProtected(c.allowText) {
+			return lineProtection{protected: true}
 		}
 	}
 	for i := range l.commands {
-		if runsForgeTrust(&l.commands[i]) {
+		if runsForgeTrust(&l.commands[i]) || configuresGit(&l.commands[i]) {
 			return lineProtection{protected: true}
 		}
 	}
 	var lp lineProtection
+	for i := range l.commands {
+		if c := &l.commands[i]; p.writesUnseen(c) {
+			lp.unsure = c.text
+			break
+		}
+	}
 	for _, r := range l.paths {
 		named, sure := p.namesTarget(r, l.globDots)
 		switch {
@@ -162,7 +178,7 @@ func (p *Policy) protectedLine(c Call, l *shellLine) lineProtection {
 // over ~) is not caught here: what a program does below a directory it is
 // given cannot be read from the line.
 func (p *Policy) namesCredential(r pathRef, dots bool) bool {
-	if len(p.creds.places) == 0 && len(p.creds.names) == 0 || strings.HasPrefix(r.word, "-") {
+	if len(p.creds.places) == 0 && len(p.creds.names) == 0 || r.option {
 		return false
 	}
 	if !strings.ContainsAny(r.pattern, "*?[\\\x00") {
@@ -197,6 +213,87 @@ func (p *Policy) inCredential(f string) bool {
 		ok, err := doublestar.Match(g, base)
 		return err == nil && ok
 	})
+}
+
+// writesUnseen reports whether the command writes files whose names the
+// line does not hold: it unpacks an archive or applies a patch (what
+// they hold is not in the line), or copies a tree into a directory that
+// holds a protected place (cp -r payload/. . may bring a .forge along).
+func (p *Policy) writesUnseen(c *command) bool {
+	if len(c.words) < 2 || !c.words[0].literal() {
+		return false
+	}
+	args := c.words[1:]
+	switch path.Base(c.words[0].allow) {
+	case "tar", "bsdtar":
+		a := args[0].allow
+		return strings.HasPrefix(a, "x") || !strings.HasPrefix(a, "--") && strings.HasPrefix(a, "-") && strings.Contains(a, "x") ||
+			hasWordAllow(args, "--extract") || hasWordAllow(args, "-x")
+	case "unzip", "cpio", "patch", "7z", "7za", "unrar":
+		return true
+	case "git":
+		sub, _ := gitSubcommand(args)
+		return sub == "apply" || sub == "am"
+	case "cp":
+		if !slices.ContainsFunc(args, recursiveCopy) {
+			return false
+		}
+		return p.holdsTarget(args[len(args)-1])
+	case "rsync":
+		return p.holdsTarget(args[len(args)-1])
+	}
+	return false
+}
+
+// recursiveCopy reports whether w is an option of cp that copies trees.
+func recursiveCopy(w word) bool {
+	a := w.allow
+	if a == "--recursive" || a == "--archive" {
+		return true
+	}
+	return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "rRa")
+}
+
+// holdsTarget reports whether the destination word dest could be a
+// directory that holds a protected place (., the project, ~).
+func (p *Policy) holdsTarget(dest word) bool {
+	pattern := string(wild)
+	if !dest.dynamic {
+		pattern = dest.deny
+		if !strings.HasPrefix(pattern, "/") {
+			pattern = p.wd.lexical + "/" + pattern
+		}
+		pattern = cleanPattern(pattern)
+	}
+	items := parseGlob(pattern)
+	for _, t := range p.targets {
+		for dir := t; ; dir = filepath.Dir(dir) {
+			if couldBe(items, dir) {
+				return true
+			}
+			if dir == filepath.Dir(dir) {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// namesProtected reports whether text names a .forge path, forge trust, a
+// .git control file or a protected place, even inside another program's
+// code (python -c 'open(".forge/x")').
+func (p *Policy) namesProtected(text string) bool {
+	if containsFold(text, "forge") && forgeInLine.MatchString(text) || containsFold(text, ".git") && gitControlInLine.MatchString(text) {
+		return true
+	}
+	for _, d := range p.protected {
+		for _, form := range p.spellings(d) {
+			if mentions(text, form) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // namesTarget reports whether the path word r could name a protected
@@ -240,7 +337,7 @@ func (p *Policy) linksToTarget(r pathRef) bool {
 // there, since the working directory is resolved already; an option (-la)
 // is not a path.
 func (p *Policy) physicalOf(r pathRef) (string, bool) {
-	if strings.HasPrefix(r.word, "-") {
+	if r.option {
 		return "", false
 	}
 	var phys string
@@ -253,22 +350,119 @@ func (p *Policy) physicalOf(r pathRef) (string, bool) {
 	return phys, err == nil && phys != r.pattern
 }
 
-// runsForgeTrust reports whether the command could be forge trust: its
-// program is forge (by any path) or known only when it runs, and a later
-// word is trust.
+// runsForgeTrust reports whether the command could be forge trust, or
+// another command of forge that changes what forge trusts or allows: its
+// program is forge (by any path, glob or brace), or known only when it
+// runs with a word trust after it, and its words are not all plainly one
+// of forge's read-only commands. A forge fed its words by xargs counts.
 func runsForgeTrust(c *command) bool {
-	if len(c.words) < 2 {
+	if len(c.words) == 0 {
 		return false
 	}
 	first := c.words[0]
-	isForge := first.literal() && strings.EqualFold(path.Base(first.allow), "forge")
-	if !isForge && !first.dynamic {
+	isForge := first.literal() && strings.EqualFold(path.Base(first.allow), "forge") ||
+		first.expands && starIntersect("forge", path.Base(first.deny))
+	if !isForge {
+		if !first.dynamic {
+			return false
+		}
+		for _, w := range c.words[1:] {
+			if w.literal() && w.allow == "trust" {
+				return true
+			}
+		}
 		return false
 	}
-	for _, w := range c.words[1:] {
-		if w.literal() && w.allow == "trust" || isForge && w.dynamic {
+	return !readOnlyForge(c.words[1:])
+}
+
+// configuresGit reports whether the command changes what git runs
+// through git itself, without naming .git: git config (not a read),
+// git remote (not a listing), git lfs install, git init or clone with
+// templates, and the hook installers (pre-commit install, husky).
+func configuresGit(c *command) bool {
+	if len(c.words) < 2 || !c.words[0].literal() {
+		return false
+	}
+	args := c.words[1:]
+	switch path.Base(c.words[0].allow) {
+	case "git":
+		sub, rest := gitSubcommand(args)
+		switch sub {
+		case "config":
+			return !gitConfigRead(rest)
+		case "remote":
+			return len(rest) > 0 && rest[0].allow != "-v" && rest[0].allow != "show" && rest[0].allow != "get-url"
+		case "lfs":
+			return len(rest) > 0 && (rest[0].allow == "install" || rest[0].allow == "update")
+		case "init", "clone":
+			return slices.ContainsFunc(rest, func(w word) bool { return strings.HasPrefix(w.allow, "--template") })
+		case "":
+			return true // a subcommand known only when it runs, or a glob that could be one above
+		}
+	case "pre-commit":
+		return args[0].allow == "install" || args[0].allow == "install-hooks"
+	case "husky":
+		return true
+	}
+	return false
+}
+
+// gitSubcommand returns git's subcommand and the words after it, past
+// git's own options; "" when it is not plain.
+func gitSubcommand(args []word) (string, []word) {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w.dynamic:
+			return "", nil
+		case w.expands:
+			for _, sub := range []string{"config", "remote", "lfs", "init", "clone"} {
+				if starIntersect(sub, w.deny) {
+					return "", nil
+				}
+			}
+			return "-", nil
+		case w.allow == "-C" || w.allow == "-c" || w.allow == "--git-dir" || w.allow == "--work-tree" || w.allow == "--namespace":
+			i++
+		case strings.HasPrefix(w.allow, "-"):
+		default:
+			return w.allow, args[i+1:]
+		}
+	}
+	return "-", nil // git alone, or only options: nothing changes
+}
+
+// gitConfigRead reports whether git config's arguments only read.
+func gitConfigRead(args []word) bool {
+	for _, w := range args {
+		switch w.allow {
+		case "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--list", "-l",
+			"get", "list":
 			return true
 		}
+	}
+	return false
+}
+
+// readOnlyForge reports whether forge's arguments are plainly one of its
+// commands that change nothing (forge version, forge tools Read), with no
+// word known only when it runs.
+func readOnlyForge(args []word) bool {
+	command := ""
+	for _, w := range args {
+		if !w.literal() {
+			return false
+		}
+		if command == "" && !strings.HasPrefix(w.allow, "-") {
+			command = w.allow
+		}
+	}
+	switch command {
+	case "version", "tools", "schema", "help", "sessions", "history", "completion":
+		return true
+	case "":
+		return len(args) > 0 && (args[0].allow == "--version" || args[0].allow == "--help" || args[0].allow == "-h")
 	}
 	return false
 }

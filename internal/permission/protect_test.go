@@ -53,10 +53,15 @@ func (fx protectFixture) policy(t *testing.T, mode Mode, allow []string) *Policy
 // globs, a variable the line sets, a loop, a link.
 func TestProtectedSpellings(t *testing.T) {
 	fx := newProtectFixture(t)
-	allow := []string{"Bash(cp:*)", "Bash(cd:*)", "Bash(cat:*)", "Bash(ls:*)", "Bash(echo:*)", "Bash(printf:*)"}
+	allow := []string{"Bash(cp:*)", "Bash(cd:*)", "Bash(cat:*)", "Bash(ls:*)", "Bash(echo:*)", "Bash(printf:*)", "Bash(git:*)"}
 	protected := []string{
 		"cp x .forge/settings.json", "cp x .forg?/settings.json", "cp x .f*/settings.json", "cp x .[f]orge/x",
 		"shopt -s dotglob; cp x */settings.json", "GLOBIGNORE=x; cp x */settings.json",
+		"shopt -s nocaseglob; cp x .FORG[E]/", "cp x {.fo\"r\"ge/config.yaml,}", "dd if=x of=.fo\"r\"ge/config.yaml",
+		"dd if=x of=~/.config/forge/config.yaml", "forge {trust,.}", "{fo\"r\"ge,trust} .", "echo trust . | xargs forge",
+		"./fo?ge trust .", "git status # \\\nforge trust", "git config core.fsmonitor 'touch x'",
+		"git config --global alias.st '!touch x'", "git -C . config --add core.pager less", "git remote add o ext::sh",
+		"git lfs install", "pre-commit install", "git $(printf config) core.pager x",
 		"cp x ~/.config/forge/config.yaml", `cp x "$HOME/.config/forge/config.yaml"`, "cp x ${HOME}//.config/./forge/x",
 		"cp x $XDG_CONFIG_HOME/forge/config.yaml", "cp x $XDG_CONFIG_HOME/forg?/config.yaml",
 		"cd .git && cp x config", "cd src && cp x ../.git/config", "cp x src/../.git/hooks/pre-commit",
@@ -64,7 +69,7 @@ func TestProtectedSpellings(t *testing.T) {
 		"cp x gitlink/config", "cp x $D/config", "cp x --target-directory=.git/hooks", "cp -t.git/hooks x",
 		"cp x hooks/guard.sh", "cd hooks; cp x guard.sh", "cd src; cd ../hooks; cp x guard*",
 		`"for"ge trust .`, `\forge trust`, "/usr/local/bin/forge -C x trust", "f=forge; $f trust",
-		"cat < .git/config", "cp x .git/config.worktree", "cd; cp x .config/forge/config.yaml",
+		"cat < .git/config", "cp x .git/config.worktree", "cat .git/HEAD", "echo x > .git/commondir", "cd; cp x .config/forge/config.yaml",
 		"ls ~/.config/forge/", "echo hi > ~/.config/forge/x",
 	}
 	for _, mode := range []Mode{ModeAsk, ModeAutoEdit, ModeYolo} {
@@ -78,7 +83,8 @@ func TestProtectedSpellings(t *testing.T) {
 	p := fx.policy(t, ModeAsk, allow)
 	for _, line := range []string{
 		"cp x src/a.go", "cat .gitignore", "ls .github/workflows", "echo config", "cp x git/config", "ls *",
-		"cp x src/*.go", "cd src && cp x a.go", "echo $HOME", "ls ~/.config", "cp x hooks/other.sh", "cat .git/HEAD",
+		"cp x src/*.go", "cd src && cp x a.go", "echo $HOME", "ls ~/.config", "cp x hooks/other.sh", "cat .github/x .gitignore",
+		"git config --get user.name", "git config --list", "git remote -v",
 	} {
 		if v := p.Decide(bash(line)); v.Decision != Allow {
 			t.Errorf("Decide(%q) = %s (%s), want allow", line, v.Decision, v.Reason)
@@ -92,7 +98,8 @@ func TestProtectedSpellings(t *testing.T) {
 func TestUnresolvedPathsAsk(t *testing.T) {
 	fx := newProtectFixture(t)
 	allow := []string{"Bash(cp:*)", "Bash(printf:*)", "Bash(echo:*)", "Bash(cd:*)"}
-	lines := []string{"cp x $(printf .git)/config", "cd .git; cd ..; cp x $OLDPWD/config", "cp x $REPLY", "cd $(printf .git); cp x config", "cp x $1"}
+	lines := []string{"cp -r payload/. .", "tar -xf payload.tar", "git apply evil.patch", "cp -a x ~", "rsync -a x/ ./",
+		"cp x $(printf .forg)e/config", "cd src; cd ..; cp x $OLDPWD/config", "cp x $REPLY", "cd $(printf .fo)rge; cp x config", "cp x $1"}
 	p := fx.policy(t, ModeAsk, allow)
 	for _, line := range lines {
 		v := p.Decide(bash(line))
@@ -143,6 +150,9 @@ func TestCouldName(t *testing.T) {
 		{"/p/?forge", "/p/.forge", false, false},
 		{"/p/[.]forge", "/p/.forge", false, false}, // bash matches a leading dot only by a dot
 		{"/p/[.]forge", "/p/.forge", true, true},
+		{"/p/.FORG[E]", "/p/.forge", true, true}, // nocaseglob
+		{"/p/.FORG[E]", "/p/.forge", false, false},
+		{"/P/.forg[e]", "/p/.forge", true, false}, // a literal directory keeps its case
 		{"/p/.[f]orge", "/p/.forge", false, true},
 		{"/p/*/config", "/p/.git/config", false, false},
 		{"/p/.g*/c*", "/p/.git/config", false, true},

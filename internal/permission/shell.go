@@ -36,7 +36,7 @@ func (ps *parsers) get() *syntax.Parser {
 	if pr, ok := ps.pool.Get().(*syntax.Parser); ok {
 		return pr
 	}
-	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 }
 
 func (ps *parsers) put(pr *syntax.Parser) { ps.pool.Put(pr) }
@@ -65,19 +65,24 @@ func (ps *parsers) splitLine(src string, env *shellEnv) shellLine {
 // Bounds on what is parsed: the parser and the walk recurse once per level
 // of nesting, and a line nesting a million levels would exhaust the stack,
 // which Go cannot recover from. Only a long line can nest deeply, so a
-// short one is parsed at once and a long one is scanned first.
+// short one is parsed at once, a long one is scanned first, and one over
+// 64 KiB is not parsed at all.
 const (
 	shortLine    = 16 << 10
+	maxLine      = 64 << 10
 	maxNesting   = 512
 	maxOperators = 8192
 )
 
-// Lines forge refuses to read: one that nests too deeply, and one with a
-// carriage return, which bash reads as part of a word where the parser
-// sees a space.
+// Lines forge refuses to read: one that nests too deeply, and those that
+// bash reads differently from the parser: a carriage return (part of a
+// word for bash, a space for the parser) and a backslash in a comment
+// (the parser continues the comment's line into the next).
 var (
-	errTooComplex     = errors.New("it nests too deeply to check")
+	errTooComplex     = errors.New("it is too long or nests too deeply to check")
 	errCarriageReturn = errors.New("it holds a carriage return, which bash reads as part of a word")
+	errCommentEscape  = errors.New("a comment in it holds a backslash, which forge's parser and bash read differently")
+	errHeredocEscape  = errors.New("a here-document in it continues a line with a backslash, which forge's parser and bash read differently")
 )
 
 // tooComplex over-estimates how deeply src nests: brackets of any kind,
@@ -118,7 +123,7 @@ type splitter struct {
 
 // line parses src and collects its commands.
 func (s *splitter) line(src string, ctx lineContext) error {
-	if len(src) > shortLine && tooComplex(src) {
+	if len(src) > maxLine || len(src) > shortLine && tooComplex(src) {
 		return errTooComplex
 	}
 	if strings.IndexByte(src, '\r') >= 0 {
@@ -130,24 +135,36 @@ func (s *splitter) line(src string, ctx lineContext) error {
 	if err != nil {
 		return err
 	}
-	stack := make([]syntax.Node, 0, 32)
+	// writes[i] says the node at depth i runs under a redirection of output
+	// to a file, up to the nearest substitution (whose output goes to the
+	// outer command, not to the file): kept per depth, so that a deep line
+	// costs no more per node than a shallow one.
+	writes := make([]bool, 0, 32)
+	var odd error
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
-			stack = stack[:len(stack)-1]
+			writes = writes[:len(writes)-1]
 			return true
+		}
+		if c, ok := n.(*syntax.Comment); ok && strings.Contains(c.Text, "\\") {
+			odd = errCommentEscape // the parser joins the next line to it; bash does not
+		}
+		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil && r.Pos().IsValid() && r.Pos().Offset() < uint(len(src)) &&
+			strings.Contains(src[r.Pos().Offset():], "\\\n") {
+			odd = errHeredocEscape // where the document ends, the parser and bash disagree
 		}
 		if leaf(n) {
 			return false // nothing runs inside: skip it (and its f(nil))
 		}
-		stack = append(stack, n)
+		writes = append(writes, writesHere(n, writes))
 		why := ctx.unallowable
-		if writesFile(stack) {
+		if writes[len(writes)-1] {
 			why = whyRedirect
 		}
 		s.visit(n, src, why, ctx)
 		return true
 	})
-	return nil
+	return odd
 }
 
 // visit records what the node n of the line src runs, and whatever in it
@@ -180,7 +197,10 @@ func (s *splitter) visit(n syntax.Node, src, why string, ctx lineContext) {
 	case *syntax.ArithmCmd:
 		s.arithmetic(src, n, n.X)
 	case *syntax.LetClause:
-		s.arithmetic(src, n, n.Exprs...)
+		// Always: the parser reads let's words as arithmetic where bash
+		// splits them first (let 0&0X0 backgrounds let 0 and runs 0X0).
+		s.construct(source(src, n), whyArithmetic, true)
+		s.arithmetic(src, nil, n.Exprs...)
 	case *syntax.CStyleLoop:
 		s.arithmetic(src, n, n.Init, n.Cond, n.Post)
 	case *syntax.TestClause:
@@ -370,6 +390,14 @@ func (s *splitter) program(name string, ws, wrapped []word, text, why string, ct
 		why = risk
 	}
 	s.trackEffects(name, ws, wrapped != nil, text)
+	if opt, value := execOption(ws); opt != "" {
+		if why == "" {
+			why = whyExecOption(opt)
+		}
+		if value != nil {
+			s.forDeny(*value, text) // deny rules see what the option runs
+		}
+	}
 	c := command{text: text, words: ws, wrapped: wrapped, unallowable: why, hidden: hidden}
 	switch {
 	case isShell(name):
@@ -471,23 +499,20 @@ func (s *splitter) forDeny(str word, text string) {
 	}
 }
 
-// writesFile reports whether the innermost node of stack runs under a
-// redirection of output to a file, up to the nearest substitution (whose
-// output goes to the outer command, not to the file).
-func writesFile(stack []syntax.Node) bool {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch n := stack[i].(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			return false
-		case *syntax.Stmt:
-			for _, r := range n.Redirs {
-				if redirectsToFile(r) {
-					return true
-				}
+// writesHere says whether node n, below the nodes whose answers are
+// above, runs under a redirection of output to a file.
+func writesHere(n syntax.Node, above []bool) bool {
+	switch n := n.(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		return false
+	case *syntax.Stmt:
+		for _, r := range n.Redirs {
+			if redirectsToFile(r) {
+				return true
 			}
 		}
 	}
-	return false
+	return len(above) > 0 && above[len(above)-1]
 }
 
 // redirectsToFile reports whether r writes a file other than /dev/null or a

@@ -57,14 +57,20 @@ func literalPrefixOf(items []globItem) string {
 
 // couldName reports whether the pattern could stand for target or for a
 // path below it, once the shell has expanded it. Globs follow bash's
-// rules: they never match a slash, nor a leading dot unless dots is set.
-func couldName(items []globItem, target string, dots bool) bool {
+// rules: they never match a slash, nor a leading dot; loose (the line may
+// set dotglob or nocaseglob) lets them match a leading dot and either case.
+func couldName(items []globItem, target string, loose bool) bool {
+	dots := loose
+	foldFrom := len(items) // nocaseglob folds the case of the whole name a glob is in
+	if loose {
+		foldFrom = globNameStart(items)
+	}
 	n := 0 // the literal items first: most targets differ there
 	for ; n < len(items) && items[n].kind == 'l'; n++ {
 		if n == len(target) {
 			return items[n].c == '/' // a path below the target
 		}
-		if items[n].c != target[n] {
+		if !sameByte(items[n].c, target[n], n >= foldFrom) {
 			return false
 		}
 	}
@@ -86,11 +92,11 @@ func couldName(items []globItem, target string, dots bool) bool {
 			}
 			switch it := items[i]; it.kind {
 			case 'l':
-				next[i+1] = next[i+1] || it.c == c
+				next[i+1] = next[i+1] || sameByte(it.c, c, loose)
 			case '?':
 				next[i+1] = next[i+1] || c != '/' && !hiddenDot
 			case '[':
-				next[i+1] = next[i+1] || c != '/' && !hiddenDot && classMatches(it.class, c)
+				next[i+1] = next[i+1] || c != '/' && !hiddenDot && (classMatches(it.class, c) || loose && classMatches(it.class, otherCase(c)))
 			case '*':
 				next[i] = next[i] || c != '/' && !hiddenDot
 			case 'w':
@@ -112,6 +118,69 @@ func couldName(items []globItem, target string, dots bool) bool {
 		}
 	}
 	return false
+}
+
+// sameByte compares two bytes, in either ASCII case when fold is set.
+func sameByte(a, b byte, fold bool) bool {
+	return a == b || fold && otherCase(a) == b
+}
+
+// otherCase returns an ASCII letter in its other case, any other byte as it is.
+func otherCase(c byte) byte {
+	switch {
+	case 'a' <= c && c <= 'z':
+		return c - 'a' + 'A'
+	case 'A' <= c && c <= 'Z':
+		return c - 'A' + 'a'
+	}
+	return c
+}
+
+// globNameStart is the index where the name holding a pattern's first
+// glob element begins: nocaseglob folds the case of that whole name,
+// never that of the literal directories before it.
+func globNameStart(items []globItem) int {
+	start := 0
+	for i, it := range items {
+		switch {
+		case it.kind != 'l':
+			return start
+		case it.c == '/':
+			start = i + 1
+		}
+	}
+	return len(items)
+}
+
+// couldBe reports whether the pattern could stand for exactly path, dots
+// and case aside (a conservative answer).
+func couldBe(items []globItem, path string) bool {
+	cur := make([]bool, len(items)+1)
+	next := make([]bool, len(items)+1)
+	cur[0] = true
+	skipEmpty(items, cur)
+	for j := 0; j < len(path); j++ {
+		c := path[j]
+		clear(next)
+		for i, on := range cur[:len(items)] {
+			if !on {
+				continue
+			}
+			switch it := items[i]; it.kind {
+			case 'l':
+				next[i+1] = next[i+1] || it.c == c
+			case '?', '[':
+				next[i+1] = next[i+1] || c != '/'
+			case '*':
+				next[i] = next[i] || c != '/'
+			case 'w':
+				next[i] = true
+			}
+		}
+		skipEmpty(items, next)
+		cur, next = next, cur
+	}
+	return cur[len(items)]
 }
 
 // skipEmpty adds to states those reached by matching nothing: past a *

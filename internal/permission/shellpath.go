@@ -26,6 +26,9 @@ type pathRef struct {
 	pattern string
 	// word is the word as written, for messages.
 	word string
+	// option: the pattern is an option word itself (-la), which names a
+	// file only in the forms taken from it (-oPATH, --file=PATH).
+	option bool
 }
 
 // sure reports whether the pattern holds no wild part.
@@ -48,6 +51,9 @@ type pathTracker struct {
 	// globDots: the line may change how globs match (shopt, GLOBIGNORE),
 	// so a glob may match names starting with a dot.
 	globDots bool
+	// values remembers each variable's pattern once worked out: a value
+	// built from others is worked out once, not once per use.
+	values map[string]string
 }
 
 // cdTarget is where a cd may go: its argument, the home directory, or
@@ -68,6 +74,9 @@ type srcWord struct {
 const (
 	maxTrackedDirs = 16
 	maxVarDepth    = 8
+	// maxPattern bounds a word's pattern: a line of a few hundred bytes
+	// can double a variable's value thirty times (a1=$a0$a0...).
+	maxPattern = 4 << 10
 )
 
 // newPathTracker starts tracking for a line run in env.
@@ -117,13 +126,15 @@ func (t *pathTracker) resolve() []pathRef {
 		seen[sw.w] = true
 		p := t.expand(sw.w, 0)
 		text := source(sw.src, sw.w)
-		refs = t.addRef(refs, dirs, p, text)
-		if strings.HasPrefix(p, "-") {
-			if _, after, ok := strings.Cut(p, "="); ok {
-				refs = t.addRef(refs, dirs, after, text)
-			} else if len(p) > 2 && p[1] != '-' {
-				refs = t.addRef(refs, dirs, p[2:], text)
+		refs = t.addRef(refs, dirs, p, text, strings.HasPrefix(p, "-"))
+		if name, after, ok := strings.Cut(p, "="); ok { // --file=PATH, dd's of=PATH
+			if h := t.home(); h != "" && validName(name) && (after == "~" || strings.HasPrefix(after, "~/")) {
+				after = escapeGlob(h) + after[1:] // bash expands ~ in words that look like assignments
 			}
+			refs = t.addRef(refs, dirs, after, text, false)
+		}
+		if len(p) > 2 && p[0] == '-' && p[1] != '-' && !strings.Contains(p, "=") { // -oPATH
+			refs = t.addRef(refs, dirs, p[2:], text, false)
 		}
 	}
 	return refs
@@ -131,15 +142,15 @@ func (t *pathTracker) resolve() []pathRef {
 
 // addRef appends the pattern p, made absolute from each of dirs and
 // cleaned.
-func (t *pathTracker) addRef(refs []pathRef, dirs []string, p, text string) []pathRef {
+func (t *pathTracker) addRef(refs []pathRef, dirs []string, p, text string, option bool) []pathRef {
 	if p == "" {
 		return refs
 	}
 	if p[0] == '/' || p[0] == wild {
-		return append(refs, pathRef{pattern: cleanPattern(p), word: text})
+		return append(refs, pathRef{pattern: cleanPattern(p), word: text, option: option})
 	}
 	for _, d := range dirs {
-		refs = append(refs, pathRef{pattern: cleanPattern(d + "/" + p), word: text})
+		refs = append(refs, pathRef{pattern: cleanPattern(d + "/" + p), word: text, option: option})
 	}
 	return refs
 }
@@ -192,7 +203,15 @@ func (t *pathTracker) variable(name string, depth int) string {
 		if len(values) != 1 || values[0].w == nil || depth >= maxVarDepth {
 			return string(wild)
 		}
-		return t.expand(values[0].w, depth+1)
+		if v, ok := t.values[name]; ok {
+			return v
+		}
+		v := t.expand(values[0].w, depth+1)
+		if t.values == nil {
+			t.values = map[string]string{}
+		}
+		t.values[name] = v
+		return v
 	}
 	switch name {
 	case "HOME":
@@ -225,6 +244,9 @@ func shellSets(name string) bool {
 
 // expand works out the pattern a word stands for.
 func (t *pathTracker) expand(w *syntax.Word, depth int) string {
+	if len(w.Parts) > 1 && bracesAcross(w) {
+		return string(wild) // {.fo"r"ge/x,}: any of the words it becomes
+	}
 	var b strings.Builder
 	for i, part := range w.Parts {
 		switch p := part.(type) {
@@ -257,6 +279,9 @@ func (t *pathTracker) expand(w *syntax.Word, depth int) string {
 			b.WriteString("0") // a number, whatever its value
 		default: // command and arithmetic substitutions, extended globs
 			b.WriteByte(wild)
+		}
+		if b.Len() > maxPattern {
+			return string(wild)
 		}
 	}
 	return b.String()

@@ -71,6 +71,11 @@ func evalWord(w *syntax.Word) word {
 			return word{allow: lit.Value, deny: lit.Value}
 		}
 	}
+	if len(w.Parts) > 1 && bracesAcross(w) { // {fo"r"ge,trust}: bash expands it into several words
+		var b wordBuilder
+		b.expanding(unquotedText(w))
+		return b.word()
+	}
 	var b wordBuilder
 	for i, part := range w.Parts {
 		switch p := part.(type) {
@@ -99,6 +104,75 @@ func evalWord(w *syntax.Word) word {
 	return b.word()
 }
 
+// bracesAcross reports whether a word of several parts holds a brace
+// expansion spread over them: an unquoted { in one literal, and a later
+// unquoted , or .. and } in the same or a later one ({fo"r"ge,trust}).
+func bracesAcross(w *syntax.Word) bool {
+	open, sep := false, false
+	for _, part := range w.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		s := unescapeMarks(lit.Value)
+		for i := 0; i < len(s); i++ {
+			switch {
+			case s[i] == '{':
+				open = true
+			case open && (s[i] == ',' || s[i] == '.' && i+1 < len(s) && s[i+1] == '.'):
+				sep = true
+			case open && sep && s[i] == '}':
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unescapeMarks blanks the bytes a backslash quotes in an unquoted
+// literal, so that \{ is not taken for a brace.
+func unescapeMarks(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' {
+			b[i] = ' '
+			if i+1 < len(b) {
+				b[i+1] = ' '
+				i++
+			}
+		}
+	}
+	return string(b)
+}
+
+// unquotedText is the word's text with its quotes removed and each
+// expansion as a wild byte, for a word the shell turns into others.
+func unquotedText(w *syntax.Word) string {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescape(p.Value))
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, inner := range p.Parts {
+				if lit, ok := inner.(*syntax.Lit); ok {
+					b.WriteString(lit.Value)
+				} else {
+					b.WriteByte(wild)
+				}
+			}
+		default:
+			b.WriteByte(wild)
+		}
+	}
+	return b.String()
+}
+
 // unquotedLit adds an unquoted literal: a backslash quotes the next byte;
 // * ? [ are globs, a { with a , or .. is a brace expansion and a leading ~
 // is the home directory.
@@ -115,6 +189,7 @@ func unquotedLit(b *wordBuilder, s string, first bool) {
 			i++
 			b.byte(s[i])
 		case c == '\\':
+			b.byte(c) // a backslash ending the line stays: bash keeps it
 		case c == '*' || c == '?':
 			b.expanding(string(c))
 		case c == '[':

@@ -13,6 +13,10 @@ type Approval struct {
 	Reason string
 	// Always are the rules an "always" answer adds for the session.
 	Always []string
+	// Save offers to keep the Always rules in a settings file too.
+	Save bool
+	// Feedback offers to refuse with words for the model.
+	Feedback bool
 	// ShowAll shows every line of the preview, each whole; otherwise a
 	// long preview is cut and the answers offer to show all of it.
 	ShowAll bool
@@ -93,12 +97,36 @@ func ApprovalQuestion(a Approval, color bool) string {
 	b.WriteString("[y] yes, once  ")
 	if len(a.Always) > 0 {
 		b.WriteString("[a] always: " + sanitizeText(strings.Join(a.Always, ", ")) + " this session  ")
+		if a.Save {
+			b.WriteString("[A] always, saved  ")
+		}
 	}
 	if more > 0 || cut > 0 {
 		b.WriteString("[s] show all  ")
 	}
 	b.WriteString("[n] no")
+	if a.Feedback {
+		b.WriteString("  [t] no, and tell the model why")
+	}
 	return b.String()
+}
+
+// ApprovalKeys are the keys that answer the question of a, one each.
+func ApprovalKeys(a Approval) string {
+	keys := "yn"
+	if len(a.Always) > 0 {
+		keys += "a"
+		if a.Save {
+			keys += "A"
+		}
+	}
+	if a.Hides() {
+		keys += "s"
+	}
+	if a.Feedback {
+		keys += "t"
+	}
+	return keys
 }
 
 // hiddenNote says what a question leaves out of a preview: "12 more

@@ -83,3 +83,29 @@ func TestApprovalQuestionColours(t *testing.T) {
 		}
 	}
 }
+
+// The keys a question takes are the answers it shows.
+func TestApprovalKeys(t *testing.T) {
+	long := strings.Repeat("+x\n", maxPreviewLines+1)
+	for _, tc := range []struct {
+		a     Approval
+		keys  string
+		shows []string
+	}{
+		{Approval{Tool: "Bash", Preview: "$ ls"}, "yn", []string{"[y] yes, once  [n] no"}},
+		{Approval{Tool: "Bash", Preview: "$ ls", Always: []string{"Bash(ls:*)"}, Save: true, Feedback: true}, "ynaAt",
+			[]string{"[a] always: Bash(ls:*) this session  [A] always, saved  [n] no  [t] no, and tell the model why"}},
+		{Approval{Tool: "Write", Preview: long, Always: []string{"Write"}, Feedback: true}, "ynast",
+			[]string{"[a] always: Write this session  [s] show all  [n] no  [t]"}},
+	} {
+		if got := ApprovalKeys(tc.a); got != tc.keys {
+			t.Errorf("%+v: keys %q, want %q", tc.a.Always, got, tc.keys)
+		}
+		q := ApprovalQuestion(tc.a, false)
+		for _, s := range tc.shows {
+			if !strings.Contains(q, s) {
+				t.Errorf("question lacks %q:\n%s", s, q)
+			}
+		}
+	}
+}

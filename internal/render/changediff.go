@@ -25,13 +25,15 @@ const (
 // visible, so that no change looks like none. Its time and size stay
 // bounded for any file; where it is cut, it says so.
 func ChangePreview(c tools.Change) string {
-	switch {
-	case c.Unshown != "":
-		return c.Path + ": forge cannot show this change: " + c.Unshown + "."
-	case c.Created && len(c.New) == 0:
-		return c.Path + ": a new, empty file"
-	case !c.Created && bytes.Equal(c.Old, c.New):
-		return c.Path + ": no change: the file already has this content"
+	d, _, _ := changeDiff(c)
+	return d
+}
+
+// changeDiff is ChangePreview with the lines the change adds and removes,
+// counted whole even where the diff is cut.
+func changeDiff(c tools.Change) (diff string, added, removed int) {
+	if note := changeNote(c); note != "" {
+		return c.Path + ": " + note, 0, 0
 	}
 	from := c.Path
 	if c.Created {
@@ -43,7 +45,22 @@ func ChangePreview(c tools.Change) string {
 	}
 	w.b.WriteString("--- " + from + "\n+++ " + c.Path + "\n")
 	w.write(c.Old, c.New)
-	return strings.TrimSuffix(w.b.String(), "\n")
+	return strings.TrimSuffix(w.b.String(), "\n"), w.added, w.removed
+}
+
+// changeNote says what a change is when it has no diff to show: why it
+// cannot be shown, or that it creates an empty file or changes nothing;
+// "" when it has a diff.
+func changeNote(c tools.Change) string {
+	switch {
+	case c.Unshown != "":
+		return "forge cannot show this change: " + c.Unshown + "."
+	case c.Created && len(c.New) == 0:
+		return "a new, empty file"
+	case !c.Created && bytes.Equal(c.Old, c.New):
+		return "no change: the file already has this content"
+	}
+	return ""
 }
 
 // showsCR reports whether a diff of old and new shows which lines end in
@@ -74,6 +91,8 @@ type diffWriter struct {
 	lines  int
 	// shown and total count the changed lines written and in all.
 	shown, total int
+	// added and removed count the lines the change adds and removes.
+	added, removed int
 }
 
 // write writes the hunks that turn old into new. Only the part between
@@ -91,8 +110,10 @@ func (w *diffWriter) write(old, new []byte) {
 		w.b.WriteString("(too many lines change to find the smallest diff: the changed part is shown whole)\n")
 	}
 	for _, e := range edits {
-		w.total += e.a1 - e.a0 + e.b1 - e.b0
+		w.removed += e.a1 - e.a0
+		w.added += e.b1 - e.b0
 	}
+	w.total = w.added + w.removed
 	for i := 0; i < len(edits); {
 		j := i + 1
 		for j < len(edits) && edits[j].a0-edits[j-1].a1 <= 2*diffContext {

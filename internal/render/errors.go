@@ -33,7 +33,7 @@ func (r *Renderer) ToolNotFound(name string, suggestions []string) string {
 		}
 	}
 	p.blank()
-	p.text("Use /tools to see all available tools.", &r.st.hint, 0)
+	p.text("Use "+r.Command("tools")+" to see all available tools.", &r.st.hint, 0)
 	return p.String()
 }
 

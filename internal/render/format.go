@@ -300,3 +300,18 @@ func shorten(s string, n int) string {
 	}
 	return s[:i] + fmt.Sprintf("… (%s bytes in all)", formatCount(len(s)))
 }
+
+// ByteSize is n bytes as a person reads a size: "312 bytes", "2.1 KB",
+// "3.4 MB" (in units of 1024).
+func ByteSize(n int) string {
+	one := func(f float64, unit string) string {
+		return strings.TrimSuffix(strconv.FormatFloat(f, 'f', 1, 64), ".0") + " " + unit
+	}
+	switch {
+	case n < 1024:
+		return plural(n, "byte")
+	case n < 1<<20:
+		return one(float64(n)/(1<<10), "KB")
+	}
+	return one(float64(n)/(1<<20), "MB")
+}

@@ -52,15 +52,21 @@ type Options struct {
 	// sorted. Without it the
 	// keys are sorted.
 	ParamOrder func(tool string) []string
+	// CommandLine says the output is a command line's (forge run, forge
+	// ask): hints name its commands (forge tools), not the shell's
+	// (/tools).
+	CommandLine bool
 }
 
 // Renderer draws panels. It is safe for concurrent use once built: it holds
 // only precomputed styles and strings.
 type Renderer struct {
 	width int // total panel width, border included
+	cols  int // the terminal's width as given, 0 when unknown
 	inner int // width of the text between "│ " and " │"
 	order func(string) []string
 	color bool
+	cli   bool
 
 	st styles
 
@@ -99,7 +105,7 @@ func New(opts Options) *Renderer {
 		border:  lr.NewStyle().Foreground(lipgloss.Color("240")),
 	}
 	w := clampWidth(opts.Width)
-	r := &Renderer{width: w, inner: w - 4, order: opts.ParamOrder, color: opts.Color, st: st}
+	r := &Renderer{width: w, cols: max(opts.Width, 0), inner: w - 4, order: opts.ParamOrder, color: opts.Color, cli: opts.CommandLine, st: st}
 	line := strings.Repeat("─", w-2) // w >= MinWidth
 	r.top = st.border.Render("┌" + line + "┐")
 	r.sep = st.border.Render("├" + line + "┤")
@@ -122,3 +128,22 @@ func clampCells(w, def, lo, hi int) int {
 
 // Width returns the total width of the panels, border included.
 func (r *Renderer) Width() int { return r.width }
+
+// Command names a command as the person would type it here: "/tools" in
+// the shell, "forge tools" on the command line.
+func (r *Renderer) Command(name string) string {
+	if r.cli {
+		return "forge " + name
+	}
+	return "/" + name
+}
+
+// Cols is the width of the terminal in cells, as given (not clamped as
+// panels are), or the panels' width when it is unknown: lines redrawn in
+// place must never wrap.
+func (r *Renderer) Cols() int {
+	if r.cols > 0 {
+		return r.cols
+	}
+	return r.width
+}

@@ -103,7 +103,7 @@ func (p textPrinter) SettingChanged(s Setting) {
 }
 func (p textPrinter) Registry(st tools.Stats) { p.print(p.Renderer.Registry(st)) }
 func (p textPrinter) MCPServers(servers []MCPServer) {
-	p.print(MCPText(servers))
+	p.print(MCPText(servers, p.Renderer.Command("mcp")))
 }
 
 func (p textPrinter) Plugins(dirs []string, ps []PluginView) {
@@ -188,8 +188,9 @@ func (p textPrinter) print(text string) {
 }
 
 // MCPText is the text of /mcp and forge mcp list: each server with its
-// state, its error and its tools.
-func MCPText(servers []MCPServer) string {
+// state, its error and its tools; mcp is the command as the person types
+// it (/mcp, forge mcp).
+func MCPText(servers []MCPServer, mcp string) string {
 	if len(servers) == 0 {
 		return "MCP servers: none configured (add mcp.servers.NAME to the configuration; see docs/extending.md)\n"
 	}
@@ -208,7 +209,7 @@ func MCPText(servers []MCPServer) string {
 			fmt.Fprintf(&b, "      %s\n", sv.Error)
 		}
 		if sv.State == "not started" {
-			fmt.Fprintf(&b, "      /mcp connect %s to start it\n", sv.Name)
+			fmt.Fprintf(&b, "      %s connect %s to start it\n", mcp, sv.Name)
 		}
 		for _, t := range sv.Tools {
 			fmt.Fprintf(&b, "      %-36s %s\n", t.Name, firstLine(t.Description))

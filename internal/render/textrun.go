@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/hooks"
@@ -24,7 +23,7 @@ func (p textPrinter) Run(_ RunInfo, opts RunOptions) RunView {
 	}
 	if p.Terminal {
 		v.md = newMarkdownStream(p.Renderer)
-		v.spin = newSpinner(p.Out, &v.mu, p.Renderer)
+		v.live = newLiveArea(p.Out, &v.mu, p.Renderer)
 	}
 	return v
 }
@@ -35,9 +34,17 @@ type runView struct {
 	opts     RunOptions
 	progress io.Writer
 	md       markdownStream // nil: not streaming (a pipe)
-	spin     *spinner
-	mu       sync.Mutex // orders the spinner's writes with the view's
-	midLine  bool       // streamed text ended without a newline
+	// live is the spinner and the running calls' output, redrawn in
+	// place on a terminal; nil otherwise.
+	live    *liveArea
+	mu      sync.Mutex // orders the live area's writes with the view's
+	midLine bool       // streamed text ended without a newline
+	// thinking says a model request is under way, and nothing came yet.
+	thinking bool
+	// running are the calls under way, in the order they started;
+	// paused says one of them is asking the person something.
+	running []*runningCall
+	paused  bool
 	// shownText is the last message's text as it streamed, to tell
 	// whether the final answer was already shown (it was not when a
 	// loop-breaking tool such as task_completion gave it).
@@ -54,13 +61,33 @@ type markdownStream interface {
 }
 
 func (v *runView) Event(e agent.Event) {
-	if e.Type == agent.EventThinking {
-		v.spin.start("Thinking")
-		return
-	}
-	v.spin.stop()
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	switch {
+	case e.Type == agent.EventToolOutput:
+		v.output(e)
+		return
+	case e.ParentID != "" && e.Type == agent.EventThinking:
+		return // the Task call it works for shows as running
+	}
+	// Anything else is written above the live area: erase it first, and
+	// draw it again below once written.
+	v.thinking = e.Type == agent.EventThinking
+	v.live.erase()
+	defer v.redraw()
+	switch e.Type {
+	case agent.EventToolStart:
+		v.paused = false
+		if e.ParentID == "" {
+			v.started(e.Call)
+		}
+		return
+	case agent.EventToolQuestion, agent.EventApproval:
+		// The person is asked something: nothing may draw over it.
+		v.paused = true
+		v.announce(e.ParentID)
+		return
+	}
 	if e.ParentID != "" {
 		v.subagentEvent(e)
 		return
@@ -76,12 +103,8 @@ func (v *runView) Event(e agent.Event) {
 			v.endLine(v.p.Out)
 			v.shownText = e.Text
 		}
-	case agent.EventToolCall:
-		if v.p.Terminal {
-			v.line(v.progress, "● "+v.headline(e.Call)+v.sandboxTag(e.Call))
-		}
 	case agent.EventToolResult:
-		v.result(e.Call, e.Result)
+		v.result(e.Call, e.Result, v.finished(e.Call))
 	case agent.EventCompaction:
 		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: conversation "+oneLineText(e.Text)))
 	case agent.EventNotice:
@@ -93,19 +116,28 @@ func (v *runView) Event(e agent.Event) {
 	}
 }
 
-// result shows a call's outcome: a short line, or the panel of a failure.
-func (v *runView) result(c *agent.Call, r *agent.CallResult) {
+// result shows a call's outcome: a short line, with a preview of what it
+// did on a terminal, or the panel of a failure. rc is the call as it ran,
+// nil when it did not run here.
+func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 	r0 := v.p.Renderer
 	switch {
+	case r.Status == agent.StatusSuccess && v.p.Terminal:
+		v.lines(v.progress, r0.callLines(v.successPreview(c, r), r0.Cols()))
 	case r.Status == agent.StatusSuccess:
-		if !v.p.Terminal {
-			v.line(v.progress, "✓ "+v.headline(c)+v.sandboxTag(c))
+		v.line(v.progress, "✓ "+v.headline(c)+v.sandboxTag(c))
+	case r.Status == agent.StatusCancelled && v.p.Terminal:
+		// The terminal echoed ^C where the cursor was: write over it.
+		_, _ = io.WriteString(v.progress, "\r")
+		cp := callPreview{Glyph: "⊘", Headline: v.headline(c), Note: r0.paint(r0.st.warning, ": cancelled"), Bare: true}
+		if rc != nil && rc.tail.lineCount() > 0 {
+			// What it printed until then stays in view (the model has it
+			// too, in the call's result).
+			cp.Bare, cp.Tail = false, rc.tail.last(previewLines)
+			cp.TailMore = rc.tail.lineCount() - len(cp.Tail)
 		}
+		v.lines(v.progress, r0.callLines(cp, r0.Cols()))
 	case r.Status == agent.StatusCancelled:
-		if v.p.Terminal {
-			// The terminal echoed ^C where the cursor was: write over it.
-			_, _ = io.WriteString(v.progress, "\r")
-		}
 		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": cancelled"))
 	case r.Status == agent.StatusDenied || r.Result.Status == "":
 		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": "+oneLineText(r.Error)))
@@ -163,15 +195,15 @@ func (v *runView) footer(d *agent.Done) {
 	switch n := len(d.FilesChanged); n {
 	case 0:
 	case 1:
-		line += " · 1 file changed (/undo reverts it)"
+		line += " · 1 file changed (" + v.p.Renderer.Command("undo") + " reverts it)"
 	default:
-		line += fmt.Sprintf(" · %d files changed (/undo reverts them)", n)
+		line += fmt.Sprintf(" · %d files changed (%s reverts them)", n, v.p.Renderer.Command("undo"))
 	}
 	r0 := v.p.Renderer
 	v.line(v.progress, r0.paint(r0.st.label, turns+" · "+line))
 }
 
-func (v *runView) Close() { v.spin.stop() }
+func (v *runView) Close() { v.live.stop() }
 
 // sandboxTag marks a call whose commands run in forge's sandbox, which is
 // why it ran without a question.
@@ -183,9 +215,14 @@ func (v *runView) sandboxTag(c *agent.Call) string {
 }
 
 // headline names a call in one line: the tool and what it acts on.
-func (v *runView) headline(c *agent.Call) string {
+func (v *runView) headline(c *agent.Call) string { return CallHeadline(c, v.opts.Lookup) }
+
+// CallHeadline names a call in one line, as a run shows it: the tool and
+// what it acts on (its first string argument), "Bash(go test ./...)".
+// lookup finds the tool's parameters; nil names the tool alone.
+func CallHeadline(c *agent.Call, lookup func(name string) (tools.Tool, bool)) string {
 	subject := ""
-	if t, ok := v.lookup(c.Name); ok {
+	if t, ok := lookupTool(lookup, c.Name); ok {
 		for _, p := range t.Parameters() {
 			if s, ok := c.Args[p.Name].(string); ok && s != "" {
 				subject = s
@@ -200,11 +237,13 @@ func (v *runView) headline(c *agent.Call) string {
 	return sanitizeText(c.Name + "(" + subject + ")")
 }
 
-func (v *runView) lookup(name string) (tools.Tool, bool) {
-	if v.opts.Lookup == nil {
+func (v *runView) lookup(name string) (tools.Tool, bool) { return lookupTool(v.opts.Lookup, name) }
+
+func lookupTool(lookup func(string) (tools.Tool, bool), name string) (tools.Tool, bool) {
+	if lookup == nil {
 		return nil, false
 	}
-	return v.opts.Lookup(name)
+	return lookup(name)
 }
 
 // write writes streamed text, remembering whether it ended a line.
@@ -232,13 +271,10 @@ func (v *runView) endLine(w io.Writer) {
 func (v *runView) subagentEvent(e agent.Event) {
 	v.nested = true
 	defer func() { v.nested = false }()
+	v.announce(e.ParentID)
 	switch e.Type {
-	case agent.EventToolCall:
-		if v.p.Terminal {
-			v.line(v.progress, "● "+v.headline(e.Call)+v.sandboxTag(e.Call))
-		}
 	case agent.EventToolResult:
-		v.result(e.Call, e.Result)
+		v.nestedResult(e.Call, e.Result)
 	case agent.EventNotice, agent.EventCompaction:
 		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: "+oneLineText(e.Text)))
 	case agent.EventHook:
@@ -272,58 +308,6 @@ func (v *runView) line(w io.Writer, s string) {
 // and with the colours of its panels.
 func newMarkdownStream(r *Renderer) markdownStream {
 	return NewMarkdown(MarkdownOptions{Width: r.width, Color: r.color}).Stream()
-}
-
-// spinner shows that the model is thinking, on a terminal, until the
-// first thing to show arrives.
-type spinner struct {
-	w    io.Writer
-	mu   *sync.Mutex
-	r    *Renderer
-	quit chan struct{}
-	done chan struct{}
-}
-
-func newSpinner(w io.Writer, mu *sync.Mutex, r *Renderer) *spinner {
-	return &spinner{w: w, mu: mu, r: r}
-}
-
-var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
-
-// start shows the spinner with label; a nil spinner shows nothing.
-func (s *spinner) start(label string) {
-	if s == nil || s.quit != nil {
-		return
-	}
-	s.quit, s.done = make(chan struct{}), make(chan struct{})
-	go func(stop, done chan struct{}) {
-		defer close(done)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for i := 0; ; i++ {
-			s.mu.Lock()
-			fmt.Fprintf(s.w, "\r%s %s…", s.r.paint(s.r.st.hint, spinnerFrames[i%len(spinnerFrames)]), label)
-			s.mu.Unlock()
-			select {
-			case <-stop:
-				s.mu.Lock()
-				_, _ = io.WriteString(s.w, "\r\x1b[K")
-				s.mu.Unlock()
-				return
-			case <-t.C:
-			}
-		}
-	}(s.quit, s.done)
-}
-
-// stop removes the spinner, if it shows.
-func (s *spinner) stop() {
-	if s == nil || s.quit == nil {
-		return
-	}
-	close(s.quit)
-	<-s.done
-	s.quit, s.done = nil, nil
 }
 
 // clip cuts s to n runes, marking the cut.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/tools"
 )
 
 // runText shows events through the text printer and returns its output
@@ -46,10 +47,11 @@ func TestRunViewFinalAnswer(t *testing.T) {
 			name: "a loop-breaking tool's summary is the answer, rendered in full", terminal: true,
 			events: []agent.Event{
 				{Type: agent.EventToolCall, Call: completion},
-				{Type: agent.EventToolResult, Call: completion, Result: &agent.CallResult{Status: agent.StatusSuccess, Output: summary}},
+				{Type: agent.EventToolResult, Call: completion, Result: &agent.CallResult{Status: agent.StatusSuccess, Output: summary,
+					Result: tools.Result{Success: true, Status: tools.StatusSuccess, Output: summary, Metadata: map[string]any{"loop_breaking": true}}}},
 				{Type: agent.EventDone, Done: &agent.Done{Reason: agent.ReasonStop, Text: summary, Turns: 1}},
 			},
-			want: []string{"Done", "I changed three things:", "fixed the greeting", "added a test"}, wantOnce: "added a test",
+			want: []string{"Done", "I changed three things:", "fixed the greeting", "added a test"}, wantOnce: "I changed three things:",
 		},
 		{
 			name: "piped: the final answer as written, tabs kept",

@@ -34,9 +34,10 @@ type Terminal struct {
 // for a terminal on both ends: readline would take piped bytes for
 // keystrokes.
 //
-// The terminal is restored on every way out: /exit and Ctrl-D close
-// readline; SIGTERM and SIGHUP restore the saved terminal state before the
-// process ends with 128+signal. Readline is only ever called from this
+// The terminal is restored on every way out (raw mode off, bracketed paste
+// off): /exit and Ctrl-D close the editor; a panic in a line unwinds
+// through it; SIGTERM and SIGHUP restore the saved terminal state before
+// the process ends with 128+signal. Readline is only ever called from this
 // goroutine (and from a question asked while this goroutine waits for the
 // line that asks it).
 func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int {
@@ -44,29 +45,18 @@ func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int
 	saved, _ := term.GetState(fd)
 	hist := historyFile(t)
 	defer keepPrivate(hist)
-	rl, err := readline.NewEx(&readline.Config{
-		Prompt:            d.Prompt(),
-		HistoryFile:       hist,
-		HistorySearchFold: true,
-		// Lines are saved by the loop, so that answers to a tool's question
-		// stay out of the history (HistoryDisable/Enable race with
-		// readline's own goroutine).
-		DisableAutoSaveHistory: true,
-		AutoComplete:           completer{c},
-		InterruptPrompt:        "^C",
-		EOFPrompt:              "",
-		Stdout:                 t.Out,
-		Stderr:                 t.Err,
-	})
+	e, err := newEditor(t, d.Prompt(), hist, c)
 	if err != nil {
 		d.ReportError("input", "cannot start the line editor: "+err.Error())
 		return exitFailed
 	}
 	restore := func() {
+		_ = e.exitRaw()
 		if saved != nil {
 			_ = term.Restore(fd, saved)
 		}
 	}
+	defer restore()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var killed atomic.Int32
@@ -77,27 +67,22 @@ func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int
 	stops := make(chan os.Signal, 1)
 	signal.Notify(stops, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(stops)
-	go watchEndSignals(stops, rl, cancel, restore, &killed, done)
+	go watchEndSignals(stops, e.rl, cancel, restore, &killed, done)
 	// Ctrl-C between lines must not end the shell; while a line runs, it
 	// cancels that line.
 	w := watchInterrupts()
 	defer w.stop()
 
-	ask := func(_ context.Context, question string) (string, error) {
-		fmt.Fprintln(t.Out, question)
-		rl.SetPrompt("? ")
-		defer rl.SetPrompt(d.Prompt())
-		line, err := rl.Readline()
-		if errors.Is(err, readline.ErrInterrupt) {
-			return "", context.Canceled
-		}
-		return line, err
+	if k, ok := d.(KeyAsker); ok {
+		k.SetAskKey(func(_ context.Context, question, keys string) (string, error) {
+			return e.askKey(question, keys)
+		})
 	}
 	if t.Banner != "" {
 		fmt.Fprintln(t.Out, t.Banner)
 	}
-	readLines(ctx, rl, d, w, ask, &killed)
-	_ = rl.Close()
+	readLines(ctx, e, d, w, &killed)
+	e.close()
 	restore()
 	if n := killed.Load(); n != 0 {
 		return 128 + int(n)
@@ -106,11 +91,10 @@ func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int
 }
 
 // readLines is the loop proper: prompt, read, save in the history, run.
-func readLines(ctx context.Context, rl *readline.Instance, d Dispatcher, w *interrupts,
-	ask func(context.Context, string) (string, error), killed *atomic.Int32) {
+func readLines(ctx context.Context, e *editor, d Dispatcher, w *interrupts, killed *atomic.Int32) {
+	ask := func(_ context.Context, question string) (string, error) { return e.ask(question) }
 	for ctx.Err() == nil && killed.Load() == 0 {
-		rl.SetPrompt(d.Prompt())
-		line, err := rl.Readline()
+		line, typed, err := e.readLine(d.Prompt())
 		if errors.Is(err, readline.ErrInterrupt) {
 			continue // Ctrl-C at the prompt: drop the line
 		}
@@ -121,9 +105,7 @@ func readLines(ctx context.Context, rl *readline.Instance, d Dispatcher, w *inte
 			d.ReportError("input", "cannot read input: "+err.Error())
 			return
 		}
-		if strings.TrimSpace(line) != "" {
-			_ = rl.SaveHistory(line)
-		}
+		e.saveHistory(typed)
 		lctx, end := w.line(ctx)
 		_, quit := d.Dispatch(lctx, line, ask)
 		end()

@@ -34,3 +34,11 @@ type Completer interface {
 	// text before the cursor) and that partial word.
 	Complete(line string) (candidates []string, partial string)
 }
+
+// KeyAsker is a Dispatcher whose questions can be answered with a single
+// key (an approval's y, a, n). The interactive loop gives it, before the
+// first line, the function that puts such a question: it returns the key
+// pressed, or "" for Enter alone. Elsewhere answers are lines.
+type KeyAsker interface {
+	SetAskKey(askKey func(ctx context.Context, question, keys string) (string, error))
+}

@@ -37,6 +37,9 @@ func (s *Store) List() ([]Summary, error) {
 			errs = append(errs, err)
 			continue
 		}
+		if info, err := e.Info(); err == nil {
+			sum.Size = info.Size()
+		}
 		sums = append(sums, sum)
 	}
 	slices.SortFunc(sums, func(a, b Summary) int {

@@ -85,13 +85,17 @@ func TestListSidecars(t *testing.T) {
 	content, err := os.ReadFile(log)
 	must(t, err)
 	must(t, os.WriteFile(log, []byte("not read\n"), 0o600))
-	if got, err := s.List(); err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("list read the log: %+v, %v", got, err)
+	got, err := s.List()
+	if err != nil || len(got) != 1 || got[0].Size != int64(len("not read\n")) {
+		t.Fatalf("list %+v, %v", got, err)
+	}
+	if got[0].Size = want[0].Size; !reflect.DeepEqual(got, want) {
+		t.Errorf("list read the log: %+v", got)
 	}
 
 	must(t, os.WriteFile(log, content, 0o600))
 	must(t, os.Remove(sidecarPath(dir, "sess_a")))
-	got, err := s.List()
+	got, err = s.List()
 	must(t, err)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("rebuilt\n%+v\nwant\n%+v", got, want)
@@ -154,5 +158,54 @@ func TestSummaryTimes(t *testing.T) {
 	must(t, err)
 	if !sums[0].Created.Equal(at) || !sums[0].LastActivity.Equal(at) {
 		t.Errorf("times %+v", sums[0])
+	}
+}
+
+// A list tells the sessions a model answered in from those it never did
+// (the key was missing, the server down): the first answer is saved at
+// once, so a session killed after it still counts; a sidecar rebuilt
+// from the log counts the same; a summary from before answers were
+// counted goes by its usage. Each summary has its log's size.
+func TestListReachedModel(t *testing.T) {
+	s, dir := newStore(t)
+	answered := create(t, s, "sess_a", "/src")
+	must(t, answered.Prompt("hi"))
+	must(t, answered.Append(say("hello")))
+	never := create(t, s, "sess_b", "/src")
+	must(t, never.Prompt("hi"))
+	// Not closed: the sidecar must already say what a list needs.
+	sums, err := s.List()
+	must(t, err)
+	got := map[string]Summary{}
+	for _, sum := range sums {
+		got[sum.ID] = sum
+	}
+	if a := got["sess_a"]; !a.ReachedModel() || a.Answers != 1 {
+		t.Errorf("answered session: %+v", a)
+	}
+	if b := got["sess_b"]; b.ReachedModel() || b.Answers != 0 {
+		t.Errorf("session no model answered: %+v", b)
+	}
+	info, err := os.Stat(logPath(dir, "sess_a"))
+	must(t, err)
+	if got["sess_a"].Size != info.Size() || info.Size() == 0 {
+		t.Errorf("size %d, the log has %d bytes", got["sess_a"].Size, info.Size())
+	}
+	must(t, answered.Append(say("again")))
+	must(t, answered.Close())
+	must(t, never.Close())
+
+	must(t, os.Remove(sidecarPath(dir, "sess_a")))
+	sums, err = s.List()
+	must(t, err)
+	for _, sum := range sums {
+		if sum.ID == "sess_a" && sum.Answers != 2 {
+			t.Errorf("rebuilt from the log: %+v", sum)
+		}
+	}
+
+	old := Summary{ID: "sess_c", Usage: llm.Usage{InputTokens: 10}}
+	if !old.ReachedModel() {
+		t.Errorf("an older summary with usage: %+v", old)
 	}
 }

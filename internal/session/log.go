@@ -123,10 +123,18 @@ func (l *Log) appendMessage(m llm.Message, shown string, prompt bool) error {
 	if err := l.write(&record{Type: typeMessage, Message: &sm, Prompt: prompt}); err != nil {
 		return err
 	}
-	if !prompt {
+	switch {
+	case prompt:
+		l.sum.addPrompt(m.Text)
+	case m.Role == llm.RoleAssistant:
+		// The first answer is saved at once: a session killed later
+		// still lists as one that reached a model.
+		if l.sum.Answers++; l.sum.Answers > 1 {
+			return nil
+		}
+	default:
 		return nil
 	}
-	l.sum.addPrompt(m.Text)
 	return l.saveSummary()
 }
 

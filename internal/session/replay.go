@@ -100,6 +100,9 @@ func (rp *replay) apply(rec *record, line int) {
 			rp.promptAt = append(rp.promptAt, slices.Clip(rp.msgs))
 			rp.sum.addPrompt(rec.Message.Text)
 		}
+		if rec.Message.Role == llm.RoleAssistant {
+			rp.sum.Answers++
+		}
 		rp.msgs = append(rp.msgs, *rec.Message)
 	case typeUsage:
 		rp.sum.Usage = rp.sum.Usage.Add(*rec.Usage)

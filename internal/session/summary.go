@@ -26,11 +26,22 @@ type Summary struct {
 	// FirstPrompt is the session's first prompt, cut to 200 characters.
 	FirstPrompt string `json:"first_prompt,omitempty"`
 	// Turns counts the person's prompts.
-	Turns        int       `json:"turns"`
+	Turns int `json:"turns"`
+	// Answers counts the model's messages: none means the session never
+	// reached a model (no key, a server down), and lists hide it.
+	Answers      int       `json:"answers"`
 	Usage        llm.Usage `json:"usage"`
 	CostUSD      float64   `json:"cost_usd"`
 	Created      time.Time `json:"created"`
 	LastActivity time.Time `json:"last_activity"`
+	// Size is the log's size in bytes, as List found it.
+	Size int64 `json:"size,omitempty"`
+}
+
+// ReachedModel reports whether a model answered in the session. A summary
+// written before answers were counted goes by the usage it recorded.
+func (s *Summary) ReachedModel() bool {
+	return s.Answers > 0 || s.Usage.InputTokens > 0 || s.Usage.OutputTokens > 0
 }
 
 func (s *Summary) setMeta(m Meta) {

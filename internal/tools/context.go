@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"io"
 	"time"
 )
 
@@ -48,6 +49,12 @@ type ExecutionContext struct {
 	// Sandbox, when set, confines the commands of the tools that run
 	// confined (Bash, plugin tools): the agent sets it for its calls.
 	Sandbox Sandbox `json:"-"`
+	// LiveOutput, when set, receives what a running call prints as it
+	// prints it (Bash's standard output and error), so that a person can
+	// watch a long command; the result still carries the whole output.
+	// A tool must not wait on it or fail because of it, and it may be
+	// called from a goroutine of the tool's own.
+	LiveOutput io.Writer `json:"-"`
 }
 
 // NewExecutionContext returns a context for workingDir with the defaults:

@@ -10,6 +10,11 @@ type Presentation struct {
 	// Failure, when set on a failed call, asks for the failed-execution
 	// layout: what ran, its output, what went wrong and what to do.
 	Failure *Failure
+	// Brief, when set, stands for a successful call's output in the
+	// shell's short preview of it: what the output holds ("120 lines")
+	// where its first lines would only repeat what the person has (the
+	// file they asked the model to read).
+	Brief string
 }
 
 // Detail is one labelled value of a Presentation.

@@ -644,7 +644,7 @@ func TestConnectionRefused(t *testing.T) {
 	_, err = m.Stream(context.Background(), user("x"), nil)
 	var e *llm.Error
 	if !errors.As(err, &e) || err.Error() != "ollama: cannot reach "+url+": connection refused" ||
-		e.Hint() != "is the server running at "+url+"?" || !e.Retryable() {
+		!strings.HasPrefix(e.Hint(), "start Ollama (ollama serve") || !e.Retryable() {
 		t.Errorf("%v", err)
 	}
 }

@@ -1,0 +1,272 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/tools"
+)
+
+// screen replays what a view wrote as a terminal would show it: carriage
+// returns, new lines, cursor moves up and erasures to the end of the
+// screen or line. It is enough to see what the live area leaves behind.
+func screen(raw string) string {
+	lines := []string{""}
+	row, col := 0, 0
+	put := func(r rune) {
+		l := []rune(lines[row])
+		for len(l) < col {
+			l = append(l, ' ')
+		}
+		if col < len(l) {
+			l[col] = r
+		} else {
+			l = append(l, r)
+		}
+		lines[row] = string(l)
+		col++
+	}
+	for i := 0; i < len(raw); {
+		switch {
+		case raw[i] == '\r':
+			col = 0
+			i++
+		case raw[i] == '\n':
+			row, col = row+1, 0
+			if row == len(lines) {
+				lines = append(lines, "")
+			}
+			i++
+		case strings.HasPrefix(raw[i:], "\x1b["):
+			j := i + 2
+			for j < len(raw) && (raw[j] >= '0' && raw[j] <= '9') {
+				j++
+			}
+			n, _ := strconv.Atoi(raw[i+2 : j])
+			switch raw[j] {
+			case 'A':
+				row = max(0, row-max(n, 1))
+			case 'J':
+				lines = lines[:row+1]
+				lines[row] = string([]rune(lines[row])[:min(col, utf8.RuneCountInString(lines[row]))])
+			case 'K':
+				lines[row] = string([]rune(lines[row])[:min(col, utf8.RuneCountInString(lines[row]))])
+			}
+			i = j + 1
+		default:
+			r, size := utf8.DecodeRuneInString(raw[i:])
+			put(r)
+			i += size
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// liveRun is a run view on a 60-column terminal whose live area has a
+// clock the test moves and no ticker of its own; its tools are lookup's,
+// or plain ones (presentingTool) of any name.
+type liveRun struct {
+	v     *runView
+	out   *bytes.Buffer
+	clock *fakeClock
+}
+
+func newLiveRun(lookup func(string) (tools.Tool, bool)) *liveRun {
+	if lookup == nil {
+		lookup = func(n string) (tools.Tool, bool) { return presentingTool{name: n}, true }
+	}
+	var out bytes.Buffer
+	p := NewText(TextOptions{Out: &out, Err: &out, Terminal: true, Renderer: New(Options{Width: 60})})
+	v := p.Run(RunInfo{}, RunOptions{Lookup: lookup}).(*runView)
+	clock := &fakeClock{t: time.Date(2024, 1, 15, 10, 0, 0, 0, time.UTC)}
+	v.live.now, v.live.tick = clock.now, make(chan time.Time)
+	return &liveRun{v: v, out: &out, clock: clock}
+}
+
+func (l *liveRun) send(es ...agent.Event) {
+	for _, e := range es {
+		l.v.Event(e)
+	}
+}
+
+func (l *liveRun) screen() string { return screen(l.out.String()) }
+
+var (
+	bashCall = &agent.Call{ID: "c1", Name: "Bash", Args: tools.Args{"command": "make test"}}
+	readCall = &agent.Call{ID: "c2", Name: "Read", Args: tools.Args{"file_path": "main.go"}, ReadOnly: true}
+)
+
+func ok(out string) *agent.CallResult {
+	return &agent.CallResult{Status: agent.StatusSuccess, Output: out,
+		Result: tools.Result{Success: true, Status: tools.StatusSuccess, Output: out}}
+}
+
+// A command's run as a terminal shows it: the spinner while the model
+// thinks, then the call with its elapsed time and its last lines, redrawn
+// in place, and once it is over, its line and the first lines of its
+// output, the live area gone.
+func TestRunViewLiveCall(t *testing.T) {
+	l := newLiveRun(nil)
+	l.send(agent.Event{Type: agent.EventThinking})
+	if got := l.screen(); got != "⠋ Thinking…" {
+		t.Errorf("thinking: %q", got)
+	}
+	l.send(agent.Event{Type: agent.EventToolCall, Call: bashCall}, agent.Event{Type: agent.EventToolStart, Call: bashCall})
+	if got := l.screen(); got != "⠋ Bash(make test) · 0s" {
+		t.Errorf("started: %q", got)
+	}
+	l.clock.advance(2 * time.Second)
+	l.send(agent.Event{Type: agent.EventToolOutput, Call: bashCall, Text: "ok  pkg/a\nok  pkg/b\n"})
+	l.send(agent.Event{Type: agent.EventToolOutput, Call: bashCall, Text: "ok  pkg/c\nFAIL pkg/d"})
+	l.clock.advance(time.Second)
+	l.v.live.onTick()
+	want := "⠙ Bash(make test) · 3s\n    ok  pkg/a\n    ok  pkg/b\n    ok  pkg/c\n    FAIL pkg/d"
+	if got := l.screen(); got != want {
+		t.Errorf("running:\n%s\nwant:\n%s", got, want)
+	}
+	l.send(agent.Event{Type: agent.EventToolResult, Call: bashCall, Result: ok("ok  pkg/a\nok  pkg/b\nok  pkg/c\nok  pkg/d\nok  pkg/e\nok  pkg/f\n")})
+	want = "✓ Bash(make test)\n  ⎿ ok  pkg/a\n    ok  pkg/b\n    ok  pkg/c\n    ok  pkg/d\n    … +2 lines (/last shows all)\n"
+	if got := l.screen(); got != want {
+		t.Errorf("finished:\n%s\nwant:\n%s", got, want)
+	}
+	l.v.Close()
+}
+
+// Ctrl-C: the call's line says it was cancelled, and the last lines it
+// printed stay on the screen.
+func TestRunViewCancelledKeepsOutput(t *testing.T) {
+	l := newLiveRun(nil)
+	l.send(agent.Event{Type: agent.EventToolStart, Call: bashCall})
+	for i := 1; i <= 9; i++ {
+		l.send(agent.Event{Type: agent.EventToolOutput, Call: bashCall, Text: "step " + strconv.Itoa(i) + "\n"})
+	}
+	l.out.WriteString("^C") // the terminal's echo
+	l.send(agent.Event{Type: agent.EventToolResult, Call: bashCall,
+		Result: &agent.CallResult{Status: agent.StatusCancelled, Output: "Error: cancelled", Error: "cancelled"}})
+	want := "⊘ Bash(make test): cancelled\n  ⎿ … 5 lines before (/last shows all)\n    step 6\n    step 7\n    step 8\n    step 9\n"
+	if got := l.screen(); got != want {
+		t.Errorf("cancelled:\n%s\nwant:\n%s", got, want)
+	}
+	l.v.Close()
+}
+
+// A tool's brief stands for its output; an edit shows its diff; the
+// output of a loop-breaking tool is the run's answer, shown once.
+func TestRunViewPreviews(t *testing.T) {
+	tl := map[string]tools.Tool{
+		"Read":            presentingTool{name: "Read", brief: "120 lines"},
+		"Edit":            presentingTool{name: "Edit"},
+		"task_completion": presentingTool{name: "task_completion", breaks: true},
+	}
+	l := newLiveRun(func(n string) (tools.Tool, bool) { t, ok := tl[n]; return t, ok })
+	edit := change("a\nb\n", "a\nB\n")
+	editCall := &agent.Call{ID: "c3", Name: "Edit", Args: tools.Args{"file_path": "f.txt"}}
+	doneCall := &agent.Call{ID: "c4", Name: "task_completion", Args: tools.Args{"file_path": "All done: three fixes."}}
+	editRes := ok("The file f.txt has been updated.")
+	editRes.Change = &edit
+	l.send(agent.Event{Type: agent.EventToolStart, Call: readCall},
+		agent.Event{Type: agent.EventToolResult, Call: readCall, Result: ok("     1\tpackage main\n")},
+		agent.Event{Type: agent.EventToolStart, Call: editCall},
+		agent.Event{Type: agent.EventToolResult, Call: editCall, Result: editRes},
+		agent.Event{Type: agent.EventToolStart, Call: doneCall},
+		agent.Event{Type: agent.EventToolResult, Call: doneCall, Result: ok("All done: three fixes.")})
+	want := "✓ Read(main.go) · 120 lines\n✓ Edit(f.txt) +1 −1\n  ⎿ @@ -1,2 +1,2 @@\n     a\n    -b\n    +B\n✓ task_completion(All done: three fixes.)\n"
+	if got := l.screen(); got != want {
+		t.Errorf("previews:\n%s\nwant:\n%s", got, want)
+	}
+	l.v.Close()
+}
+
+// presentingTool is a tool that presents its results with a brief, or
+// breaks the loop.
+type presentingTool struct {
+	name   string
+	brief  string
+	breaks bool
+}
+
+func (p presentingTool) Name() string             { return p.name }
+func (p presentingTool) Description() string      { return "" }
+func (p presentingTool) Category() tools.Category { return tools.CategoryFile }
+func (p presentingTool) IsLoopBreaking() bool     { return p.breaks }
+func (p presentingTool) Parameters() []tools.Parameter {
+	return []tools.Parameter{{Name: "file_path", Type: tools.TypeString}, {Name: "command", Type: tools.TypeString}}
+}
+func (p presentingTool) Execute(context.Context, tools.ExecutionContext, tools.Args) tools.Result {
+	return tools.OK("")
+}
+func (p presentingTool) Present(tools.Args, tools.Result) tools.Presentation {
+	return tools.Presentation{Brief: p.brief}
+}
+
+// While a running call asks the person something, nothing draws over the
+// question; its next output shows the live area again.
+func TestRunViewPausesForAQuestion(t *testing.T) {
+	l := newLiveRun(nil)
+	l.send(agent.Event{Type: agent.EventToolStart, Call: bashCall},
+		agent.Event{Type: agent.EventToolQuestion, Call: bashCall})
+	l.out.WriteString("Your name?\n? ")
+	before := l.out.Len()
+	l.clock.advance(time.Second)
+	l.v.live.onTick()
+	if l.out.Len() != before {
+		t.Errorf("drawn over the question: %q", l.out.String()[before:])
+	}
+	l.out.WriteString("Ada\n")
+	l.send(agent.Event{Type: agent.EventToolOutput, Call: bashCall, Text: "hello Ada\n"})
+	if got := l.screen(); !strings.HasSuffix(got, "? Ada\n⠋ Bash(make test) · 1s\n    hello Ada") {
+		t.Errorf("after the answer:\n%s", got)
+	}
+	l.v.Close()
+}
+
+// A subagent's calls follow the line of the Task call they work for, one
+// line each; its own spinner and output do not replace the Task's.
+func TestRunViewSubagentUnderItsTask(t *testing.T) {
+	task := &agent.Call{ID: "t1", Name: "Task", Args: tools.Args{"file_path": "find the config"}}
+	l := newLiveRun(func(n string) (tools.Tool, bool) { return presentingTool{name: n}, true })
+	l.send(agent.Event{Type: agent.EventToolStart, Call: task},
+		agent.Event{Type: agent.EventThinking, ParentID: "t1"},
+		agent.Event{Type: agent.EventToolCall, Call: readCall, ParentID: "t1"},
+		agent.Event{Type: agent.EventToolStart, Call: readCall, ParentID: "t1"},
+		agent.Event{Type: agent.EventToolResult, Call: readCall, Result: ok("x"), ParentID: "t1"})
+	if got := l.screen(); got != "● Task(find the config)\n  ↳ ✓ Read(main.go)\n⠋ Task(find the config) · 0s" {
+		t.Errorf("while the subagent works:\n%s", got)
+	}
+	l.send(agent.Event{Type: agent.EventToolResult, Call: task, Result: ok("It is in config.yaml.")})
+	if got := l.screen(); got != "● Task(find the config)\n  ↳ ✓ Read(main.go)\n✓ Task(find the config)\n  ⎿ It is in config.yaml.\n" {
+		t.Errorf("after:\n%s", got)
+	}
+	l.v.Close()
+}
+
+// On a pipe nothing is drawn in place and no preview is shown: the lines
+// are those of a script's log, as before.
+func TestRunViewPipedUnchanged(t *testing.T) {
+	out, _ := runText(false,
+		agent.Event{Type: agent.EventThinking},
+		agent.Event{Type: agent.EventToolCall, Call: bashCall},
+		agent.Event{Type: agent.EventToolStart, Call: bashCall},
+		agent.Event{Type: agent.EventToolOutput, Call: bashCall, Text: "secret progress\n"},
+		agent.Event{Type: agent.EventToolResult, Call: bashCall, Result: ok("line\n")})
+	if out != "✓ Bash\n" {
+		t.Errorf("piped: %q", out)
+	}
+}
+
+// Output of a call that is not running (over, or never started here) is
+// not shown.
+func TestRunViewIgnoresStrayOutput(t *testing.T) {
+	l := newLiveRun(nil)
+	l.send(agent.Event{Type: agent.EventToolOutput, Call: bashCall, Text: "late\n"})
+	if l.out.Len() != 0 {
+		t.Errorf("stray output drawn: %q", l.out.String())
+	}
+	l.v.Close()
+}

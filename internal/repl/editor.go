@@ -1,0 +1,164 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/chzyer/readline"
+)
+
+// The terminal's bracketed paste mode: while it is on, the terminal wraps
+// what the person pastes in ESC[200~ and ESC[201~, so that a paste's lines
+// are not taken for Enter and its Tabs not for completion.
+const (
+	bracketedPasteOn  = "\x1b[?2004h"
+	bracketedPasteOff = "\x1b[?2004l"
+)
+
+// continuePrompt is the prompt of a line that continues the one above.
+const continuePrompt = "... "
+
+// editor reads at the terminal: chzyer/readline, fed the terminal's bytes
+// through an inputFilter. Raw mode and bracketed paste go on together,
+// only while it reads, so that a line that runs has the terminal as the
+// person left it.
+type editor struct {
+	rl     *readline.Instance
+	in     *inputFilter
+	pastes *pastes
+	out    io.Writer
+
+	mu  sync.Mutex
+	raw *readline.State // the terminal's state before raw mode, while in it
+	fd  int
+}
+
+func newEditor(t Terminal, prompt, history string, c Completer) (*editor, error) {
+	e := &editor{pastes: &pastes{}, out: t.Out, fd: int(t.In.Fd())}
+	e.in = newInputFilter(t.In, e.pastes.add)
+	rl, err := readline.NewEx(&readline.Config{
+		Prompt:            prompt,
+		HistoryFile:       history,
+		HistorySearchFold: true,
+		// Lines are saved by the loop, so that answers to a tool's question
+		// stay out of the history (HistoryDisable/Enable race with
+		// readline's own goroutine).
+		DisableAutoSaveHistory: true,
+		AutoComplete:           completer{c},
+		InterruptPrompt:        "^C",
+		EOFPrompt:              "",
+		Stdin:                  e.in,
+		Stdout:                 t.Out,
+		Stderr:                 t.Err,
+		FuncMakeRaw:            e.enterRaw,
+		FuncExitRaw:            e.exitRaw,
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.rl = rl
+	return e, nil
+}
+
+// enterRaw puts the terminal in raw mode with bracketed paste on, before
+// each read.
+func (e *editor) enterRaw() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st, err := readline.MakeRaw(e.fd)
+	if err != nil {
+		return err
+	}
+	if e.raw == nil {
+		e.raw = st
+	}
+	_, _ = io.WriteString(e.out, bracketedPasteOn)
+	return nil
+}
+
+// exitRaw turns bracketed paste off and restores the terminal, after each
+// read and on every way out (it may be called more than once).
+func (e *editor) exitRaw() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.raw == nil {
+		return nil
+	}
+	_, _ = io.WriteString(e.out, bracketedPasteOff)
+	st := e.raw
+	e.raw = nil
+	return readline.Restore(e.fd, st)
+}
+
+// readLine reads what the person sends at prompt: a line, or several when
+// each but the last ends with a backslash (Ctrl-J and Alt-Enter type one),
+// joined by newlines, with every paste in place of its mark. typed are the
+// lines as they were typed, for the history. Ctrl-C drops them all; Ctrl-D
+// on a continued line sends what came before it.
+func (e *editor) readLine(prompt string) (line string, typed []string, err error) {
+	var parts []string
+	for {
+		e.rl.SetPrompt(prompt)
+		l, err := e.rl.Readline()
+		if errors.Is(err, io.EOF) && len(parts) > 0 {
+			break
+		}
+		if err != nil {
+			return "", typed, err
+		}
+		typed = append(typed, l)
+		more, ok := strings.CutSuffix(l, `\`)
+		if !ok {
+			parts = append(parts, l)
+			break
+		}
+		parts = append(parts, more)
+		prompt = continuePrompt
+	}
+	return e.pastes.expand(strings.Join(parts, "\n")), typed, nil
+}
+
+// ask puts a question whose answer is a line (or several, as a prompt).
+func (e *editor) ask(question string) (string, error) {
+	fmt.Fprintln(e.out, question)
+	line, _, err := e.readLine("? ")
+	if errors.Is(err, readline.ErrInterrupt) {
+		return "", context.Canceled
+	}
+	return line, err
+}
+
+// askKey puts a question answered by one key of keys, taken without Enter;
+// Enter alone answers "". Anything else is ignored, a paste above all: a
+// pasted "y" must not allow a call.
+func (e *editor) askKey(question, keys string) (string, error) {
+	fmt.Fprintln(e.out, question)
+	e.in.setKeys(keys)
+	defer e.in.setKeys("")
+	e.rl.SetPrompt("? ")
+	line, err := e.rl.Readline()
+	if errors.Is(err, readline.ErrInterrupt) {
+		return "", context.Canceled
+	}
+	return strings.TrimSpace(line), err
+}
+
+// saveHistory keeps the lines typed, not those answering a question.
+func (e *editor) saveHistory(typed []string) {
+	for _, l := range typed {
+		if strings.TrimSpace(l) != "" {
+			_ = e.rl.SaveHistory(l)
+		}
+	}
+}
+
+// close ends the editor and leaves the terminal as it was.
+func (e *editor) close() {
+	_ = e.rl.Close()
+	_ = e.in.Close()
+	_ = e.exitRaw()
+}
