@@ -353,20 +353,6 @@ func countProcesses(t *testing.T, s string) int {
 	return n
 }
 
-func mkdir(t *testing.T, d string) {
-	t.Helper()
-	if err := os.MkdirAll(d, 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func write(t *testing.T, p, s string) {
-	t.Helper()
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestReadOnlyProjectInTheTemporaryDirectory: a project under the
 // temporary directory stays itself, read-only, in read-only mode, rather
 // than a private copy that takes writes and loses them.
