@@ -43,13 +43,19 @@ var bashDescriptor = tools.Descriptor{
 		"A non-zero exit status is a failure that gives the exit code. " +
 		"The timeout (milliseconds, default 120000, at most 600000) ends the whole process group; the output printed until then is returned. " +
 		"Environment variables whose names contain KEY, TOKEN, SECRET or PASSWORD are not passed to the command unless configured. " +
-		"With run_in_background the command starts and its id is returned at once: read its output with BashOutput, end it with KillShell.",
+		"With run_in_background the command starts and its id is returned at once: read its output with BashOutput, end it with KillShell. " +
+		"When forge has a sandbox, the command runs in it: it may write only in the project, the temporary directory and the toolchains' caches, " +
+		"cannot see where credentials are kept, and reaches no network but the hosts the person allowed; what it blocked is said in the result.",
 	Category: tools.CategoryExecution,
+	Confined: true,
 	Parameters: []tools.Parameter{
 		{Name: "command", Type: tools.TypeString, Description: "The command to execute", Required: true},
 		{Name: "timeout", Type: tools.TypeInteger, Description: "Timeout in milliseconds", Default: bashDefaultTimeoutMS,
 			Minimum: tools.Float(bashMinTimeoutMS), Maximum: tools.Float(bashMaxTimeoutMS)},
 		{Name: "run_in_background", Type: tools.TypeBoolean, Description: "Run command in background", Default: false},
+		{Name: tools.SandboxParam, Type: tools.TypeBoolean, Default: true, Description: "Run the command in forge's sandbox (the default). " +
+			"false runs it outside the sandbox, with all the person's rights, and always asks the person first (refused where nobody can answer): " +
+			"use it only when the sandbox blocked something the task needs."},
 	},
 }
 
@@ -155,15 +161,24 @@ func (b *bashTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return notStarted(err)
 	}
 	env := proc.Environ(b.environ(), ec.PassEnv)
+	sb := tools.SandboxFor(b, ec, args)
 	if args.Bool("run_in_background") {
-		return b.background(command, dir, env)
+		return b.background(command, dir, env, sb)
 	}
 	// The executor already set this deadline (CallTimeout); setting it here
 	// too makes a direct call behave the same.
 	limit := b.callLimit(ctx, ec, args)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	return b.foreground(ctx, ec, command, dir, env, limit)
+	return b.foreground(ctx, ec, bashRun{command: command, dir: dir, env: env, sb: sb}, limit)
+}
+
+// bashRun is one command as Bash starts it: where, with what environment,
+// and in which sandbox (nil: none).
+type bashRun struct {
+	command, dir string
+	env          []string
+	sb           tools.Sandbox
 }
 
 // workingDir is the directory commands run in: the context's, or forge's own.
@@ -244,9 +259,10 @@ func (t teeWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, command, dir string, env []string, limit time.Duration) tools.Result {
+func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, rn bashRun, limit time.Duration) tools.Result {
 	start := time.Now()
-	g, err := proc.Start(b.shell, command, dir, env)
+	command := rn.command
+	g, err := proc.StartConfined(b.shell, command, rn.dir, rn.env, rn.sb)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("Could not start the command: %v", err))
 	}
@@ -304,6 +320,14 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 	if ex.Signal != "" {
 		meta = append(meta, "signal", ex.Signal)
 	}
+	blocked := ""
+	if rn.sb != nil {
+		meta = append(meta, "sandboxed", true)
+		if blocked = rn.sb.Explain(text, rn.dir, start); blocked != "" {
+			meta = append(meta, "sandbox_blocked", blocked)
+			blocked = "\n" + blocked
+		}
+	}
 	if fn := out.FileNote(); fn != "" {
 		text = strings.TrimSuffix(text, "\n") + "\n" + fn + "\n"
 		if p := out.Path(); p != "" {
@@ -312,14 +336,14 @@ func (b *bashTool) foreground(ctx context.Context, ec tools.ExecutionContext, co
 	}
 	switch {
 	case ex.Signal != "":
-		return failWithOutput(fmt.Sprintf("The command was killed by signal %s.", ex.Signal), text+note, meta)
+		return failWithOutput(fmt.Sprintf("The command was killed by signal %s.", ex.Signal)+blocked, text+note, meta)
 	case ex.Code != 0:
-		return failWithOutput(fmt.Sprintf("The command failed with exit code %d.", ex.Code), text+note, meta)
+		return failWithOutput(fmt.Sprintf("The command failed with exit code %d.", ex.Code)+blocked, text+note, meta)
 	}
 	if text == "" {
 		text = "(no output)"
 	}
-	return tools.OK(text+note, meta...)
+	return tools.OK(text+note+blocked, meta...)
 }
 
 // cancelled ends the process group of a command whose call was cancelled
@@ -373,8 +397,8 @@ func markStopped(r tools.Result, err error) tools.Result {
 	return r
 }
 
-func (b *bashTool) background(command, dir string, env []string) tools.Result {
-	s, err := b.shells.start(b.shell, command, dir, env)
+func (b *bashTool) background(command, dir string, env []string, sb tools.Sandbox) tools.Result {
+	s, err := b.shells.start(b.shell, command, dir, env, sb)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("Could not start the command: %v", err))
 	}

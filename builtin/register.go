@@ -27,6 +27,7 @@ func (x described) Description() string           { return x.d.Description }
 func (x described) Category() tools.Category      { return x.d.Category }
 func (x described) Parameters() []tools.Parameter { return x.d.Parameters }
 func (x described) IsReadOnly() bool              { return x.d.ReadOnly }
+func (x described) RunsConfined() bool            { return x.d.Confined }
 
 // Register registers every built-in tool in r, lazily: each is built on first
 // use by its factory, which receives its tools.<Name> configuration section.

@@ -151,16 +151,16 @@ func (t *shellTable) add(s *bgShell) error {
 	return nil
 }
 
-// start runs command in the background, in the environment env, and
-// returns its entry.
-func (t *shellTable) start(shell, command, dir string, env []string) (*bgShell, error) {
+// start runs command in the background, in the environment env and the
+// sandbox sb (nil: none), and returns its entry.
+func (t *shellTable) start(shell, command, dir string, env []string, sb proc.Confiner) (*bgShell, error) {
 	t.mu.Lock()
 	closed := t.closed
 	t.mu.Unlock()
 	if closed {
 		return nil, errShellsClosed
 	}
-	g, err := proc.Start(shell, command, dir, env)
+	g, err := proc.StartConfined(shell, command, dir, env, sb)
 	if err != nil {
 		return nil, err
 	}

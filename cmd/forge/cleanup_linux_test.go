@@ -107,7 +107,7 @@ func forgeCommand(t *testing.T, dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "NO_COLOR=1",
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "NO_COLOR=1", "FORGE_SANDBOX_MODE=off",
 		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	cmd.Stdout, cmd.Stderr = out, out
 	t.Cleanup(func() {

@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,8 +35,25 @@ var pinnedTime = time.Date(2024, 1, 15, 10, 23, 45, 0, time.UTC)
 // panels can be compared with golden files.
 func pinnedForge() {
 	opts := app.Options{Clock: func() time.Time { return pinnedTime }, Random: &pinnedRandom{fixed: 2, bytes: []byte{0x7f, 0x8b, 0x4c, 0x0d, 0x1e, 0x90}},
-		OwnProcess: true}
+		OwnProcess: true, SandboxDial: proxyTarget(os.Getenv(proxyTargetVar))}
 	os.Exit(app.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, opts))
+}
+
+// proxyTargetVar names the address (a URL's host) to which the sandbox's
+// proxy connects whatever host it lets through, so that a script can
+// reach "allowed.test" at its own web server.
+const proxyTargetVar = "FORGE_TEST_PROXY_TARGET"
+
+// proxyTarget is the proxy's dialer for the URL target; nil (dial the
+// real host) when there is none.
+func proxyTarget(target string) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	u, err := url.Parse(target)
+	if target == "" || err != nil {
+		return nil
+	}
+	return func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, u.Host)
+	}
 }
 
 // pinnedRandom reads its bytes over and over, so that the registry and
@@ -69,6 +90,7 @@ func TestScripts(t *testing.T) {
 			"status": cmdStatus, "fakellm": cmdFakeLLM, "llmcheck": cmdLLMCheck, "validevents": cmdValidEvents,
 			"webserver": cmdWebServer, "webrequests": cmdWebRequests,
 		},
+		Condition: scriptCondition,
 		Setup: func(env *testscript.Env) error {
 			work := env.WorkDir
 			env.Setenv("HOME", work)
@@ -79,10 +101,55 @@ func TestScripts(t *testing.T) {
 			// Under -race every forge process would sleep 1 s at exit
 			// (the race runtime's atexit_sleep_ms default).
 			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+			// The scripts check the approvals as they are where no sandbox
+			// can be built; sandbox.txtar turns it on.
+			env.Setenv("FORGE_SANDBOX_MODE", "off")
+			// A Go module builds in a script from the machine's warm cache.
+			env.Setenv("GOCACHE", goCache())
+			env.Setenv("GOTOOLCHAIN", "local")
 			return nil
 		},
 	})
 }
+
+// scriptCondition answers [sandbox]: forge can build its sandbox here.
+func scriptCondition(cond string) (bool, error) {
+	if cond != "sandbox" {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	sandboxOnce.Do(func() {
+		home, err := os.MkdirTemp("", "forge-sandbox-check-")
+		if err != nil {
+			return
+		}
+		defer os.RemoveAll(home)
+		cmd := exec.Command("forge", "sandbox", "check")
+		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_STATE_HOME="+home)
+		cmd.Dir = home
+		sandboxOK = cmd.Run() == nil
+	})
+	return sandboxOK, nil
+}
+
+var (
+	sandboxOnce sync.Once
+	sandboxOK   bool
+)
+
+// goCache is the machine's Go build cache; "" when go is not installed.
+func goCache() string {
+	goCacheOnce.Do(func() {
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			goCacheDir = strings.TrimSpace(string(out))
+		}
+	})
+	return goCacheDir
+}
+
+var (
+	goCacheOnce sync.Once
+	goCacheDir  string
+)
 
 func updateScripts() bool {
 	return os.Getenv("FORGE_UPDATE_SCRIPTS") == "1"

@@ -92,7 +92,7 @@ func startForgeIn(t *testing.T, dir string, env ...string) (*terminal, *term.Sta
 	cmd := exec.Command(bin)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "NO_COLOR=1", "TERM=xterm",
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "NO_COLOR=1", "TERM=xterm", "FORGE_SANDBOX_MODE=off",
 		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty

@@ -78,6 +78,12 @@ type Config struct {
 	// Subagents are the subagents the Task tool offers besides the
 	// general one (custom agents).
 	Subagents []Profile
+	// Sandbox confines the commands of the calls of tools that run
+	// confined (Bash, plugin tools): such a call runs in it without a
+	// question unless a deny or ask rule could match it, or it asks to
+	// leave it (sandbox: false). ReadOnlySandbox is plan mode's, which
+	// lets plan offer Bash. nil runs the commands unconfined, and they ask.
+	Sandbox, ReadOnlySandbox tools.Sandbox
 	// Checkpointer, when set, keeps the files Write, Edit and NotebookEdit
 	// calls change, before they change them, for undo. A subagent shares
 	// its parent's: its changes belong to the parent's prompt.
@@ -294,14 +300,17 @@ func serialized(emit func(Event)) func(Event) {
 }
 
 // toolSpecs are the tools offered to the model: all of the registry's, or
-// only the read-only ones in plan mode and to a subagent, which is not
+// only the read-only ones in plan mode (with those that run in its
+// read-only sandbox, when there is one) and to a subagent, which is not
 // offered Task either; only those in the Scope, when there is one.
 func (a *Agent) toolSpecs() []llm.ToolSpec {
 	reg := a.cfg.Executor.Registry()
-	readOnly := a.cfg.readOnly || (a.cfg.Policy != nil && a.cfg.Policy.Mode() == permission.ModePlan)
+	plan := a.planMode()
+	readOnly := a.cfg.readOnly || plan
 	var specs []llm.ToolSpec
 	for _, t := range reg.ListAll() {
-		if (readOnly && !tools.IsReadOnly(t)) || (a.cfg.depth > 0 && t.Name() == TaskToolName) || !a.cfg.Scope.Offers(t.Name()) {
+		offered := !readOnly || tools.IsReadOnly(t) || (plan && !a.cfg.readOnly && a.cfg.ReadOnlySandbox != nil && tools.RunsConfined(t))
+		if !offered || (a.cfg.depth > 0 && t.Name() == TaskToolName) || !a.cfg.Scope.Offers(t.Name()) {
 			continue
 		}
 		d := tools.Describe(t)
@@ -311,6 +320,20 @@ func (a *Agent) toolSpecs() []llm.ToolSpec {
 		specs = append(specs, llm.ToolSpec{Name: d.Name, Description: d.Description, InputSchema: tools.ParametersSchema(d.Parameters)})
 	}
 	return specs
+}
+
+// planMode says the policy's mode is plan.
+func (a *Agent) planMode() bool {
+	return a.cfg.Policy != nil && a.cfg.Policy.Mode() == permission.ModePlan
+}
+
+// sandbox is the sandbox the agent's calls run in: plan mode's read-only
+// one in plan mode; nil for none.
+func (a *Agent) sandbox() tools.Sandbox {
+	if a.planMode() {
+		return a.cfg.ReadOnlySandbox
+	}
+	return a.cfg.Sandbox
 }
 
 // buildRequest is the request for msgs: native tool calling, or the text

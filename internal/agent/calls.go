@@ -77,8 +77,19 @@ func (r *run) prepare(c llm.ToolCall) *pending {
 	if t, ok := r.a.cfg.Executor.Registry().Get(c.Name); ok {
 		p.tool = t
 		p.call.ReadOnly = tools.IsReadOnly(t)
+		p.call.Sandboxed = r.sandboxFor(p) != nil
 	}
 	return p
+}
+
+// sandboxFor is the sandbox p's commands run in; nil when p's tool does
+// not run confined, the call asks to leave the sandbox, or there is none.
+func (r *run) sandboxFor(p *pending) tools.Sandbox {
+	sb := r.a.sandbox()
+	if sb == nil || p.tool == nil || !tools.RunsConfined(p.tool) || tools.LeavesSandbox(p.call.Args) {
+		return nil
+	}
+	return sb
 }
 
 // concurrent says p may run beside its neighbours: a read-only tool that
@@ -250,11 +261,21 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 }
 
 // permissionCall is p as the policy judges it, with its arguments as they
-// stand (a hook may have rewritten them) and where it would send data.
+// stand (a hook may have rewritten them), where it would send data and
+// how the sandbox confines it.
 func (r *run) permissionCall(p *pending) permission.Call {
 	eg := tools.EgressOf(p.tool, r.a.cfg.Exec, p.call.Args)
-	return permission.Call{Tool: p.call.Name, Args: p.call.Args, ReadOnly: p.call.ReadOnly, EditsFiles: editsFiles(p.tool),
+	c := permission.Call{Tool: p.call.Name, Args: p.call.Args, ReadOnly: p.call.ReadOnly, EditsFiles: editsFiles(p.tool),
 		Hosts: eg.Hosts, OpenWorld: eg.OpenWorld}
+	if sb := r.a.sandbox(); sb != nil && p.tool != nil && tools.RunsConfined(p.tool) {
+		c.Sandbox = permission.SandboxWorkspace
+		if sb.ReadOnly() {
+			c.Sandbox = permission.SandboxReadOnly
+		}
+		c.LeavesSandbox = tools.LeavesSandbox(p.call.Args)
+	}
+	p.call.Sandboxed = c.Sandbox != permission.SandboxNone && !c.LeavesSandbox
+	return c
 }
 
 // outOfScope refuses c, p's call as it would run, when the scope does
@@ -312,6 +333,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	ec, live := r.callContext(p)
 	r.emit(Event{Type: EventToolStart, Call: &p.call})
 	var res tools.Result
+	ec.Sandbox = r.a.sandbox() // a tool that runs confined honours the call's sandbox: false
 	if p.call.Args != nil {
 		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, ec, p.call.Args)
 	} else {

@@ -83,6 +83,8 @@ type Call struct {
 	Raw  json.RawMessage
 	// ReadOnly says the tool changes nothing.
 	ReadOnly bool
+	// Sandboxed says the call's commands run in forge's sandbox.
+	Sandboxed bool
 }
 
 // Status is a call's outcome as the event stream reports it.

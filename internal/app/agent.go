@@ -79,7 +79,11 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		return nil, render.RunInfo{}, err
 	}
 	format := agent.Format(a.cfg.ToolFormat)
-	ag := agent.New(agent.Config{Model: a.model.Model, ModelName: name, Executor: a.env.Executor,
+	if n := a.sandboxNotice(); n != "" {
+		notices = append(notices, n)
+	}
+	sb, planSB := a.agentSandboxes(opts.Exec.WorkingDir)
+	ag := agent.New(agent.Config{Sandbox: sb, ReadOnlySandbox: planSB, Model: a.model.Model, ModelName: name, Executor: a.env.Executor,
 		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system, Notices: notices,
 		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,

@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"io"
+	"net"
 	"os"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/forgehq/forge/internal/commands"
 	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/custom"
+	"github.com/forgehq/forge/internal/sandbox"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -34,6 +36,9 @@ type Options struct {
 	// Registry, when set, replaces the built-in tools and extensions
 	// (tests that need tools whose behaviour they control).
 	Registry *tools.Registry
+	// SandboxDial connects the sandbox's proxy to the hosts it lets
+	// through; nil dials directly (tests resolve names their own way).
+	SandboxDial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// OwnProcess says Main is the process's whole life (cmd/forge): it
 	// then becomes the subreaper of its descendants, handles SIGTERM and
 	// SIGHUP, and ends every process the tools started before it returns.
@@ -44,6 +49,11 @@ type Options struct {
 // Main runs forge with the command-line arguments args on the streams in,
 // out and errOut, and returns the exit status.
 func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer, opts Options) int {
+	if len(args) > 0 && args[0] == sandbox.InitArg {
+		// forge as the first process of its own sandbox: before anything
+		// else, since what it runs must not wait for the rest of forge.
+		return sandbox.Init(args[1:])
+	}
 	run := func(ctx context.Context, args []string) int {
 		a := newApp(in, out, errOut, opts)
 		defer a.close()
@@ -86,6 +96,8 @@ type App struct {
 	// noticed holds the notices about instructions files already given,
 	// so that each is given once, not with every prompt.
 	noticed sync.Map
+	// sbox is the sandbox of the agent's commands, built on first use.
+	sbox sandboxState
 }
 
 func newApp(in io.Reader, out, errOut io.Writer, opts Options) *App {
@@ -141,6 +153,9 @@ func (a *App) close() {
 	}
 	if a.env != nil && a.env.Registry != nil {
 		_ = a.env.Registry.Close()
+	}
+	if a.sbox.sb != nil {
+		_ = a.sbox.sb.Close()
 	}
 	if a.logClose != nil {
 		_ = a.logClose.Close()

@@ -172,6 +172,7 @@ func Table() []Command {
 		mcpCommand(),
 		pluginsCommand(),
 		permissionsCommand(),
+		sandboxCommand(),
 		hooksCommand(),
 		sessionsCommand(),
 		usageCommand(),

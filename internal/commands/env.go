@@ -78,6 +78,9 @@ type Env struct {
 	Sessions *Sessions
 	// Trust is the person's trusted project directories; nil when unknown.
 	Trust *config.Trust
+	// Sandbox is the sandbox of the agent's commands, for /sandbox; nil
+	// without an agent.
+	Sandbox SandboxControl
 	// Policy decides the agent's calls, remembering the person's "always"
 	// answers for the session; nil without an agent.
 	Policy *permission.Policy

@@ -79,7 +79,15 @@ var badKeys = []badKey{
 	{key: "pass_env", wrongType: "{A: 1}", outOfRange: "[GOOD, 1BAD]", env: "BAD-NAME"},
 	{key: "read.allow_outside", template: "read:\n  allow_outside: %s\n", wrongType: "[true]", outOfRange: "2", env: "perhaps"},
 
+	{key: "sandbox.mode", template: "sandbox:\n  mode: %s\n", wrongType: "[off]", outOfRange: "sometimes", env: "never", flag: "loose"},
+	{key: "sandbox.writable", template: "sandbox:\n  writable: %s\n", wrongType: "{a: 1}", outOfRange: `["/a\0b"]`, env: "~/w", unsetHome: true},
+	{key: "sandbox.caches", template: "sandbox:\n  caches: %s\n", wrongType: "{a: 1}", outOfRange: `["~/c"]`, env: "~/c", unsetHome: true},
+	{key: "sandbox.network.allow", template: "sandbox:\n  network:\n    allow: %s\n", wrongType: "{a: 1}",
+		outOfRange: `["https://proxy.golang.org"]`, env: "go.dev:443"},
+
 	{key: "read", wrongType: "[allow_outside]", outOfRange: "true"},
+	{key: "sandbox", wrongType: "[off]", outOfRange: "maybe"},
+	{key: "sandbox.network", template: "sandbox:\n  network: %s\n", wrongType: "[go.dev]", outOfRange: "5"},
 	{key: "permissions", wrongType: "[Read]", outOfRange: "deny"},
 	{key: "permissions.allow", template: permissions, wrongType: "allow: {Read: 1}", outOfRange: `allow: [Read, ""]`},
 	{key: "permissions.deny", template: permissions, wrongType: "deny: [[Bash]]", outOfRange: `deny: ["  "]`},

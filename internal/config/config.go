@@ -59,6 +59,7 @@ type Config struct {
 	MaxAnswerSize   int           // max_answer_size: bytes of text, thinking and tool arguments one answer may stream; default 4 MiB
 	// StreamIdleTimeout (stream_idle_timeout; default 5m) fails a model request that brings nothing new for this long.
 	StreamIdleTimeout time.Duration
+	Sandbox           Sandbox                   // sandbox.mode, sandbox.writable, sandbox.caches, sandbox.network.allow
 	Permissions       Permissions               // permissions.allow, permissions.deny (file only)
 	Tools             map[string]map[string]any // tools.<Name>: per-tool sections, names in their written case
 	MCP               MCP                       // mcp.servers.<name>

@@ -125,6 +125,12 @@ func splitTop(path string, raw map[string]any) (flat, sections map[string]any, w
 		case isSection(lk):
 			sections[lk] = raw[k]
 		case slices.Contains(groupKeys(), lk):
+			if scalar, ok := groupScalars[lk]; ok && !isMapping(raw[k]) {
+				if err := put(scalar, k, raw[k]); err != nil {
+					return nil, nil, nil, err
+				}
+				continue
+			}
 			w, err := splitGroup(path, lk, raw[k], put)
 			if err != nil {
 				return nil, nil, nil, err
@@ -141,10 +147,16 @@ func splitTop(path string, raw map[string]any) (flat, sections map[string]any, w
 	return flat, sections, warnings, nil
 }
 
-// splitGroup puts the fields of the group g (read: {allow_outside: false}) as
-// settings "g.field", and returns warnings for the fields it does not know.
+// splitGroup puts the fields of the group g (read: {allow_outside: false})
+// as settings "g.field", descending into nested groups (sandbox: {network:
+// {allow: [...]}}), and returns warnings for the fields it does not know.
 func splitGroup(path, g string, v any, put func(key, as string, v any) error) ([]string, error) {
-	fields := groupFields(g)
+	var fields []string // the group's own fields: network, not network.allow
+	for _, f := range groupFields(g) {
+		if first, _, _ := strings.Cut(f, "."); !slices.Contains(fields, first) {
+			fields = append(fields, first)
+		}
+	}
 	m, ok := asMap(v)
 	if !ok {
 		return nil, &ValueError{Source: "config file " + path, Key: g, Value: display(v),
@@ -156,15 +168,31 @@ func splitGroup(path, g string, v any, put func(key, as string, v any) error) ([
 	var warnings []string
 	for _, f := range sortedKeys(m) {
 		key := g + "." + strings.ToLower(f)
-		if !isSetting(key) {
+		switch {
+		case isSetting(key):
+			if err := put(key, strings.ReplaceAll(g, ".", ": ")+": "+f, m[f]); err != nil {
+				return nil, err
+			}
+		case len(groupFields(key)) > 0:
+			w, err := splitGroup(path, key, m[f], put)
+			if err != nil {
+				return nil, err
+			}
+			warnings = append(warnings, w...)
+		default:
 			warnings = append(warnings, unknownKey(path, f, g+".", fields))
-			continue
-		}
-		if err := put(key, g+": "+f, m[f]); err != nil {
-			return nil, err
 		}
 	}
 	return warnings, nil
+}
+
+// isMapping says v is a YAML mapping.
+func isMapping(v any) bool {
+	switch v.(type) {
+	case map[string]any, map[any]any:
+		return true
+	}
+	return false
 }
 
 // duplicateInCase is an error when two keys of m differ only in case: forge reads
@@ -214,7 +242,9 @@ func nestedKeys() []string {
 	for _, f := range permissionFields {
 		keys = append(keys, "permissions."+f)
 	}
-	return keys
+	// The permissions' fields come first: "allow" at the top is more
+	// likely theirs than the sandbox's network.
+	return append(keys[len(keys)-len(permissionFields):], keys[:len(keys)-len(permissionFields)]...)
 }
 
 // unknownKey is the warning for a key forge does not read, with a suggestion when a

@@ -25,7 +25,7 @@ type setting struct {
 
 // settings lists every key Load resolves through viper, in the order they are applied
 // and Keys lists them: the shell's, then the agent's.
-var settings = slices.Concat(shellSettings, agentSettings)
+var settings = slices.Concat(shellSettings, agentSettings, sandboxSettings)
 
 // minWidth is the narrowest panel the renderer draws (render.MinWidth): a narrower
 // width would be widened silently, so it is refused instead.
@@ -269,6 +269,10 @@ func defaults(env func(string) (string, bool), cwd string) map[string]any {
 		"read.allow_outside": true,
 	}
 	maps.Copy(d, agentDefaults())
+	d["sandbox.mode"] = "workspace-write"
+	d["sandbox.writable"] = []string{}
+	d["sandbox.caches"] = defaultCaches(env)
+	d["sandbox.network.allow"] = []string{}
 	return d
 }
 

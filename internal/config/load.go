@@ -176,22 +176,23 @@ func (c *Config) loadSections(user layer, r resolver, settings toolSettings) err
 	return nil
 }
 
-// nest turns the file's settings keyed "read.allow_outside" into the nested maps
-// viper reads them from (viper's own key paths use the same dots).
+// nest turns the file's settings keyed "read.allow_outside" (or
+// "sandbox.network.allow") into the nested maps viper reads them from
+// (viper's own key paths use the same dots).
 func nest(flat map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range flat {
-		g, f, ok := strings.Cut(k, ".")
-		if !ok {
-			out[k] = v
-			continue
+		parts := strings.Split(k, ".")
+		m := out
+		for _, g := range parts[:len(parts)-1] {
+			sub, _ := m[g].(map[string]any)
+			if sub == nil {
+				sub = map[string]any{}
+				m[g] = sub
+			}
+			m = sub
 		}
-		m, _ := out[g].(map[string]any)
-		if m == nil {
-			m = map[string]any{}
-			out[g] = m
-		}
-		m[f] = v
+		m[parts[len(parts)-1]] = v
 	}
 	return out
 }
@@ -271,6 +272,9 @@ func AddFlags(fs *pflag.FlagSet) {
 	})
 	add("context-window", func() {
 		fs.Int("context-window", 0, "the model's context window in tokens (default: known for common models)")
+	})
+	add("sandbox", func() {
+		fs.String("sandbox", "", "how the commands the agent runs are confined: "+strings.Join(sandboxModes, ", ")+" (default workspace-write)")
 	})
 	add("system-prompt", func() {
 		fs.String("system-prompt", "", "a file whose text replaces the built-in system prompt")

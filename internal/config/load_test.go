@@ -36,10 +36,12 @@ func TestDefaults(t *testing.T) {
 		StreamIdleTimeout: 5 * time.Minute,
 		PassEnv:           []string{},
 		Read:              Read{AllowOutside: true},
-		Tools:             map[string]map[string]any{},
-		MCP:               MCP{Servers: map[string]MCPServer{}},
-		Models:            map[string]ModelSettings{},
-		home:              f.home,
+		Sandbox: Sandbox{Mode: "workspace-write", Writable: []string{}, Network: SandboxNetwork{Allow: []string{}},
+			Caches: defaultCaches(func(k string) (string, bool) { v, ok := f.env[k]; return v, ok })},
+		Tools:  map[string]map[string]any{},
+		MCP:    MCP{Servers: map[string]MCPServer{}},
+		Models: map[string]ModelSettings{},
+		home:   f.home,
 	}
 	for _, k := range Keys() {
 		if got := c.Origin(k); got != "default" {
@@ -774,7 +776,8 @@ func TestREADMEConfig(t *testing.T) {
 	if len(c.Warnings) != 0 {
 		t.Errorf("the README's sample warns: %q", c.Warnings)
 	}
-	for _, k := range append(topKeys(), slices.Concat(groupFields("read"), permissionFields, []string{"url", "headers"})...) {
+	for _, k := range append(topKeys(), slices.Concat(groupFields("read"), []string{"mode", "writable", "caches", "network", "allow"},
+		permissionFields, []string{"url", "headers"})...) {
 		if !strings.Contains(sample, k+":") {
 			t.Errorf("the README's sample does not show %s", k)
 		}

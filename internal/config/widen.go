@@ -37,6 +37,12 @@ var projectPolicy = map[string]widens{
 	"loop_detection":     func(b, p Config) bool { return b.LoopDetection && !p.LoopDetection },
 	"approval":           func(b, p Config) bool { return approvalRank(p.Approval) > approvalRank(b.Approval) },
 
+	// The sandbox: a project may confine more, never less.
+	"sandbox.mode":          func(b, p Config) bool { return sandboxRank(p.Sandbox.Mode) < sandboxRank(b.Sandbox.Mode) },
+	"sandbox.writable":      func(b, p Config) bool { return !subset(p.Sandbox.Writable, b.Sandbox.Writable) },
+	"sandbox.caches":        func(b, p Config) bool { return !subset(p.Sandbox.Caches, b.Sandbox.Caches) },
+	"sandbox.network.allow": func(b, p Config) bool { return !subset(p.Sandbox.Network.Allow, b.Sandbox.Network.Allow) },
+
 	// Limits: a lower one always applies, a higher one needs trust.
 	"timeout":         func(b, p Config) bool { return p.Timeout > b.Timeout },
 	"max_output_size": func(b, p Config) bool { return p.MaxOutputSize > b.MaxOutputSize },
@@ -74,6 +80,17 @@ func approvalRank(mode string) int {
 		return 2
 	}
 	return 3 // yolo
+}
+
+// sandboxRank orders the sandbox modes by how much they confine.
+func sandboxRank(mode string) int {
+	switch mode {
+	case "off":
+		return 0
+	case "read-only":
+		return 2
+	}
+	return 1 // workspace-write, the default
 }
 
 // looser compares limits where 0 means none: proj is looser when it lifts a

@@ -81,8 +81,11 @@ func (s *Scope) Allows(c Call) (bool, string) {
 		return true, ""
 	}
 	// Judged as a call that could change something, so that read-only
-	// tools are not waved through as the policy's ask mode would.
+	// tools are not waved through as the policy's ask mode would, nor
+	// sandboxed ones as its sandbox would: the scope says which calls may
+	// be made, wherever they run.
 	c.ReadOnly, c.EditsFiles = false, false
+	c.Sandbox, c.LeavesSandbox = SandboxNone, false
 	for _, l := range s.layers {
 		if !l.names(c.Tool) || l.policy.Decide(c).Decision != Allow {
 			return false, "only these tools may be used here: " + l.text

@@ -30,6 +30,9 @@ func TestScope(t *testing.T) {
 		{s, Call{Tool: "Bash", Args: tools.Args{"command": "git diff HEAD"}}, true, true},
 		{s, Call{Tool: "Bash", Args: tools.Args{"command": "git diff && rm -rf x"}}, true, false},
 		{s, Call{Tool: "Bash", Args: tools.Args{"command": "git push"}}, true, false},
+		// The sandbox confines a call; it does not put it in scope.
+		{s, Call{Tool: "Bash", Args: tools.Args{"command": "git push"}, Sandbox: SandboxWorkspace}, true, false},
+		{s, Call{Tool: "Bash", Args: tools.Args{"command": "git diff"}, Sandbox: SandboxReadOnly}, true, true},
 		{both, Call{Tool: "Grep", Args: tools.Args{"pattern": "x"}, ReadOnly: true}, false, false},
 		{both, Call{Tool: "Bash", Args: tools.Args{"command": "git diff"}}, true, true},
 		{nil, Call{Tool: "Write"}, true, true},

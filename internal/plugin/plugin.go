@@ -54,6 +54,10 @@ func (p *Plugin) Parameters() []tools.Parameter { return p.m.Parameters }
 // it changes nothing.
 func (p *Plugin) IsReadOnly() bool { return p.m.ReadOnly }
 
+// RunsConfined says the plugin's command runs in the sandbox of the
+// call's execution context, when it has one (the agent's calls).
+func (p *Plugin) RunsConfined() bool { return true }
+
 // CallTimeout returns the manifest's timeout; 0 means the context's.
 func (p *Plugin) CallTimeout(tools.ExecutionContext, tools.Args) time.Duration { return p.m.Timeout }
 
@@ -133,6 +137,13 @@ func (p *Plugin) Execute(ctx context.Context, ec tools.ExecutionContext, args to
 	// so a plugin that is a shell pipeline stops entirely.
 	cmd.SysProcAttr = proc.GroupAttr()
 	cmd.Cancel = func() error { return proc.Terminate(cmd.Process.Pid, 0) }
+	if ec.Sandbox != nil {
+		release, err := ec.Sandbox.Wrap(cmd, nil)
+		if err != nil {
+			return tools.Fail(fmt.Sprintf("Plugin %s: cannot run in the sandbox: %v", p.m.Name, err))
+		}
+		defer release()
+	}
 
 	start := time.Now()
 	err = cmd.Run()
@@ -150,7 +161,13 @@ func (p *Plugin) Execute(ctx context.Context, ec tools.ExecutionContext, args to
 		}
 		return r
 	}
-	return p.result(err, stdout, stderr, limit, elapsed)
+	r := p.result(err, stdout, stderr, limit, elapsed)
+	if ec.Sandbox != nil && !r.Success {
+		if hint := ec.Sandbox.Explain(stderr.String(), ec.WorkingDir, start); hint != "" {
+			r.Error += "\n" + hint
+		}
+	}
+	return r
 }
 
 // result turns what the process did into a Result.

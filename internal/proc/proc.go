@@ -77,6 +77,9 @@ type Group struct {
 	done  chan struct{}
 	state *os.ProcessState
 	err   error
+	// reported is the command's exit as a confinement's first process
+	// reported it (StartConfined), before that process itself exited.
+	reported *Exit
 }
 
 // Start runs `shell -c command` in dir, in a new process group (and, on
@@ -84,6 +87,15 @@ type Group struct {
 // output going to g.Out. env is the command's whole environment; nil means
 // forge's own without its secrets (Environ(os.Environ(), nil)).
 func Start(shell, command, dir string, env []string) (*Group, error) {
+	return StartConfined(shell, command, dir, env, nil)
+}
+
+// StartConfined is Start with the command confined by c (a sandbox); nil
+// confines nothing. The confinement's first process leads the group and
+// may outlive the command while what the command left behind runs: Done
+// is closed as soon as it reports the command's exit with processes left
+// (else once it has exited too), and Exit is the command's, not its own.
+func StartConfined(shell, command, dir string, env []string, c Confiner) (*Group, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("create output pipe: %w", err)
@@ -96,7 +108,16 @@ func Start(shell, command, dir string, env []string) (*Group, error) {
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = pw, pw // an *os.File: no copying goroutine inside exec
 	cmd.SysProcAttr = GroupAttr()
-	if err := cmd.Start(); err != nil {
+	status, err := confine(cmd, c)
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, err
+	}
+	err = cmd.Start()
+	status.started()
+	if err != nil {
+		status.close()
 		pr.Close()
 		pw.Close()
 		return nil, err
@@ -105,20 +126,35 @@ func Start(shell, command, dir string, env []string) (*Group, error) {
 	// the last of them closes it.
 	pw.Close()
 	g := &Group{Pgid: cmd.Process.Pid, Out: pr, cmd: cmd, done: make(chan struct{})}
+	exited := make(chan struct{})
 	go func() {
 		g.err = cmd.Wait()
 		g.state = cmd.ProcessState
+		close(exited)
+	}()
+	go func() {
+		ex, more, ok := status.wait()
+		if ok {
+			g.reported = &ex
+		}
+		if !more {
+			<-exited // the first process is exiting too: wait, so that the group is gone
+		}
 		close(g.done)
 	}()
 	return g, nil
 }
 
-// Done is closed when the leader (the shell) has exited and been reaped.
+// Done is closed when the command has exited: the leader (the shell) has
+// exited and been reaped, or a confinement reported the command's exit.
 func (g *Group) Done() <-chan struct{} { return g.done }
 
-// Exit describes how the leader ended; call it after Done.
+// Exit describes how the command ended; call it after Done.
 func (g *Group) Exit() Exit {
 	<-g.done
+	if g.reported != nil {
+		return *g.reported
+	}
 	return ExitOf(g.state, g.err)
 }
 

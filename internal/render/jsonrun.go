@@ -57,17 +57,19 @@ type callEvent struct {
 	Arguments any    `json:"arguments"`
 	// RawArguments is what the model sent when it was not a JSON object.
 	RawArguments string `json:"raw_arguments,omitempty"`
+	Sandboxed    bool   `json:"sandboxed,omitempty"`
 	ParentID     string `json:"parent_id,omitempty"`
 }
 
 type resultEvent struct {
-	Type     string `json:"type"`
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Status   string `json:"status"`
-	Output   string `json:"output"`
-	Error    string `json:"error"`
-	ParentID string `json:"parent_id,omitempty"`
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Status    string `json:"status"`
+	Output    string `json:"output"`
+	Error     string `json:"error"`
+	Sandboxed bool   `json:"sandboxed,omitempty"`
+	ParentID  string `json:"parent_id,omitempty"`
 }
 
 type usageJSON struct {
@@ -121,7 +123,8 @@ func (v jsonRun) Event(e agent.Event) {
 		v.write(ev)
 	case agent.EventToolResult:
 		v.write(resultEvent{Type: "tool_result", ID: e.Call.ID, Name: e.Call.Name, Status: string(e.Result.Status),
-			Output: e.Result.Output, Error: e.Result.Error, ParentID: e.ParentID})
+			Output: e.Result.Output, Error: e.Result.Error, Sandboxed: e.Call.Sandboxed && e.Result.Status != agent.StatusDenied,
+			ParentID: e.ParentID})
 	case agent.EventUsage:
 		ev := usageEvent{Type: "usage", Usage: newUsage(e.Usage), ParentID: e.ParentID}
 		if v.priced {
@@ -142,7 +145,7 @@ func (v jsonRun) Event(e agent.Event) {
 }
 
 func newCallEvent(typ string, c *agent.Call) callEvent {
-	ev := callEvent{Type: typ, ID: c.ID, Name: c.Name, Arguments: map[string]any{}}
+	ev := callEvent{Type: typ, ID: c.ID, Name: c.Name, Arguments: map[string]any{}, Sandboxed: c.Sandboxed}
 	if c.Args != nil {
 		ev.Arguments = c.Args
 	} else if len(c.Raw) > 0 {

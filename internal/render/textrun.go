@@ -125,7 +125,7 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 	case r.Status == agent.StatusSuccess && v.p.Terminal:
 		v.lines(v.progress, r0.callLines(v.successPreview(c, r), r0.Cols()))
 	case r.Status == agent.StatusSuccess:
-		v.line(v.progress, "✓ "+v.headline(c))
+		v.line(v.progress, "✓ "+v.headline(c)+v.sandboxTag(c))
 	case r.Status == agent.StatusCancelled && v.p.Terminal:
 		// The terminal echoed ^C where the cursor was: write over it.
 		_, _ = io.WriteString(v.progress, "\r")
@@ -142,7 +142,7 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 	case r.Status == agent.StatusDenied || r.Result.Status == "":
 		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": "+oneLineText(r.Error)))
 	case !v.p.Terminal:
-		v.line(v.progress, "✗ "+v.headline(c)+": "+oneLineText(r.Error))
+		v.line(v.progress, "✗ "+v.headline(c)+v.sandboxTag(c)+": "+oneLineText(r.Error))
 	default:
 		call := Call{Tool: c.Name, Args: c.Args, Result: r.Result}
 		if t, ok := v.lookup(c.Name); ok {
@@ -204,6 +204,15 @@ func (v *runView) footer(d *agent.Done) {
 }
 
 func (v *runView) Close() { v.live.stop() }
+
+// sandboxTag marks a call whose commands run in forge's sandbox, which is
+// why it ran without a question.
+func (v *runView) sandboxTag(c *agent.Call) string {
+	if !c.Sandboxed {
+		return ""
+	}
+	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, "[sandboxed]")
+}
 
 // headline names a call in one line: the tool and what it acts on.
 func (v *runView) headline(c *agent.Call) string { return CallHeadline(c, v.opts.Lookup) }

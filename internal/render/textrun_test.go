@@ -104,3 +104,32 @@ func TestRunViewStopReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestRunViewSandboxed: the tool-call line says a call ran in the
+// sandbox, on a terminal and piped, and the JSON events carry it.
+func TestRunViewSandboxed(t *testing.T) {
+	call := &agent.Call{ID: "c1", Name: "Bash", Sandboxed: true}
+	plain := &agent.Call{ID: "c2", Name: "Bash"}
+	events := []agent.Event{
+		{Type: agent.EventToolCall, Call: call},
+		{Type: agent.EventToolResult, Call: call, Result: &agent.CallResult{Status: agent.StatusSuccess, Output: "ok"}},
+		{Type: agent.EventToolCall, Call: plain},
+		{Type: agent.EventToolResult, Call: plain, Result: &agent.CallResult{Status: agent.StatusSuccess, Output: "ok"}},
+	}
+	for _, terminal := range []bool{true, false} {
+		out, errs := runText(terminal, events...)
+		if all := out + errs; strings.Count(all, "Bash [sandboxed]") != 1 || strings.Count(all, "Bash\n") != 1 {
+			t.Errorf("terminal=%v: %q", terminal, all)
+		}
+	}
+	var o bytes.Buffer
+	v := NewJSON(&o).Run(RunInfo{}, RunOptions{})
+	for _, e := range events {
+		v.Event(e)
+	}
+	lines := strings.Split(strings.TrimSpace(o.String()), "\n")[1:] // after init
+	if len(lines) < 4 || !strings.Contains(lines[0], `"sandboxed":true`) || !strings.Contains(lines[1], `"sandboxed":true`) ||
+		strings.Contains(lines[2], "sandboxed") || strings.Contains(lines[3], "sandboxed") {
+		t.Errorf("JSON events: %q", lines)
+	}
+}

@@ -46,6 +46,9 @@ type ExecutionContext struct {
 	PassEnv []string `json:"pass_env,omitempty"`
 	// Asker, when set, lets a tool ask the person a question.
 	Asker Asker `json:"-"`
+	// Sandbox, when set, confines the commands of the tools that run
+	// confined (Bash, plugin tools): the agent sets it for its calls.
+	Sandbox Sandbox `json:"-"`
 	// LiveOutput, when set, receives what a running call prints as it
 	// prints it (Bash's standard output and error), so that a person can
 	// watch a long command; the result still carries the whole output.

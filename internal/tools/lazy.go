@@ -57,6 +57,9 @@ func (l *lazyTool) IsLoopBreaking() bool { return l.d.LoopBreaking }
 // IsReadOnly returns the descriptor's ReadOnly.
 func (l *lazyTool) IsReadOnly() bool { return l.d.ReadOnly }
 
+// RunsConfined returns the descriptor's Confined.
+func (l *lazyTool) RunsConfined() bool { return l.d.Confined }
+
 // Present forwards to the descriptor's Presenter, so that a result can be
 // shown as its tool wants without building the tool.
 func (l *lazyTool) Present(args Args, res Result) Presentation {

@@ -24,6 +24,9 @@ type Descriptor struct {
 	// hosts; the built tool names them (see Networked). A lazy tool that
 	// does not declare it is not built to be asked.
 	Networked bool
+	// Confined declares that the tool's commands run in the call's
+	// sandbox (see Confined).
+	Confined bool
 	// Presenter, when set, presents the tool's results (see Presenter);
 	// it lets a lazily built tool present them without being built.
 	Presenter Presenter
@@ -31,7 +34,8 @@ type Descriptor struct {
 
 // Describe returns the descriptor of a tool.
 func Describe(t Tool) Descriptor {
-	d := Descriptor{Name: t.Name(), Description: t.Description(), Category: t.Category(), Parameters: t.Parameters(), LoopBreaking: IsLoopBreaking(t), ReadOnly: IsReadOnly(t)}
+	d := Descriptor{Name: t.Name(), Description: t.Description(), Category: t.Category(), Parameters: t.Parameters(),
+		LoopBreaking: IsLoopBreaking(t), ReadOnly: IsReadOnly(t), Confined: RunsConfined(t)}
 	if p, ok := t.(Presenter); ok {
 		d.Presenter = p
 	}

@@ -1,0 +1,71 @@
+package sandbox
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestProxyThroughSandbox: from inside the sandbox an allowed host is
+// reached through forge's proxy, by name; another host, and an address,
+// are refused, and Explain names them.
+func TestProxyThroughSandbox(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("hello from " + r.Host))
+	}))
+	defer srv.Close()
+	// The proxy resolves every name to the test server: what it lets
+	// through is decided by the name the client asked for.
+	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, srv.Listener.Addr().String())
+	}
+	f := newFixture(t, func(p *Policy) { p.AllowedHosts = []string{"allowed.test", "*.pkg.test"} })
+	f.sb, _ = New(f.sb.Policy(), Options{Dial: dial, TempDir: f.tmp})
+	t.Cleanup(func() { f.sb.Close() })
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetch := func(url string) (string, int) {
+		cmd := exec.Command(exe, fetchArg, url)
+		cmd.Dir = f.project
+		if _, err := f.sb.Wrap(cmd, nil); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := cmd.CombinedOutput()
+		return string(out), cmd.ProcessState.ExitCode()
+	}
+	start := time.Now()
+	for _, tc := range []struct {
+		url  string
+		ok   bool
+		says string
+	}{
+		{"http://allowed.test/x", true, "hello from allowed.test"},
+		{"http://deep.pkg.test/x", true, "hello from deep.pkg.test"},
+		{"http://blocked.test/x", false, "403"},
+		{"http://pkg.test/x", false, "403"},
+		{"http://10.1.2.3/x", false, "403"},
+		{"http://" + srv.Listener.Addr().String() + "/x", false, ""},
+	} {
+		out, code := fetch(tc.url)
+		if (code == 0) != tc.ok || !strings.Contains(out, tc.says) {
+			t.Errorf("%s: exit %d, %q; want ok=%v and %q", tc.url, code, out, tc.ok, tc.says)
+		}
+	}
+	hint := f.sb.Explain("", f.project, start)
+	for _, h := range []string{"blocked.test", "pkg.test", "10.1.2.3", "sandbox.network.allow", "sandbox: false"} {
+		if !strings.Contains(hint, h) {
+			t.Errorf("Explain %q does not name %s", hint, h)
+		}
+	}
+	if refused, _, _ := strings.Cut(hint, "only the hosts"); strings.Contains(refused, "allowed.test") {
+		t.Errorf("Explain says an allowed host was refused: %q", hint)
+	}
+}

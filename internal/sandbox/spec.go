@@ -1,0 +1,225 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// spec is what the sandbox's first process is told: the places of the
+// policy that exist, with their links resolved, and the command.
+type spec struct {
+	Mode Mode `json:"mode"`
+	// Dir is where the command runs; Path is the program.
+	Dir  string `json:"dir"`
+	Path string `json:"path"`
+	// Writable are bound back read-write (workspace-write).
+	Writable []string `json:"writable,omitempty"`
+	// Scratch are made private copies whose writes are thrown away
+	// (read-only mode).
+	Scratch []string `json:"scratch,omitempty"`
+	// Keep are places inside the private copies (read-only mode) that
+	// stay the real ones, read-only: a project under the temporary
+	// directory must not become a copy that takes writes and loses them.
+	Keep []string `json:"keep,omitempty"`
+	// ReadOnly are bound read-only inside the writable places.
+	ReadOnly []string `json:"read_only,omitempty"`
+	// HideDirs are covered by an empty read-only directory, HideFiles by
+	// an empty read-only file.
+	HideDirs  []string `json:"hide_dirs,omitempty"`
+	HideFiles []string `json:"hide_files,omitempty"`
+	// Proxy is the unix socket of forge's proxy; "" means no network.
+	Proxy string `json:"proxy,omitempty"`
+	// Status is the descriptor on which to report the command's exit; 0
+	// for none.
+	Status int `json:"status,omitempty"`
+}
+
+// Places are the places a policy applies to a command, as they exist:
+// links resolved, nested ones left out.
+type Places struct {
+	// Writable are where a command may write; Scratch (read-only mode)
+	// are private copies whose writes vanish.
+	Writable, Scratch []string
+	// ReadOnly are the read-only places inside the writable ones.
+	ReadOnly []string
+	// Hidden are the places a command cannot see.
+	Hidden []string
+}
+
+// Places says where a command running in dir may write and what it
+// cannot see.
+func (p Policy) Places(dir string) Places {
+	sp := p.places(dir)
+	return Places{Writable: sp.Writable, Scratch: sp.Scratch, ReadOnly: sp.ReadOnly,
+		Hidden: append(append([]string(nil), sp.HideDirs...), sp.HideFiles...)}
+}
+
+// places works out, for a command running in dir, which existing places
+// the policy makes writable, scratch, read-only and hidden.
+func (p Policy) places(dir string) spec {
+	var sp spec
+	sp.Mode, sp.Dir = p.Mode, dir
+	writable := existing(p.Writable)
+	caches := existing(p.Caches)
+	var hidden []string
+	for _, h := range existing(p.Hidden) {
+		// The project cannot be hidden, nor what holds it or a cache.
+		if !holdsAny(h, writable) && !holdsAny(h, caches) && !within(dir, h) {
+			hidden = append(hidden, h)
+		}
+	}
+	hidden = outermost(hidden)
+	if p.Mode == ModeReadOnly {
+		sp.Scratch = outermost(withoutInside(caches, hidden))
+		for _, w := range outermost(writable) {
+			if insideAny(w, sp.Scratch) && !slices.Contains(sp.Scratch, w) {
+				sp.Keep = append(sp.Keep, w)
+			}
+		}
+	} else {
+		sp.Writable = outermost(withoutInside(append(writable, caches...), hidden))
+	}
+	var ro []string
+	for _, w := range sp.Writable {
+		ro = append(ro, controlFiles(w)...)
+	}
+	if root := repositoryRoot(dir); root != "" && insideAny(root, sp.Writable) {
+		ro = append(ro, controlFiles(root)...)
+	}
+	for d := dir; insideAny(d, sp.Writable); d = filepath.Dir(d) {
+		ro = append(ro, filepath.Join(d, ".forge"))
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	ro = append(ro, p.ReadOnly...)
+	for _, r := range outermost(existing(ro)) {
+		if insideAny(r, sp.Writable) && !insideAny(r, hidden) {
+			sp.ReadOnly = append(sp.ReadOnly, r)
+		}
+	}
+	for _, h := range hidden {
+		if fi, err := os.Stat(h); err == nil && fi.IsDir() {
+			sp.HideDirs = append(sp.HideDirs, h)
+		} else {
+			sp.HideFiles = append(sp.HideFiles, h)
+		}
+	}
+	return sp
+}
+
+// makeCaches creates the caches that do not exist yet where their parent
+// does (~/go/pkg/mod once ~/go/pkg is there), so that a toolchain's first
+// download in the sandbox has a writable place to go; none is made
+// directly in home, which would litter it with every toolchain's name.
+func (p Policy) makeCaches(home string) {
+	if p.Mode != ModeWorkspace {
+		return
+	}
+	for _, c := range p.Caches {
+		parent := filepath.Dir(c)
+		if !filepath.IsAbs(c) || parent == filepath.Clean(home) {
+			continue
+		}
+		if _, err := os.Lstat(c); err == nil {
+			continue
+		}
+		if fi, err := os.Stat(parent); err == nil && fi.IsDir() {
+			_ = os.Mkdir(c, 0o755)
+		}
+	}
+}
+
+// controlFiles are the files of a repository at root that make git run
+// commands: its configuration and hooks, and its submodules'.
+func controlFiles(root string) []string {
+	git := filepath.Join(root, ".git")
+	out := []string{filepath.Join(root, ".forge"), filepath.Join(git, "config"), filepath.Join(git, "config.worktree"),
+		filepath.Join(git, "hooks")}
+	mods, _ := filepath.Glob(filepath.Join(git, "modules", "*"))
+	for _, m := range mods {
+		out = append(out, filepath.Join(m, "config"), filepath.Join(m, "hooks"))
+	}
+	return out
+}
+
+// repositoryRoot is the nearest directory from dir upward with a .git
+// entry; "" when there is none.
+func repositoryRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
+}
+
+// existing are the paths that exist, absolute, with their links resolved,
+// each once.
+func existing(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		r, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			continue
+		}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// outermost drops the paths inside another of them.
+func outermost(paths []string) []string {
+	var out []string
+	for i, p := range paths {
+		inner := false
+		for j, q := range paths {
+			if i != j && p != q && within(p, q) {
+				inner = true
+				break
+			}
+		}
+		if !inner {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// withoutInside drops the paths inside one of outer.
+func withoutInside(paths, outer []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !insideAny(p, outer) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// insideAny says p is one of dirs or inside one.
+func insideAny(p string, dirs []string) bool {
+	return slices.ContainsFunc(dirs, func(d string) bool { return within(p, d) })
+}
+
+// holdsAny says one of paths is p or inside it.
+func holdsAny(p string, paths []string) bool {
+	return slices.ContainsFunc(paths, func(q string) bool { return within(q, p) })
+}
+
+// within says p is dir or inside it.
+func within(p, dir string) bool {
+	if p == dir || dir == "/" {
+		return true
+	}
+	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}
