@@ -132,17 +132,16 @@ func (p Policy) makeCaches(home string) {
 	}
 }
 
-// controlFiles are the files of a repository at root that make git run
-// commands: its configuration and hooks, and its submodules'.
+// controlFiles are what a command in a writable root must not change:
+// its .forge, and its repository's whole .git (a directory, or the file
+// of a worktree that names one). Much in .git makes git run commands
+// (config, config.worktree, hooks, and a commondir that points git at
+// another directory's configuration, which a read-only config and hooks
+// would not stop: git creates its lock files beside them, so the
+// directory cannot be left writable for only some of its names). Reading
+// the repository works; committing asks to leave the sandbox.
 func controlFiles(root string) []string {
-	git := filepath.Join(root, ".git")
-	out := []string{filepath.Join(root, ".forge"), filepath.Join(git, "config"), filepath.Join(git, "config.worktree"),
-		filepath.Join(git, "hooks")}
-	mods, _ := filepath.Glob(filepath.Join(git, "modules", "*"))
-	for _, m := range mods {
-		out = append(out, filepath.Join(m, "config"), filepath.Join(m, "hooks"))
-	}
-	return out
+	return []string{filepath.Join(root, ".forge"), filepath.Join(root, ".git")}
 }
 
 // repositoryRoot is the nearest directory from dir upward with a .git
