@@ -157,7 +157,9 @@ func PickSession(ctx context.Context, env *Env, ask Asker) (string, error) {
 	if len(list) > 1 {
 		numbers = fmt.Sprintf("1-%d", len(list))
 	}
-	question := fmt.Sprintf("Resume which one? (%s, or an id; Enter for none)", numbers)
+	// Answered on the question's line (it ends with a space), as the
+	// shell and forge -r both ask it.
+	question := fmt.Sprintf("Resume which one? (%s, or an id; Enter for none) ", numbers)
 	for {
 		answer, err := ask(ctx, question)
 		if err != nil {
@@ -167,7 +169,7 @@ func PickSession(ctx context.Context, env *Env, ask Asker) (string, error) {
 		if ok {
 			return id, nil
 		}
-		question = fmt.Sprintf("%q is none of them: a number from 1 to %d, an id, or Enter for none", strings.TrimSpace(answer), len(list))
+		question = fmt.Sprintf("%q is none of them (%s, or an id; Enter for none): ", clipRunes(strings.TrimSpace(answer), 20), numbers)
 	}
 }
 
@@ -233,6 +235,14 @@ func (e *Env) now() time.Time {
 		return e.Clock()
 	}
 	return time.Now()
+}
+
+// clipRunes cuts s to n runes, marking the cut.
+func clipRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // quotedPrompt is a first prompt on one line, cut for a list.

@@ -122,14 +122,36 @@ func (e *editor) readLine(prompt string) (line string, typed []string, err error
 	return e.pastes.expand(strings.Join(parts, "\n")), typed, nil
 }
 
-// ask puts a question whose answer is a line (or several, as a prompt).
+// ask puts a question whose answer is a line (or several, as a prompt):
+// after a "? " of its own, or, for a question that ends with a space,
+// on the question's last line, where the cursor is left.
 func (e *editor) ask(question string) (string, error) {
-	fmt.Fprintln(e.out, question)
-	line, _, err := e.readLine("? ")
+	prompt := "? "
+	if strings.HasSuffix(question, " ") {
+		before, last, ok := cutLastLine(question)
+		if ok {
+			fmt.Fprintln(e.out, before)
+		}
+		question, prompt = "", last
+	}
+	if question != "" {
+		fmt.Fprintln(e.out, question)
+	}
+	line, _, err := e.readLine(prompt)
 	if errors.Is(err, readline.ErrInterrupt) {
 		return "", context.Canceled
 	}
 	return line, err
+}
+
+// cutLastLine cuts text before its last line; ok is false when it has
+// only one.
+func cutLastLine(text string) (before, last string, ok bool) {
+	i := strings.LastIndexByte(text, '\n')
+	if i < 0 {
+		return "", text, false
+	}
+	return text[:i], text[i+1:], true
 }
 
 // askKey puts a question answered by one key of keys, taken without Enter;
