@@ -28,7 +28,7 @@ func (a *App) runShell(ctx context.Context) int {
 			t.Banner = render.Fit("forge "+version.Version+". Type /help for the commands, Tab to complete, Ctrl-D to leave.\n"+
 				a.placeLine()+"\n"+a.modelLine(ctx), a.env.TermWidth())
 			if a.resumed {
-				t.Banner += "\n" + a.env.ResumedText(true)
+				t.Banner += "\n" + a.env.ResumedText()
 			}
 		}
 		code := repl.Interactive(ctx, t, sh, sh)

@@ -104,6 +104,13 @@ type Env struct {
 	files *session.History
 	// calls are the agent's last finished calls, for /last.
 	calls recentCalls
+	// typedLine is the shell's line being run as the person typed it
+	// (pastes as their marks), for its prompt to be kept and shown so;
+	// "" outside a shell's line.
+	typedLine string
+	// resumed is how the person saw the conversation a resume loaded,
+	// for its recap.
+	resumed session.Shown
 }
 
 // AgentFactory builds the agent for one prompt, with what the front end

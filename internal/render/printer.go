@@ -41,6 +41,9 @@ type Printer interface {
 	// Verbatim is Value for text whose lines must stay as they are (what
 	// a tool printed, a diff): never wrapped, however wide.
 	Verbatim(text string, v any)
+	// Resumed shows a conversation that goes on from a kept session:
+	// where it left off for people, rv.Value for programs.
+	Resumed(rv ResumedView)
 	// UnknownCommand reports a line that names no command.
 	UnknownCommand(msg string, suggestions []string)
 	// Error reports a failure that is not a tool result; kind is a short

@@ -170,6 +170,14 @@ func (p textPrinter) Value(text string, _ any) { p.print(p.fit(sanitizeText(text
 
 func (p textPrinter) Verbatim(text string, _ any) { p.print(sanitizeText(text)) }
 
+func (p textPrinter) Resumed(rv ResumedView) {
+	width := 0
+	if p.Terminal {
+		width = p.Renderer.cols
+	}
+	p.print(ResumedText(rv, width, p.Renderer.color))
+}
+
 // Exit says nothing: leaving the shell is its own answer.
 func (p textPrinter) Exit() {}
 
