@@ -31,28 +31,31 @@ func (p *Policy) Decide(c Call) Verdict {
 	var lp lineProtection
 	if s.isCommand {
 		if s.line.parseErr != nil && !c.ReadOnly && !p.blanketAllows(c.Tool) {
-			return Verdict{Decision: Ask, Protected: true, Reason: display(c) + " " + whyNoParse + " (" + s.line.parseErr.Error() +
-				"): forge cannot see what it would run, so it asks in every mode; write it so that it parses"}
+			rest := " " + whyNoParse + " (" + s.line.parseErr.Error() +
+				"): forge cannot see what it would run, so it asks in every mode; write it so that it parses"
+			return Verdict{Decision: Ask, Protected: true, Reason: display(c) + rest, Why: "the line" + rest}
 		}
 		lp = p.protectedLine(c, &s.line)
 	}
 	if lp.protected || p.protectedEdit(c, &s) {
-		return Verdict{Decision: Ask, Protected: true, Reason: display(c) +
-			" may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"}
+		rest := " may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"
+		return Verdict{Decision: Ask, Protected: true, Reason: display(c) + rest, Why: "it" + rest}
 	}
 	if matched { // a deny rule might match what forge cannot see
 		return deniedVerdict
 	}
 	if lp.credential != "" && p.mode != ModeYolo {
-		return Verdict{Decision: Ask, Reason: display(c) + " names `" + shorten(lp.credential) +
-			"`, where credentials are kept (permissions.credentials): forge asks first in every mode but yolo; approve it once"}
+		rest := " names `" + shorten(lp.credential) +
+			"`, where credentials are kept (permissions.credentials): forge asks first in every mode but yolo; approve it once"
+		return Verdict{Decision: Ask, Reason: display(c) + rest, Why: "it" + rest}
 	}
 	v := p.decideAllowed(c, &s, readOnly)
 	switch {
 	case lp.unsure == "" || p.mode == ModeYolo:
 	case v.Decision == Allow:
+		rest := ", and it could be forge's own settings, a script forge runs or a credential: approve it once"
 		return Verdict{Decision: Ask, Protected: true, Reason: "forge cannot tell which file `" + shorten(lp.unsure) +
-			"` names in " + display(c) + ", and it could be forge's own settings, a script forge runs or a credential: approve it once"}
+			"` names in " + display(c) + rest, Why: "forge cannot tell which file `" + shorten(lp.unsure) + "` it names" + rest}
 	case v.Decision == Ask && len(v.Always) > 0: // a rule would not stop the question next time
 		unsure := "; forge cannot tell which file `" + shorten(lp.unsure) + "` names, so no rule can allow it: approve it once"
 		v.Always, v.Reason = nil, withoutHint(v.Reason)+unsure
