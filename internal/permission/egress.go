@@ -15,7 +15,7 @@ func (c Call) sends() bool { return len(c.Hosts) > 0 || c.OpenWorld }
 // the allow rules, which approve the calls they match; a domain rule
 // approves its hosts whatever else the call names.
 func (p *Policy) egressAsk(c Call, s *subjects, rules []*compiledRule) (Verdict, bool) {
-	if p.mode == ModeYolo || !c.sends() || !c.OpenWorld && len(unapprovedHosts(c.Hosts, rules)) == 0 {
+	if p.Mode() == ModeYolo || !c.sends() || !c.OpenWorld && len(unapprovedHosts(c.Hosts, rules)) == 0 {
 		return Verdict{}, false
 	}
 	always := p.suggest(c, s, rules)
@@ -24,12 +24,12 @@ func (p *Policy) egressAsk(c Call, s *subjects, rules []*compiledRule) (Verdict,
 		hint = "; answer always for this session, or add an allow rule such as " + strings.Join(always, " and ")
 	}
 	shown := display(c)
+	rest := " sends data to " + shorten(strings.Join(unapprovedHosts(c.Hosts, rules), ", ")) +
+		", a host not approved: forge asks before anything leaves, in every mode but yolo" + hint
 	if c.OpenWorld {
-		return Verdict{Decision: Ask, Always: always, Reason: shown + " may send data beyond this machine, to places forge cannot see: " +
-			"forge asks first in every mode but yolo" + hint}, true
+		rest = " may send data beyond this machine, to places forge cannot see: forge asks first in every mode but yolo" + hint
 	}
-	return Verdict{Decision: Ask, Always: always, Reason: shown + " sends data to " + shorten(strings.Join(unapprovedHosts(c.Hosts, rules), ", ")) +
-		", a host not approved: forge asks before anything leaves, in every mode but yolo" + hint}, true
+	return Verdict{Decision: Ask, Always: always, Reason: shown + rest, Why: "it" + rest}, true
 }
 
 // unapprovedHosts are the hosts no domain rule among rules covers.
