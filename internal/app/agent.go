@@ -13,6 +13,7 @@ import (
 	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/memory"
 	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/proc"
 	"github.com/forgehq/forge/internal/render"
@@ -159,8 +160,7 @@ func (a *App) systemPrompt(wd string) (string, []string, error) {
 		}
 		return string(b), nil, nil
 	}
-	text, notices := agent.SystemPrompt(agent.PromptInfo{WorkingDir: wd, Root: a.cfg.ProjectDir, OS: runtime.GOOS,
-		Now: a.opts.Clock(), ToolFormat: agent.Format(a.cfg.ToolFormat)})
+	text, notices := agent.SystemPrompt(a.promptInfo(wd))
 	fresh := notices[:0]
 	for _, n := range notices {
 		if _, said := a.noticed.LoadOrStore(n, true); !said {
@@ -168,6 +168,33 @@ func (a *App) systemPrompt(wd string) (string, []string, error) {
 		}
 	}
 	return text, fresh, nil
+}
+
+// promptInfo is what the system prompt of an agent working in wd says
+// and where its instructions files are read from: the person's own
+// (Claude Code's, then forge's), then the project's from the repository's
+// root (the project's, outside a repository) down to wd.
+func (a *App) promptInfo(wd string) agent.PromptInfo {
+	root := config.RepositoryRoot(wd)
+	if root == "" {
+		root = a.cfg.ProjectDir
+	}
+	var user []string
+	home := a.getenv("HOME")
+	if home != "" {
+		user = append(user, filepath.Join(home, ".claude", "CLAUDE.md"))
+	}
+	if f := config.DefaultConfigFile(a.opts.LookupEnv); f != "" {
+		user = append(user, filepath.Join(filepath.Dir(f), "AGENTS.md"))
+	}
+	return agent.PromptInfo{WorkingDir: wd, Root: root, Home: home, User: user, HomeImports: a.cfg.Project.Trusted,
+		OS: runtime.GOOS, Now: a.opts.Clock(), ToolFormat: agent.Format(a.cfg.ToolFormat)}
+}
+
+// memory is what the instructions files of an agent working in the
+// session's directory are, for /memory.
+func (a *App) memory() memory.Memory {
+	return memory.Load(a.promptInfo(a.env.Exec.WorkingDir).Memory())
 }
 
 // newHooks is the runner of the configured hooks; nil when there are none.

@@ -60,6 +60,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		a.env.Agent = a.newAgent
 		a.env.Sandbox = sandboxControl{a}
 		a.env.ContextWindow = a.contextWindow
+		a.env.Memory = a.memory
 	}
 	if a.opts.Registry == nil && !lenient {
 		a.loadExtensions(ctx)

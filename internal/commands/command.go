@@ -165,6 +165,7 @@ func Table() []Command {
 		schemaCommand(),
 		historyCommand(),
 		contextCommand(),
+		memoryCommand(),
 		setCommand(),
 		configCommand(),
 		trustCommand(),

@@ -15,6 +15,7 @@ import (
 	"github.com/forgehq/forge/internal/custom"
 	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/mcp"
+	"github.com/forgehq/forge/internal/memory"
 	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/plugin"
 	"github.com/forgehq/forge/internal/ratelimit"
@@ -89,6 +90,9 @@ type Env struct {
 	// Hooks runs the configured hooks, for the agent's calls and /run's;
 	// nil when none are configured.
 	Hooks *hooks.Runner
+	// Memory reads the instructions files an agent of this session gets,
+	// for /memory; nil without an agent.
+	Memory func() memory.Memory
 	// ContextWindow is the window of the model prompts go to, in tokens;
 	// nil or 0 when unknown. The shell's prompt shows how full it is.
 	ContextWindow func() int

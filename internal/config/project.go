@@ -403,6 +403,10 @@ func (c *Config) toolKey(name string) string {
 	return name
 }
 
+// RepositoryRoot is the nearest directory from dir upward with a .git
+// entry, its links resolved; "" when there is none.
+func RepositoryRoot(dir string) string { return physical(repositoryRoot(dir)) }
+
 // NewProjectDir is where a project's settings would go when dir has none
 // yet: the project found from dir, else the repository's root; "" outside
 // a repository, where no directory is a project until it has a .forge.
