@@ -88,7 +88,7 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system, Notices: notices,
 		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
-		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, Hooks: a.agentHooks(),
+		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, SkillScopes: a.skillScopes(opts.Exec.WorkingDir), Hooks: a.agentHooks(),
 		Checkpointer: opts.Checkpointer, ShowChanges: opts.ShowChanges})
 	info := render.RunInfo{Version: version.Version, Provider: a.model.Provider, Model: name,
 		WorkingDir: opts.Exec.WorkingDir, Tools: ag.ToolNames(), Approval: string(a.env.Policy.Mode()),

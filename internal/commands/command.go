@@ -166,6 +166,7 @@ func Table() []Command {
 		historyCommand(),
 		contextCommand(),
 		memoryCommand(),
+		skillsCommand(),
 		setCommand(),
 		configCommand(),
 		trustCommand(),

@@ -93,6 +93,9 @@ type Env struct {
 	// Memory reads the instructions files an agent of this session gets,
 	// for /memory; nil without an agent.
 	Memory func() memory.Memory
+	// Skills are the skills loaded at start, for /skills; nil when none
+	// were loaded.
+	Skills func() []custom.Skill
 	// ContextWindow is the window of the model prompts go to, in tokens;
 	// nil or 0 when unknown. The shell's prompt shows how full it is.
 	ContextWindow func() int
