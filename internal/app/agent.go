@@ -3,8 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"runtime"
 	"strings"
 
@@ -207,13 +210,33 @@ func (a *App) newHooks() (*hooks.Runner, error) {
 	hs := make([]hooks.Hook, len(a.cfg.Hooks))
 	for i, h := range a.cfg.Hooks {
 		hs[i] = hooks.Hook{Event: hooks.Event(h.Event), Matcher: h.Matcher, Command: h.Command, Timeout: h.Timeout, Source: h.File,
-			Project: a.inProject(h.File)}
+			Project: a.inProject(h.File) || a.inClaudeProject(h.File)}
 		if hs[i].Project {
 			hs[i].Dir = a.cfg.ProjectDir
 		}
 	}
 	return hooks.New(hs, hooks.Options{Dir: a.cfg.WorkingDir, ProjectDir: a.cfg.ProjectDir,
-		Env: proc.Environ(os.Environ(), a.cfg.PassEnv), Log: a.log.With().Str("component", "hooks").Logger(), Now: a.opts.Clock})
+		Env: append(proc.Environ(os.Environ(), a.cfg.PassEnv), a.configEnv()...), Shell: hookShell(),
+		Log: a.log.With().Str("component", "hooks").Logger(), Now: a.opts.Clock})
+}
+
+// configEnv is the configuration's env (Claude Code's settings) as
+// KEY=VALUE, sorted.
+func (a *App) configEnv() []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(a.cfg.Env)) {
+		out = append(out, k+"="+a.cfg.Env[k])
+	}
+	return out
+}
+
+// hookShell is the shell hooks run in: bash when there is one, as the
+// hooks written for Claude Code assume it ([[ ]], arrays), else sh.
+func hookShell() string {
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return ""
 }
 
 // inProject says the file is the project's, under its .forge directory.

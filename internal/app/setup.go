@@ -195,6 +195,7 @@ func (a *App) executionContext() tools.ExecutionContext {
 	ec.AllowedRoots = a.cfg.AllowedRoots
 	ec.ConfineReads = !a.cfg.Read.AllowOutside
 	ec.PassEnv = a.cfg.PassEnv
+	ec.Env = a.configEnv()
 	ec.SessionID = a.newID("sess_")
 	return ec
 }

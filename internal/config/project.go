@@ -18,7 +18,9 @@ const ProjectDirName = ".forge"
 
 // FindProject returns the directory holding the project's .forge directory:
 // the nearest one from dir upward, stopping at the repository's root (the
-// first directory with a .git entry). A .forge with a config.yaml wins over
+// first directory with a .git entry), else the repository's root when it
+// holds Claude Code's settings (.claude/settings.json, .mcp.json). A .forge
+// with a config.yaml wins over
 // a nearer one without (a vendored library's commands must not hide the
 // repository's deny rules). Outside a repository only dir itself is looked
 // at, so a stray ~/.forge never becomes every directory's project. The
@@ -44,6 +46,9 @@ func FindProject(dir string) string {
 			}
 		}
 		if d == root || d == filepath.Dir(d) {
+			if nearest == "" && hasClaudeSettings(root) {
+				return physical(root) // Claude Code's settings make the repository a project
+			}
 			return physical(nearest)
 		}
 	}
@@ -87,6 +92,7 @@ func isDir(p string) bool {
 // project's directory is Config.ProjectDir.
 type Project struct {
 	File    string // its .forge/config.yaml, "" when it has none
+	Dir     string // its directory (Config.ProjectDir)
 	Trusted bool   // the person trusts the project as it is, so every setting in File applies
 	// Changed says the project was trusted as it was before: it changed since.
 	Changed bool
@@ -108,13 +114,14 @@ func (p Project) Warning() string {
 	if p.Changed {
 		state = "changed since you trusted it"
 	}
+	what := "project file " + p.File
+	if p.File == "" {
+		what = "project " + p.Dir
+	}
 	return fmt.Sprintf(
-		"project file %s %s, so its settings that widen what forge may do are ignored: %s; to apply them, run: forge trust %s",
-		p.File, state, strings.Join(p.Ignored, ", "), shellQuote(p.dir()))
+		"%s %s, so its settings that widen what forge may do are ignored: %s; to apply them, run: forge trust %s",
+		what, state, strings.Join(p.Ignored, ", "), shellQuote(p.Dir))
 }
-
-// dir is the project's directory, the one holding .forge/config.yaml.
-func (p Project) dir() string { return filepath.Dir(filepath.Dir(p.File)) }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
 func shellQuote(s string) string {
@@ -137,7 +144,7 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 		return nil, nil // the settings pass reports the bad working_dir
 	}
 	c.ProjectDir = FindProject(wd)
-	c.Project = Project{}
+	c.Project = Project{Dir: c.ProjectDir}
 	if c.ProjectDir == "" {
 		return nil, nil
 	}
@@ -170,6 +177,7 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 		c.Project.Trusted = ok && c.Project.Hash != "" && hash == c.Project.Hash
 		c.Project.Changed = ok && !c.Project.Trusted
 	}
+	c.claudeProject, c.Warnings = c.readClaudeProject(src, r, c.Warnings)
 	if !found {
 		return nil, nil
 	}
@@ -184,6 +192,14 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 		return nil, &ProjectError{File: path, Err: err}
 	}
 	return &l, nil
+}
+
+// readClaudeProject reads the project's Claude Code settings and MCP
+// file, adding their warnings to warnings.
+func (c *Config) readClaudeProject(src Source, r resolver, warnings []string) ([]layer, []string) {
+	pr := resolver{cwd: c.ProjectDir, home: r.home}
+	layers, w := readClaudeLayers(filepath.Join(c.ProjectDir, ClaudeDirName, claudeSettingsFile), filepath.Join(c.ProjectDir, claudeMCPFile), src.Env, pr)
+	return layers, append(warnings, w...)
 }
 
 // ProjectError is a project file that cannot be used. The commands that
