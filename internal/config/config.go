@@ -70,8 +70,8 @@ type Config struct {
 	Project           Project                   // the project's .forge/config.yaml, and whether it is trusted
 	// Env are variables the tools and hooks get, from Claude Code's
 	// settings (env): the person's, and a trusted project's.
-	Env map[string]string
-	Warnings          []string                  // things worth telling the user that did not stop loading (unknown keys)
+	Env      map[string]string
+	Warnings []string // things worth telling the user that did not stop loading (unknown keys)
 
 	home     string            // $HOME, for "~" in values given to Set
 	origins  map[string]string // setting key -> where its value came from
