@@ -79,3 +79,34 @@ func TestTaskListIsCapped(t *testing.T) {
 		t.Errorf("enum of %d names", len(enum))
 	}
 }
+
+// A custom command's !`command` runs as a Bash call of the model's would:
+// the scope and the policy decide it, and its output comes back; the
+// conversation does not get the call.
+func TestShell(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{{Text: "ok"}}})
+	h.cfg.Policy = h.policy(permission.Config{Allow: []string{"Bash(echo:*)"}})
+	a := New(h.cfg)
+	conv := &Conversation{}
+	var events []Event
+	out, ok := a.Shell(context.Background(), conv, "echo hi", func(e Event) { events = append(events, e) })
+	if !ok || !strings.Contains(out, "hi") {
+		t.Errorf("echo: %v %q", ok, out)
+	}
+	out, ok = a.Shell(context.Background(), conv, "rm -rf /tmp/nothing-here", func(e Event) { events = append(events, e) })
+	if ok || !strings.Contains(out, "Denied") {
+		t.Errorf("rm: %v %q", ok, out)
+	}
+	if len(conv.Messages) != 0 {
+		t.Errorf("the conversation got %d messages", len(conv.Messages))
+	}
+	var results int
+	for _, e := range events {
+		if e.Type == EventToolResult {
+			results++
+		}
+	}
+	if results != 2 {
+		t.Errorf("%d results among %d events", results, len(events))
+	}
+}

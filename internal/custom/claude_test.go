@@ -207,3 +207,22 @@ func TestSummary(t *testing.T) {
 		}
 	}
 }
+
+func TestExpandShell(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Status: !`git status`\nDiff: !`git diff HEAD`", "Status: <git status>\nDiff: <git diff HEAD>"},
+		{"no commands, `code` and ! alone", "no commands, `code` and ! alone"},
+		{"!`a` !`a`", "<a> <a>"},
+		{"!`unterminated\n`", "!`unterminated\n`"},
+	}
+	for _, tt := range tests {
+		var ran []string
+		got := ExpandShell(tt.in, func(c string) string { ran = append(ran, c); return "<" + c + ">\n" })
+		if got != tt.want {
+			t.Errorf("ExpandShell(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if HasShell(tt.in) != (len(ran) > 0) {
+			t.Errorf("HasShell(%q) = %v, ran %q", tt.in, HasShell(tt.in), ran)
+		}
+	}
+}
