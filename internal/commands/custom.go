@@ -50,7 +50,7 @@ func customCommand(d custom.Command, wd string) Command {
 	return Command{
 		Name: d.Name, Usage: usage, Summary: summary, Where: ShellOnly, RawLine: true,
 		Source: "custom, " + string(d.Source.Scope) + " " + displayPath(d.Source.Path, wd),
-		Help:   customHelp(d),
+		helpFn: func() string { return customHelp(d) },
 		Run: func(ctx context.Context, env *Env, inv Invocation) int {
 			prompt, opts, err := expandCustom(env, d, inv.Line)
 			if err != nil {

@@ -118,9 +118,13 @@ func (p Project) Warning() string {
 	if p.File == "" {
 		what = "project " + p.Dir
 	}
+	ignored := p.Ignored
+	if len(ignored) > maxListedIgnored {
+		ignored = append(slices.Clone(ignored[:maxListedIgnored]), fmt.Sprintf("and %d more (forge config lists them)", len(p.Ignored)-maxListedIgnored))
+	}
 	return fmt.Sprintf(
 		"%s %s, so its settings that widen what forge may do are ignored: %s; to apply them, run: forge trust %s",
-		what, state, strings.Join(p.Ignored, ", "), shellQuote(p.Dir))
+		what, state, strings.Join(ignored, ", "), shellQuote(p.Dir))
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
@@ -198,7 +202,12 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 // file, adding their warnings to warnings.
 func (c *Config) readClaudeProject(src Source, r resolver, warnings []string) ([]layer, []string) {
 	pr := resolver{cwd: c.ProjectDir, home: r.home}
-	layers, w := readClaudeLayers(filepath.Join(c.ProjectDir, ClaudeDirName, claudeSettingsFile), filepath.Join(c.ProjectDir, claudeMCPFile), src.Env, pr)
+	env := src.Env
+	if !c.Project.Trusted {
+		// Its servers are not started: the variables they lack are no news.
+		env = func(string) (string, bool) { return "", true }
+	}
+	layers, w := readClaudeLayers(filepath.Join(c.ProjectDir, ClaudeDirName, claudeSettingsFile), filepath.Join(c.ProjectDir, claudeMCPFile), env, pr)
 	return layers, append(warnings, w...)
 }
 
@@ -272,14 +281,31 @@ func (c *Config) admitSettings(l layer, r resolver, v *viper.Viper) error {
 	return nil
 }
 
+// maxListedIgnored bounds the settings the one line about an untrusted
+// project names: a Claude Code setup may hold dozens of hooks and servers.
+const maxListedIgnored = 12
+
+// brief is a value's first line, cut at 60 characters, for a list of
+// settings on one line.
+func brief(v string) string {
+	first, _, more := strings.Cut(v, "\n")
+	if r := []rune(first); len(r) > 60 {
+		first, more = string(r[:57]), true
+	}
+	if more {
+		first += "..."
+	}
+	return first
+}
+
 // ignore notes a setting of an untrusted project that widens what forge may do.
 func (c *Config) ignore(origin, key, value string) {
 	name := key
 	if value != "" {
-		name += ": " + value
+		name += ": " + brief(value)
 	}
 	c.Project.Ignored = append(c.Project.Ignored, name)
-	c.sections = append(c.sections, Entry{Key: key, Value: value, Source: origin + " (ignored: not trusted)"})
+	c.sections = append(c.sections, Entry{Key: key, Value: oneLine(value), Source: origin + " (ignored: not trusted)"})
 }
 
 // mergeProjectSections adds the project's sections to the user's: deny

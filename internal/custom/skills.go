@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -95,15 +94,19 @@ func skill(f file, d Dir, rep *Report) (Skill, bool) {
 	return s, true
 }
 
-// exampleBlock is an <example> block of a description, with what follows
-// it: written for the model to learn when to pick an agent, and long.
-var exampleBlock = regexp.MustCompile(`(?is)<example>.*`)
-
 // Summary is a description cut to one short line for lists sent with
 // every request: without its <example> blocks, its escaped or real line
 // breaks made spaces, at most max runes (cut at a word, with "...").
 func Summary(desc string, max int) string {
-	desc = exampleBlock.ReplaceAllString(desc, "")
+	// An <example> block, and what follows it, is written for the model to
+	// learn when to pick an agent, and long; cut there, and past what the
+	// line can hold, before the work on words.
+	if i := indexFold(desc, "<example>"); i >= 0 {
+		desc = desc[:i]
+	}
+	if len(desc) > 8*max+64 {
+		desc = desc[:8*max+64]
+	}
 	desc = strings.NewReplacer(`\n`, " ", `\t`, " ").Replace(desc)
 	desc = strings.Join(strings.Fields(desc), " ")
 	desc = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(desc, "Examples:")), ":")
@@ -119,4 +122,15 @@ func Summary(desc string, max int) string {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ,;:.") + "..."
+}
+
+// indexFold is the index of sub, an ASCII word that begins with <, in s,
+// in any case; -1 when it is not there.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i] == '<' && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }

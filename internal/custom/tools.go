@@ -15,6 +15,7 @@ var toolAliases = map[string]string{
 	"KillBash":        "KillShell",
 	"AskUserQuestion": "ask_question",
 	"Agent":           "Task",
+	"TaskOutput":      "BashOutput",
 }
 
 // missingTools are tools of Claude Code that forge does not have: a file
@@ -22,6 +23,8 @@ var toolAliases = map[string]string{
 var missingTools = map[string]bool{
 	"TodoWrite": true, "TodoRead": true, "ExitPlanMode": true, "EnterPlanMode": true, "SlashCommand": true,
 	"ListMcpResourcesTool": true, "ReadMcpResourceTool": true, "LSP": true, "Computer": true,
+	"TaskCreate": true, "TaskGet": true, "TaskList": true, "TaskUpdate": true, "TaskStop": true,
+	"SendMessage": true, "TeamCreate": true, "TeamDelete": true,
 }
 
 // ForgeTool is forge's name for the tool Claude Code calls name (name
