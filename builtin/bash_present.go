@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/forgehq/forge/internal/proc"
@@ -24,7 +25,10 @@ func (bashPresenter) Present(args tools.Args, res tools.Result) tools.Presentati
 	// The error ends with the exit-code sentence for the model's sake; the
 	// person's panel gives it a line of its own.
 	msg := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(res.Error), summary))
-	p.Failure = &tools.Failure{Error: msg, Summary: summary, Hint: proc.ExitHint(res.Error, code, true)}
+	p.Failure = &tools.Failure{Error: msg, Summary: summary, Hint: proc.ExitHint(res.Error, code, true), Exit: fmt.Sprintf("exit %d", code)}
+	if sig, ok := res.Metadata["signal"].(string); ok && sig != "" {
+		p.Failure.Exit = "killed by " + sig
+	}
 	return p
 }
 

@@ -15,8 +15,12 @@ func TestBashPresentation(t *testing.T) {
 		t.Errorf("details = %+v", p.Details)
 	}
 	if p.Failure == nil || p.Failure.Error != "boom" || p.Failure.Summary != "The command failed with exit code 2." ||
-		p.Failure.Hint != "Check the command and its output, then try again." {
+		p.Failure.Hint != "Check the command and its output, then try again." || p.Failure.Exit != "exit 2" {
 		t.Errorf("failure = %+v", p.Failure)
+	}
+	killed := tools.Fail("half\n\nThe command was killed by signal SIGSEGV.", "exit_code", -1, "signal", "SIGSEGV")
+	if p := (bashPresenter{}).Present(args, killed); p.Failure == nil || p.Failure.Exit != "killed by SIGSEGV" {
+		t.Errorf("killed: %+v", p.Failure)
 	}
 	// A timeout or a failure before the command ran has no exit code: the
 	// plain result panel, with the command.

@@ -28,7 +28,9 @@ type Approval struct {
 	// what the call would do (tools.PreviewChange).
 	Tool tools.Tool
 	Exec tools.ExecutionContext
-	// Reason says why the policy asks (no rule allows it, ...).
+	// Reason says why the policy asks and how to allow such calls,
+	// without naming the call, which the question shows (no rule allows
+	// it; add an allow rule such as ...).
 	Reason string
 	// Always are the rules "always" would add for this session.
 	Always []string

@@ -224,7 +224,7 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	case hook == hooks.Allow && !v.Protected:
 		return false
 	case hook == hooks.Ask:
-		v.Decision, v.Reason = permission.Ask, "a hook asks for your approval"
+		v.Decision, v.Reason, v.Why = permission.Ask, "a hook asks for your approval", ""
 	case v.Decision == permission.Allow:
 		return false
 	}
@@ -240,7 +240,7 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	}
 	r.emit(Event{Type: EventApproval, Call: &p.call})
 	p.asked = true
-	ans, feedback, err := askApprover(ctx, r.a.cfg.Approver, Approval{Call: p.call, Tool: p.tool, Exec: r.a.cfg.Exec, Reason: v.Reason, Always: v.Always})
+	ans, feedback, err := askApprover(ctx, r.a.cfg.Approver, Approval{Call: p.call, Tool: p.tool, Exec: r.a.cfg.Exec, Reason: v.AskReason(), Always: v.Always})
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
 		p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")

@@ -71,7 +71,7 @@ A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 	_ = root.RegisterFlagCompletionFunc("approval", fixedCompletion(config.ApprovalModes()...))
 	_ = root.RegisterFlagCompletionFunc("tool-format", fixedCompletion(config.ToolFormats()...))
 	_ = root.RegisterFlagCompletionFunc("sandbox", fixedCompletion(config.SandboxModes()...))
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	root.SetFlagErrorFunc(a.flagError)
 	for _, c := range commands.Table() {
 		if c.InCLI() {
 			root.AddCommand(a.cobraCommand(c, ""))

@@ -114,7 +114,7 @@ func (a *App) pickSession(cmd *cobra.Command) (string, error) {
 	var ask commands.Asker
 	if a.ios.InTerminal && a.ios.OutTerminal {
 		ask = func(_ context.Context, q string) (string, error) {
-			fmt.Fprint(a.ios.Out, q+" ")
+			fmt.Fprint(a.ios.Out, q) // it ends with a space: answered on its line
 			return readLine(a.ios.In), nil
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgehq/forge/internal/commands"
 	"github.com/forgehq/forge/internal/permission"
+	"github.com/forgehq/forge/internal/render"
 	"github.com/forgehq/forge/internal/repl"
 	"github.com/forgehq/forge/internal/version"
 )
@@ -23,10 +24,11 @@ func (a *App) runShell(ctx context.Context) int {
 		t := repl.Terminal{In: in, Out: a.ios.Out, Err: a.ios.Err, HistoryFile: a.cfg.HistoryFile,
 			Warn: func(msg string) { a.log.Warn().Str("component", "repl").Msg(msg) }}
 		if !a.env.JSON() {
-			t.Banner = "forge " + version.Version + ". Type /help for the commands, Tab to complete, Ctrl-D to leave.\n" +
-				a.placeLine() + "\n" + a.modelLine(ctx)
+			// The banner's lines break between words at the terminal's edge.
+			t.Banner = render.Fit("forge "+version.Version+". Type /help for the commands, Tab to complete, Ctrl-D to leave.\n"+
+				a.placeLine()+"\n"+a.modelLine(ctx), a.env.TermWidth())
 			if a.resumed {
-				t.Banner += "\n" + a.env.ResumedText(true)
+				t.Banner += "\n" + a.env.ResumedText()
 			}
 		}
 		code := repl.Interactive(ctx, t, sh, sh)

@@ -31,7 +31,7 @@ func (t terminalApprover) Approve(ctx context.Context, a agent.Approval) (agent.
 func (t terminalApprover) ApproveWithFeedback(ctx context.Context, a agent.Approval) (agent.Answer, string, error) {
 	color := t.env.Renderer != nil && t.env.IO.OutTerminal
 	ap := render.Approval{Tool: a.Call.Name, Preview: preview(a), Reason: a.Reason, Always: a.Always,
-		Save: len(t.env.settingsTargets()) > 0, Feedback: true}
+		Save: len(t.env.settingsTargets()) > 0, Feedback: true, Width: t.env.TermWidth()}
 	q := render.ApprovalQuestion(ap, color)
 	for wrong := 0; wrong < maxWrongAnswers; {
 		answer, err := t.env.askChoice(ctx, q, render.ApprovalKeys(ap))
@@ -45,6 +45,8 @@ func (t terminalApprover) ApproveWithFeedback(ctx context.Context, a agent.Appro
 			if len(a.Always) == 0 {
 				return agent.AllowOnce, "", nil
 			}
+			t.env.Printer().Value("Allowed for this session: "+strings.Join(a.Always, ", ")+".",
+				map[string]any{"allowed": a.Always, "until": "the session ends"})
 			return agent.AllowAlways, "", nil
 		case "A":
 			if len(a.Always) > 0 && ap.Save {
@@ -74,7 +76,7 @@ func (t terminalApprover) ApproveWithFeedback(ctx context.Context, a agent.Appro
 			}
 		}
 		wrong++
-		q = wrongAnswerHint(ap)
+		q = render.Fit(wrongAnswerHint(ap), ap.Width)
 	}
 	return agent.Reject, "", nil
 }
@@ -137,6 +139,9 @@ func preview(a agent.Approval) string {
 		change, err := tools.PreviewChange(a.Tool, a.Exec, c.Args)
 		switch {
 		case err == nil:
+			// The call's line names the file as the model did, relative
+			// to the working directory: so does the diff's header.
+			change.Path = render.RelPaths(a.Exec.WorkingDir, []string{change.Path})[0]
 			return render.ChangePreview(change)
 		case !errors.Is(err, tools.ErrNoPreview):
 			return "This call would fail, changing nothing: " + err.Error()

@@ -56,7 +56,7 @@ func TestPreview(t *testing.T) {
 		contains   []string
 	}{
 		{"a CRLF file edited with LF old_string", "Edit", tools.Args{"file_path": "crlf.txt", "old_string": "two\nthree", "new_string": "2\n3"},
-			[]string{"--- " + filepath.Join(dir, "crlf.txt"), "-two\n-three\n+2\n+3"}},
+			[]string{"--- crlf.txt\n+++ crlf.txt\n", "-two\n-three\n+2\n+3"}},
 		{"a file over 1 MiB", "Edit", tools.Args{"file_path": "big.txt", "old_string": "tail", "new_string": "end"},
 			[]string{"-tail\n+end"}},
 		{"replace_all", "Edit", tools.Args{"file_path": "f.go", "old_string": "x", "new_string": "y", "replace_all": true},
@@ -64,11 +64,11 @@ func TestPreview(t *testing.T) {
 		{"old_string not found", "Edit", tools.Args{"file_path": "f.go", "old_string": "zzz", "new_string": "y"},
 			[]string{"This call would fail, changing nothing: old_string was not found in " + filepath.Join(dir, "f.go")}},
 		{"a Write creating a file", "Write", tools.Args{"file_path": "new.txt", "content": "hello\n"},
-			[]string{"--- /dev/null\n+++ " + filepath.Join(dir, "new.txt") + "\n@@ -0,0 +1 @@\n+hello"}},
+			[]string{"--- /dev/null\n+++ new.txt\n@@ -0,0 +1 @@\n+hello"}},
 		{"a Write over a file", "Write", tools.Args{"file_path": "f.go", "content": "a := x\n"},
 			[]string{"-b := x"}},
 		{"a Write over a binary file", "Write", tools.Args{"file_path": "bin.dat", "content": "text"},
-			[]string{filepath.Join(dir, "bin.dat") + ": forge cannot show this change: the file is binary"}},
+			[]string{"bin.dat: forge cannot show this change: the file is binary"}},
 		{"Bash shows its command", "Bash", tools.Args{"command": "ls -la"}, []string{"$ ls -la"}},
 		{"another tool shows its arguments", "WebFetch", tools.Args{"url": "https://example.com"}, []string{`{"url":"https://example.com"}`}},
 	} {
@@ -198,6 +198,7 @@ func TestTerminalApproverKeys(t *testing.T) {
 		file     string // the file that must hold the rule afterwards
 	}{
 		{"y", []string{"y"}, nil, agent.AllowOnce, "", ""},
+		{"a", []string{"a"}, nil, agent.AllowAlways, "", ""},
 		{"t reads the feedback", []string{"t"}, []string{" run only ./internal/... "}, agent.Reject, "run only ./internal/...", ""},
 		{"A to the project", []string{"A", "p"}, nil, agent.AllowAlways, "", filepath.Join(dir, ".forge", "config.yaml")},
 		{"A to the person's file", []string{"A", "u"}, nil, agent.AllowAlways, "", filepath.Join(home, ".config", "forge", "config.yaml")},
@@ -216,6 +217,11 @@ func TestTerminalApproverKeys(t *testing.T) {
 			}
 			if !strings.Contains(k.questions[0], "[A] always, saved") || k.allowed[0] != "ynaAt" {
 				t.Errorf("first question takes %q:\n%s", k.allowed[0], k.questions[0])
+			}
+			// Only a (always, this session) says what it added, in one
+			// line; A says where it saved it.
+			if said := strings.Contains(out.String(), "Allowed for this session: Bash(go test:*).\n"); said != (tc.name == "a") {
+				t.Errorf("after %q, the output: %q", tc.keys, out.String())
 			}
 			if tc.file == "" {
 				return

@@ -45,10 +45,15 @@ echo "summarise README.md" | forge ask - -o json | jq -c 'select(.type=="done")'
 
 func runAsk(ctx context.Context, env *Env, inv Invocation) int {
 	prompt, opts, err := strings.TrimSpace(inv.Line), AgentOptions{Exec: env.Exec}, error(nil)
+	typed := env.typedLine
 	if inv.Shell {
 		prompt, opts, err = env.promptOrCustom(prompt)
 	} else {
 		prompt, opts, err = cliPrompt(env, inv.Args)
+		typed = strings.TrimSpace(strings.Join(inv.Args, " ")) // what stdin adds is not typed
+		if typed == "-" {
+			typed = ""
+		}
 	}
 	var mistyped *mistypedCommandError
 	if errors.As(err, &mistyped) {
@@ -61,7 +66,7 @@ func runAsk(ctx context.Context, env *Env, inv Invocation) int {
 	if prompt == "" {
 		return env.Usage(askCommand(), inv, "missing prompt")
 	}
-	return runPrompt(ctx, env, prompt, !inv.Shell, opts)
+	return runPrompt(ctx, env, prompt, typed, !inv.Shell, opts)
 }
 
 // cliPrompt is forge ask's prompt: its words, or standard input with -,
@@ -144,16 +149,13 @@ func readLimited(r io.Reader) (string, error) {
 	return string(b), nil
 }
 
-// RunPrompt gives the agent one prompt, continuing the session's
-// conversation, shows the run, and returns its exit status. toErr sends
-// the lines about tool calls to standard error (forge ask).
-func RunPrompt(ctx context.Context, env *Env, prompt string, toErr bool) int {
-	return runPrompt(ctx, env, prompt, toErr, AgentOptions{Exec: env.Exec})
-}
-
-// runPrompt is RunPrompt with the agent's options for this prompt (a
-// custom command's tools and model).
-func runPrompt(ctx context.Context, env *Env, prompt string, toErr bool, opts AgentOptions) int {
+// runPrompt gives the agent one prompt, continuing the session's
+// conversation, with the agent's options for this prompt (a custom
+// command's tools and model), shows the run, and returns its exit status.
+// typed is the prompt as the person typed it, which the session keeps
+// beside what the model gets ("" when the same). toErr sends the lines
+// about tool calls to standard error (forge ask).
+func runPrompt(ctx context.Context, env *Env, prompt, typed string, toErr bool, opts AgentOptions) int {
 	if env.Agent == nil {
 		return env.Fail(ExitFailed, "model", "this forge has no agent")
 	}
@@ -175,10 +177,12 @@ func runPrompt(ctx context.Context, env *Env, prompt string, toErr bool, opts Ag
 	view := env.Printer().Run(info, render.RunOptions{ProgressToErr: toErr, Lookup: env.Registry.Get})
 	defer view.Close()
 	h := env.History()
-	h.Prompt(prompt, env.Conversation.Messages)
+	h.Prompt(orText(typed, prompt), env.Conversation.Messages)
+	defer env.recordTyped(typed)()
 	continued := len(env.Conversation.Messages) > 0
 	d := a.Run(ctx, &env.Conversation, prompt, func(e agent.Event) {
 		env.calls.note(e)
+		env.recordOutcome(e)
 		if e.Type == agent.EventDone {
 			adviseContext(e.Done, toErr, continued)
 		}

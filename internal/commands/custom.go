@@ -55,7 +55,7 @@ func customCommand(d custom.Command, wd string) Command {
 			if err != nil {
 				return env.Usage(customCommand(d, wd), inv, err.Error())
 			}
-			return runPrompt(ctx, env, prompt, !inv.Shell, opts)
+			return runPrompt(ctx, env, prompt, env.typedLine, !inv.Shell, opts)
 		},
 	}
 }

@@ -32,7 +32,9 @@ type IOStreams struct {
 }
 
 // Asker puts a question to the person (or the script) and returns the
-// answer; the input loop provides it.
+// answer; the input loop provides it. A question that ends with a space
+// is answered on its last line, as a shell's read -p does; any other
+// after it.
 type Asker func(ctx context.Context, question string) (string, error)
 
 // Env is what a command works with: the streams and configuration, the tool
@@ -105,6 +107,13 @@ type Env struct {
 	files *session.History
 	// calls are the agent's last finished calls, for /last.
 	calls recentCalls
+	// typedLine is the shell's line being run as the person typed it
+	// (pastes as their marks), for its prompt to be kept and shown so;
+	// "" outside a shell's line.
+	typedLine string
+	// resumed is how the person saw the conversation a resume loaded,
+	// for its recap.
+	resumed session.Shown
 }
 
 // AgentFactory builds the agent for one prompt, with what the front end
@@ -152,6 +161,16 @@ func (e *Env) newPrinter(output string) render.Printer {
 		r = e.Renderer()
 	}
 	return render.NewText(render.TextOptions{Out: e.IO.Out, Err: e.IO.Err, Renderer: r, Terminal: e.IO.OutTerminal})
+}
+
+// TermWidth is the width forge's own lines are laid out to: the
+// terminal's, or 0 when the output is no terminal (a pipe gets its lines
+// whole).
+func (e *Env) TermWidth() int {
+	if !e.IO.OutTerminal || e.Renderer == nil || e.JSON() {
+		return 0
+	}
+	return e.Renderer().Cols()
 }
 
 // RefreshPrinter makes the printer anew, for a terminal that may have been

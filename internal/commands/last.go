@@ -74,9 +74,15 @@ func runLast(_ context.Context, env *Env, inv Invocation) int {
 	if fc.result.Error != "" {
 		v["error"] = fc.result.Error
 	}
-	if fc.result.Change != nil {
-		v["diff"] = render.ChangePreview(*fc.result.Change)
+	res := fc.result
+	if res.Change != nil {
+		v["diff"] = render.ChangePreview(*res.Change)
+		// On the terminal the diff names the file as the call's line
+		// does: relative to the working directory.
+		c := *res.Change
+		c.Path = render.RelPaths(env.workingDir(), []string{c.Path})[0]
+		res.Change = &c
 	}
-	env.Printer().Value(render.LastCall(headline, &fc.result), v)
+	env.Printer().Verbatim(render.LastCall(headline, &res), v)
 	return ExitOK
 }

@@ -131,7 +131,9 @@ func (e *Env) readRefusal(ctx context.Context, name, abs string) string {
 	if e.AskKey == nil && (e.Ask == nil || !e.IO.InTerminal) {
 		return "reading it needs your approval (" + v.Reason + "); not attached"
 	}
-	ans, err := e.askChoice(ctx, "Attach "+name+"? forge asks before reading it: "+v.Reason+"\n[y] yes, attach it  [n] no", "yn")
+	question := render.Fit("Attach "+name+"? forge asks before reading it: "+v.Reason, e.TermWidth()) + "\n" +
+		render.Choices("", []string{"[y] yes, attach it", "[n] no"}, e.TermWidth())
+	ans, err := e.askChoice(ctx, question, "yn")
 	if err != nil || ans != "y" {
 		return "not attached"
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/render"
 	"github.com/forgehq/forge/internal/session"
 )
@@ -69,8 +70,7 @@ func runResume(ctx context.Context, env *Env, inv Invocation) int {
 	for _, w := range warnings {
 		env.Printer().Error("session", w)
 	}
-	env.Printer().Value(env.ResumedText(true), map[string]any{"resumed": true, "session_id": id,
-		"prompts": env.Spending.Prompts, "messages": len(env.Conversation.Messages)})
+	env.Printer().Resumed(env.Resumed())
 	return ExitOK
 }
 
@@ -94,24 +94,31 @@ func (e *Env) sessionNamed(arg string) (string, error) {
 	return list[n-1].ID, nil
 }
 
-// ResumedText says which conversation goes on, and, with recap, replays
-// its last exchanges as the shell showed them.
-func (e *Env) ResumedText(recap bool) string {
-	text := fmt.Sprintf("Continuing session %s: %s, %s.", e.Exec.SessionID, plural(e.Spending.Prompts, "prompt"),
-		plural(len(e.Conversation.Messages), "message"))
-	if !recap {
-		return text
+// Resumed is the conversation that goes on, as the shell shows it: which
+// it is, and its last exchanges as the person saw them.
+func (e *Env) Resumed() render.ResumedView {
+	outcomes := map[string]render.CallOutcome{}
+	for id, o := range e.resumed.Outcomes {
+		outcomes[id] = render.CallOutcome{Status: agent.Status(o.Status), Note: o.Note, Exit: o.Exit}
 	}
-	width := 0
+	return render.ResumedView{
+		Header: fmt.Sprintf("Continuing session %s: %s, %s.", e.Exec.SessionID, plural(e.Spending.Prompts, "prompt"),
+			plural(len(e.Conversation.Messages), "message")),
+		Messages: e.Conversation.Messages,
+		Recap: render.RecapOptions{Exchanges: recapExchanges, Prompt: "forge> ", ParamOrder: ParamOrder(e.Registry),
+			Typed: e.resumed.Typed, Outcomes: outcomes},
+		Value: map[string]any{"resumed": true, "session_id": e.Exec.SessionID, "prompts": e.Spending.Prompts,
+			"messages": len(e.Conversation.Messages)},
+	}
+}
+
+// ResumedText is Resumed as the shell's banner shows it, on the terminal.
+func (e *Env) ResumedText() string {
+	color := false
 	if e.Renderer != nil {
-		width = e.Renderer().Width()
+		color = e.Renderer().Color()
 	}
-	r := render.Recap(e.Conversation.Messages, render.RecapOptions{Exchanges: recapExchanges, Width: width,
-		Prompt: "forge> ", ParamOrder: ParamOrder(e.Registry)})
-	if r == "" {
-		return text
-	}
-	return text + " Where it left off:\n\n" + r + "\n"
+	return render.ResumedText(e.Resumed(), e.TermWidth(), color)
 }
 
 // KeptSession is the id of the conversation a session log keeps, "" when
@@ -157,7 +164,9 @@ func PickSession(ctx context.Context, env *Env, ask Asker) (string, error) {
 	if len(list) > 1 {
 		numbers = fmt.Sprintf("1-%d", len(list))
 	}
-	question := fmt.Sprintf("Resume which one? (%s, or an id; Enter for none)", numbers)
+	// Answered on the question's line (it ends with a space), as the
+	// shell and forge -r both ask it.
+	question := fmt.Sprintf("Resume which one? (%s, or an id; Enter for none) ", numbers)
 	for {
 		answer, err := ask(ctx, question)
 		if err != nil {
@@ -167,7 +176,7 @@ func PickSession(ctx context.Context, env *Env, ask Asker) (string, error) {
 		if ok {
 			return id, nil
 		}
-		question = fmt.Sprintf("%q is none of them: a number from 1 to %d, an id, or Enter for none", strings.TrimSpace(answer), len(list))
+		question = fmt.Sprintf("%q is none of them (%s, or an id; Enter for none): ", clipRunes(strings.TrimSpace(answer), 20), numbers)
 	}
 }
 
@@ -233,6 +242,14 @@ func (e *Env) now() time.Time {
 		return e.Clock()
 	}
 	return time.Now()
+}
+
+// clipRunes cuts s to n runes, marking the cut.
+func clipRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // quotedPrompt is a first prompt on one line, cut for a list.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/config"
+	"github.com/forgehq/forge/internal/render"
 )
 
 // settingsTarget is a settings file an "always" answer can be kept in.
@@ -50,15 +51,15 @@ func (e *Env) settingsTargets() []settingsTarget {
 // that cannot take them, goes back to the question.
 func (e *Env) saveAlways(ctx context.Context, rules []string) (bool, error) {
 	targets := e.settingsTargets()
-	var b strings.Builder
-	b.WriteString("Save " + strings.Join(rules, ", ") + " in permissions.allow of:")
+	var answers []string
 	keys := ""
 	for _, t := range targets {
-		b.WriteString("  [" + t.key + "] " + t.what + " (" + e.shortPath(t.path) + ")")
+		answers = append(answers, "["+t.key+"] "+t.what+" ("+e.shortPath(t.path)+")")
 		keys += t.key
 	}
-	b.WriteString("  [Enter] back")
-	key, err := e.askChoice(ctx, b.String(), keys)
+	answers = append(answers, "[Enter] back")
+	question := render.Choices("Save "+strings.Join(rules, ", ")+" in permissions.allow of:", answers, e.TermWidth())
+	key, err := e.askChoice(ctx, question, keys)
 	if err != nil {
 		return false, err
 	}

@@ -89,6 +89,7 @@ func (h historyOf) Checkpoint(paths []string) (func() error, error) {
 func (e *Env) NewConversation() {
 	e.CloseSession()
 	e.files = nil
+	e.resumed = session.Shown{}
 	e.Conversation = agent.Conversation{}
 	e.Spending = Spending{}
 	if e.Sessions != nil && e.Sessions.NewID != nil {
@@ -132,6 +133,7 @@ func (e *Env) Resume(id string, latest bool) ([]string, error) {
 	e.Exec.SessionID = id
 	e.Conversation = agent.Conversation{Messages: st.Messages, Log: log}
 	e.Sessions.log = log
+	e.resumed = st.Shown
 	e.Spending = Spending{Prompts: st.Turns, Usage: st.Usage, Cost: st.CostUSD, Priced: st.CostUSD > 0}
 	return st.Warnings, nil
 }

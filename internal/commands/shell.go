@@ -33,11 +33,18 @@ func (s *Shell) Env() *Env { return s.env }
 // Dispatch runs one line with ask answering a tool's questions, and
 // returns its exit status and whether the shell should end.
 func (s *Shell) Dispatch(ctx context.Context, line string, ask func(context.Context, string) (string, error)) (int, bool) {
+	return s.DispatchTyped(ctx, line, line, ask)
+}
+
+// DispatchTyped is Dispatch of a line the person typed as typed (long
+// pastes as their marks): a prompt is kept and shown so.
+func (s *Shell) DispatchTyped(ctx context.Context, line, typed string, ask func(context.Context, string) (string, error)) (int, bool) {
 	prev := s.env.Ask
 	if ask != nil {
 		s.env.Ask = ask
 	}
-	defer func() { s.env.Ask = prev }()
+	s.env.typedLine = strings.TrimSpace(typed)
+	defer func() { s.env.Ask, s.env.typedLine = prev, "" }()
 	if s.env.IO.OutTerminal {
 		s.env.RefreshPrinter() // the terminal may have been resized
 	}
@@ -109,7 +116,7 @@ func (s *Shell) Exec(ctx context.Context, line string) int {
 	}
 	name, rest := cutWord(line)
 	if !strings.HasPrefix(name, "/") {
-		return RunPrompt(ctx, s.env, s.env.promptWithContext(ctx, line), false)
+		return runPrompt(ctx, s.env, s.env.promptWithContext(ctx, line), s.env.typedLine, false, AgentOptions{Exec: s.env.Exec})
 	}
 	c, ok := s.command(name)
 	if !ok {

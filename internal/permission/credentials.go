@@ -214,8 +214,8 @@ func (p *Policy) credentialAsk(c Call, s *subjects, rules []*compiledRule) (Verd
 	if len(always) > 0 {
 		hint = "; answer always for this session, or add an allow rule such as " + strings.Join(always, " and ")
 	}
-	return Verdict{Decision: Ask, Always: always, Reason: display(c) + " reaches " + p.spell(hits[0]) +
-		", where credentials are kept (permissions.credentials): forge asks first in every mode but yolo" + hint}, true
+	rest := " reaches " + p.spell(hits[0]) + ", where credentials are kept (permissions.credentials): forge asks first in every mode but yolo" + hint
+	return Verdict{Decision: Ask, Always: always, Reason: display(c) + rest, Why: "it" + rest}, true
 }
 
 // credentialRules are the narrowest rules allowing the tool to reach the

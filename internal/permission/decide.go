@@ -31,32 +31,37 @@ func (p *Policy) Decide(c Call) Verdict {
 	var lp lineProtection
 	if s.isCommand {
 		if s.line.parseErr != nil && !c.ReadOnly && !p.blanketAllows(c.Tool) {
-			return Verdict{Decision: Ask, Protected: true, Reason: display(c) + " " + whyNoParse + " (" + s.line.parseErr.Error() +
-				"): forge cannot see what it would run, so it asks in every mode; write it so that it parses"}
+			rest := " " + whyNoParse + " (" + s.line.parseErr.Error() +
+				"): forge cannot see what it would run, so it asks in every mode; write it so that it parses"
+			return Verdict{Decision: Ask, Protected: true, Reason: display(c) + rest, Why: "the line" + rest}
 		}
 		lp = p.protectedLine(c, &s.line)
 	}
 	if lp.protected || p.protectedEdit(c, &s) {
-		return Verdict{Decision: Ask, Protected: true, Reason: display(c) +
-			" may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"}
+		rest := " may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"
+		return Verdict{Decision: Ask, Protected: true, Reason: display(c) + rest, Why: "it" + rest}
 	}
 	if matched { // a deny rule might match what forge cannot see
 		return deniedVerdict
 	}
 	if lp.credential != "" && p.Mode() != ModeYolo {
-		return Verdict{Decision: Ask, Reason: display(c) + " names `" + shorten(lp.credential) +
-			"`, where credentials are kept (permissions.credentials): forge asks first in every mode but yolo; approve it once"}
+		rest := " names `" + shorten(lp.credential) +
+			"`, where credentials are kept (permissions.credentials): forge asks first in every mode but yolo; approve it once"
+		return Verdict{Decision: Ask, Reason: display(c) + rest, Why: "it" + rest}
 	}
 	v := p.decideAllowed(c, &s, readOnly)
 	switch {
 	case lp.unsure == "" || p.Mode() == ModeYolo:
 	case v.Decision == Allow:
+		rest := ", and it could be forge's own settings, a script forge runs or a credential: approve it once"
 		return Verdict{Decision: Ask, Protected: true, Reason: "forge cannot tell which file `" + shorten(lp.unsure) +
-			"` names in " + display(c) + ", and it could be forge's own settings, a script forge runs or a credential: approve it once"}
+			"` names in " + display(c) + rest, Why: "forge cannot tell which file `" + shorten(lp.unsure) + "` it names" + rest}
 	case v.Decision == Ask && len(v.Always) > 0: // a rule would not stop the question next time
-		reason, _, _ := strings.Cut(v.Reason, "; add an allow rule")
-		reason, _, _ = strings.Cut(reason, " or add an allow rule")
-		v.Always, v.Reason = nil, reason+"; forge cannot tell which file `"+shorten(lp.unsure)+"` names, so no rule can allow it: approve it once"
+		unsure := "; forge cannot tell which file `" + shorten(lp.unsure) + "` names, so no rule can allow it: approve it once"
+		v.Always, v.Reason = nil, withoutHint(v.Reason)+unsure
+		if v.Why != "" {
+			v.Why = withoutHint(v.Why) + unsure
+		}
 	}
 	return v
 }
@@ -130,7 +135,15 @@ func (p *Policy) decideAllowed(c Call, s *subjects, readOnly bool) Verdict {
 		return Verdict{Decision: Allow, Reason: "auto-edit mode allows edits inside the working directory"}
 	}
 	always := p.suggest(c, s, rules)
-	return Verdict{Decision: Ask, Reason: p.askReason(c, s, blocker, always), Always: always}
+	reason, why := p.askReason(c, s, blocker, always)
+	return Verdict{Decision: Ask, Reason: reason, Why: why, Always: always}
+}
+
+// withoutHint is an ask reason without its advice to add a rule.
+func withoutHint(reason string) string {
+	reason, _, _ = strings.Cut(reason, "; add an allow rule")
+	reason, _, _ = strings.Cut(reason, " or add an allow rule")
+	return reason
 }
 
 // denied returns the verdict of the first deny rule that matches the call:
@@ -342,8 +355,9 @@ func (p *Policy) editsInside(s *subjects) bool {
 }
 
 // askReason says, in one line, why the call needs the person and how to
-// allow such calls without asking.
-func (p *Policy) askReason(c Call, s *subjects, b blocker, always []string) string {
+// allow such calls without asking; why says the same without naming the
+// call, for a question that shows it.
+func (p *Policy) askReason(c Call, s *subjects, b blocker, always []string) (reason, why string) {
 	shown := display(c)
 	hint := ""
 	if len(always) > 0 {
@@ -351,17 +365,22 @@ func (p *Policy) askReason(c Call, s *subjects, b blocker, always []string) stri
 	}
 	switch {
 	case s.isCommand && s.line.parseErr != nil:
-		return shown + " " + whyNoParse + ", so only a rule allowing every " + shorten(c.Tool) + " call covers it"
+		rest := whyNoParse + ", so only a rule allowing every " + shorten(c.Tool) + " call covers it"
+		return shown + " " + rest, "the line " + rest
 	case s.isCommand && b.command != nil && b.command.unallowable != "":
-		return "`" + shorten(b.command.text) + "` " + b.command.unallowable + "; approve " + shown + " once"
+		cmd := "`" + shorten(b.command.text) + "` " + b.command.unallowable
+		return cmd + "; approve " + shown + " once", cmd + "; approve it once"
 	case s.isCommand && b.command != nil && len(s.line.commands) > 1:
-		return "no rule allows `" + shorten(b.command.text) + "` in " + shown + hint
+		cmd := "no rule allows `" + shorten(b.command.text) + "`"
+		return cmd + " in " + shown + hint, cmd + hint
 	case c.EditsFiles && len(s.paths) == 0:
-		return shown + " edits files but names no path to check" + hint
+		return shown + " edits files but names no path to check" + hint, "it edits files but names no path to check" + hint
 	case c.EditsFiles && !p.editsInside(s):
-		return shown + " edits outside the working directory and the allowed roots" + hint
+		rest := " edits outside the working directory and the allowed roots" + hint
+		return shown + rest, "it" + rest
 	case c.EditsFiles:
-		return "ask mode asks before edits such as " + shown + "; run with --approval auto-edit" + strings.Replace(hint, "; add", " or add", 1)
+		rest := "; run with --approval auto-edit" + strings.Replace(hint, "; add", " or add", 1)
+		return "ask mode asks before edits such as " + shown + rest, "ask mode asks before edits" + rest
 	}
-	return "no rule allows " + shown + hint
+	return "no rule allows " + shown + hint, "no rule allows it" + hint
 }

@@ -51,6 +51,9 @@ func runDecide(t *testing.T, cases []decideCase) {
 			if v.Reason == "" || strings.Contains(v.Reason, "\n") {
 				t.Errorf("Decide(%s) reason %q is not one line", display(call), v.Reason)
 			}
+			if v.Why != "" && (strings.Contains(withoutHint(v.Why), display(call)) || strings.Contains(v.Why, "\n") || strings.HasPrefix(v.Why, ";")) {
+				t.Errorf("Decide(%s) why %q names the call, or is not one sentence", display(call), v.Why)
+			}
 			if v.Decision != Ask && v.Always != nil {
 				t.Errorf("Decide(%s) = %s with Always %q; only Ask suggests rules", display(call), v.Decision, v.Always)
 			}
@@ -105,6 +108,32 @@ func TestDecideModes(t *testing.T) {
 		{name: "plan/other", mode: ModePlan, call: other, want: Deny},
 		{name: "plan/edit tool calling itself read-only", mode: ModePlan, call: Call{Tool: "Edit", Args: tools.Args{"file_path": "a"}, ReadOnly: true, EditsFiles: true}, want: Deny},
 	})
+}
+
+// A question shows the call above its reason: the reason's short form
+// says only why and how to allow, without naming the call again.
+func TestAskReasonWhy(t *testing.T) {
+	fx := newFixture(t)
+	p := fx.policy(t, ModeAsk, []string{"Bash(go test:*)"}, nil)
+	for _, tc := range []struct {
+		call Call
+		why  string
+	}{
+		{bash("npm install"), "no rule allows it; add an allow rule such as Bash(npm install:*)"},
+		{bash("go test ./... && rm -rf build"), "no rule allows `rm -rf build`; add an allow rule such as Bash(rm -rf build)"},
+		{edit("src/a.go"), "ask mode asks before edits; run with --approval auto-edit or add an allow rule such as Edit"},
+		{edit("/etc/hosts"), "it edits outside the working directory and the allowed roots; add an allow rule such as Edit"},
+		{bash("echo 'x"), "the line is not a shell line forge can parse (1:6: reached EOF without closing quote `'`): forge cannot see what it would run, so it asks in every mode; write it so that it parses"},
+		{bash("echo hi > .forge/config.yaml"), "it may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"},
+	} {
+		v := p.Decide(tc.call)
+		if v.Decision != Ask || v.AskReason() != tc.why {
+			t.Errorf("Decide(%s) = %s, asking %q; want %q", display(tc.call), v.Decision, v.AskReason(), tc.why)
+		}
+	}
+	if v := (Verdict{Reason: "a hook asks"}); v.AskReason() != "a hook asks" {
+		t.Errorf("AskReason without a short form = %q", v.AskReason())
+	}
 }
 
 func TestDecideRuleOrder(t *testing.T) {

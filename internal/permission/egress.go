@@ -24,12 +24,12 @@ func (p *Policy) egressAsk(c Call, s *subjects, rules []*compiledRule) (Verdict,
 		hint = "; answer always for this session, or add an allow rule such as " + strings.Join(always, " and ")
 	}
 	shown := display(c)
+	rest := " sends data to " + shorten(strings.Join(unapprovedHosts(c.Hosts, rules), ", ")) +
+		", a host not approved: forge asks before anything leaves, in every mode but yolo" + hint
 	if c.OpenWorld {
-		return Verdict{Decision: Ask, Always: always, Reason: shown + " may send data beyond this machine, to places forge cannot see: " +
-			"forge asks first in every mode but yolo" + hint}, true
+		rest = " may send data beyond this machine, to places forge cannot see: forge asks first in every mode but yolo" + hint
 	}
-	return Verdict{Decision: Ask, Always: always, Reason: shown + " sends data to " + shorten(strings.Join(unapprovedHosts(c.Hosts, rules), ", ")) +
-		", a host not approved: forge asks before anything leaves, in every mode but yolo" + hint}, true
+	return Verdict{Decision: Ask, Always: always, Reason: shown + rest, Why: "it" + rest}, true
 }
 
 // unapprovedHosts are the hosts no domain rule among rules covers.

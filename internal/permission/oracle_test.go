@@ -108,10 +108,18 @@ func traceLine(t *testing.T, shell, scratch, line string) []string {
 	var ran []string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	entry := ""
 	for sc.Scan() {
-		if name, ok := tracedProgram(sc.Text()); ok {
+		// A traced word holding a newline spans lines, inside its single
+		// quotes: an entry ends where its quotes balance.
+		if entry += sc.Text(); strings.Count(entry, "'")%2 == 1 {
+			entry += "\n"
+			continue
+		}
+		if name, ok := tracedProgram(entry); ok {
 			ran = append(ran, name)
 		}
+		entry = ""
 	}
 	_ = cmd.Wait() // a failing line is fine: what it ran is what counts
 	return ran

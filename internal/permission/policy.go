@@ -128,6 +128,10 @@ type Verdict struct {
 	// Reason is one line for the person and the model; when the decision
 	// is Ask it says how to allow such calls.
 	Reason string
+	// Why is Reason without the call's name, for a question that shows
+	// the call just above it ("no rule allows it; add an allow rule such
+	// as Bash(go test:*)"); "" when Reason is that already.
+	Why string
 	// Protected says the call may change forge's own settings or trust:
 	// only the person can allow it, not a rule and not a hook.
 	Protected bool
@@ -137,6 +141,15 @@ type Verdict struct {
 	// for an "always allow" answer; empty when none would allow the call
 	// (a redirection to a file, a line that does not parse).
 	Always []string
+}
+
+// AskReason is why the person is asked about the call, for a question
+// that shows the call: Why, or Reason when it has no shorter form.
+func (v Verdict) AskReason() string {
+	if v.Why != "" {
+		return v.Why
+	}
+	return v.Reason
 }
 
 // Policy decides tool calls for one session. It is safe for concurrent

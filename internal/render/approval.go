@@ -2,6 +2,8 @@ package render
 
 import (
 	"strings"
+
+	"github.com/charmbracelet/lipgloss"
 )
 
 // Approval is a call put to the person, as the approval question shows it.
@@ -20,6 +22,11 @@ type Approval struct {
 	// ShowAll shows every line of the preview, each whole; otherwise a
 	// long preview is cut and the answers offer to show all of it.
 	ShowAll bool
+	// Width is the terminal's width in cells: the question's lines fit
+	// it, a preview line wider than that cut (or, with ShowAll, continued
+	// on lines marked as its continuation) and its words never broken at
+	// the edge. 0 (unknown) lays nothing out.
+	Width int
 }
 
 // The part of a preview a question shows before the person asks for all.
@@ -35,6 +42,15 @@ func (a Approval) Hides() bool {
 	_, reasonCut := a.reason()
 	return more > 0 || cut > 0 || reasonCut
 }
+
+// previewLead is what each line of a preview is shown after, and
+// continuedLead what each of its continuations is: a mark where a
+// diff's +, - or space would be, so that a continuation never reads as a
+// line of its own.
+const (
+	previewLead   = "  "
+	continuedLead = "  ↪ "
+)
 
 // reason is the reason on one line, made safe, cut when long unless all
 // is shown.
@@ -57,9 +73,14 @@ func (a Approval) previewLines() (lines []string, more, cut int) {
 	if len(lines) > maxPreviewLines {
 		lines, more = lines[:maxPreviewLines], len(lines)-maxPreviewLines
 	}
+	room := a.Width - len(previewLead)
 	for i, l := range lines {
-		if len(l) > maxPreviewLineLen {
+		switch {
+		case len(l) > maxPreviewLineLen && (a.Width <= 0 || textWidth(l) <= room):
 			lines[i] = l[:runeStart(l, maxPreviewLineLen)] + " …"
+			cut++
+		case a.Width > 0 && textWidth(l) > room:
+			lines[i] = fitWidth(l, room-1) + "…"
 			cut++
 		}
 	}
@@ -68,8 +89,9 @@ func (a Approval) previewLines() (lines []string, more, cut int) {
 
 // ApprovalQuestion is the question of an approval: the tool, the call in
 // full or, when long, its beginning and what is hidden (a diff's added and
-// removed lines coloured when color), and the answers, "always" naming the
-// rule it would add and "show all" offered when something is hidden.
+// removed lines coloured when color), why forge asks, and the answers,
+// "always" naming the rule it would add and "show all" offered when
+// something is hidden; laid out to a.Width.
 func ApprovalQuestion(a Approval, color bool) string {
 	r := New(Options{Color: color})
 	var b strings.Builder
@@ -80,35 +102,63 @@ func ApprovalQuestion(a Approval, color bool) string {
 		cut++
 	}
 	for _, l := range lines {
-		switch {
-		case strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++"):
-			l = r.paint(r.st.success, l)
-		case strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---"):
-			l = r.paint(r.st.failure, l)
+		style, painted := lipglossStyleOf(r, l)
+		for i, piece := range a.previewPieces(l) {
+			lead := previewLead
+			if i > 0 {
+				lead = continuedLead
+			}
+			if painted {
+				piece = r.paint(style, piece)
+			}
+			b.WriteString(lead + piece + "\n")
 		}
-		b.WriteString("  " + l + "\n")
 	}
 	if hidden := hiddenNote(more, cut); hidden != "" {
-		b.WriteString(r.paint(r.st.hint, "  … "+hidden+": [s] shows all") + "\n")
+		b.WriteString(r.paintLines(r.st.hint, Fit("  … "+hidden+": [s] shows all", a.Width)) + "\n")
 	}
 	if reason != "" {
-		b.WriteString(r.paint(r.st.hint, reason) + "\n")
+		b.WriteString(r.paintLines(r.st.hint, Fit(reason, a.Width)) + "\n")
 	}
-	b.WriteString("[y] yes, once  ")
+	answers := []string{"[y] yes, once"}
 	if len(a.Always) > 0 {
-		b.WriteString("[a] always: " + sanitizeText(strings.Join(a.Always, ", ")) + " this session  ")
+		answers = append(answers, "[a] always: "+sanitizeText(strings.Join(a.Always, ", "))+" this session")
 		if a.Save {
-			b.WriteString("[A] always, saved  ")
+			answers = append(answers, "[A] always, saved")
 		}
 	}
 	if more > 0 || cut > 0 {
-		b.WriteString("[s] show all  ")
+		answers = append(answers, "[s] show all")
 	}
-	b.WriteString("[n] no")
+	answers = append(answers, "[n] no")
 	if a.Feedback {
-		b.WriteString("  [t] no, and tell the model why")
+		answers = append(answers, "[t] no, and tell the model why")
 	}
+	b.WriteString(Choices("", answers, a.Width))
 	return b.String()
+}
+
+// previewPieces are the lines a terminal shows for one line of the
+// preview: the line, or with ShowAll the line cut where the width ends
+// and continued, every character kept.
+func (a Approval) previewPieces(l string) []string {
+	room := a.Width - len(previewLead)
+	if a.Width <= 0 || !a.ShowAll || textWidth(l) <= room {
+		return []string{l}
+	}
+	return hardWrap(l, room, a.Width-textWidth(continuedLead))
+}
+
+// lipglossStyleOf is the style of a preview line: a diff's added lines
+// green, its removed lines red, the rest (headers too) unpainted.
+func lipglossStyleOf(r *Renderer, l string) (lipgloss.Style, bool) {
+	switch {
+	case strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++"):
+		return r.st.success, true
+	case strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---"):
+		return r.st.failure, true
+	}
+	return lipgloss.Style{}, false
 }
 
 // ApprovalKeys are the keys that answer the question of a, one each.

@@ -109,3 +109,47 @@ func TestApprovalKeys(t *testing.T) {
 		}
 	}
 }
+
+// On a terminal of 60 columns every line of the question fits: a diff's
+// long line is cut with a mark, and counted as cut so that [s] shows it;
+// shown all, it goes on over lines marked as its continuation, so that
+// none reads as a line of the diff; the reason and the answers break
+// between words, an answer never split.
+func TestApprovalQuestionWidth(t *testing.T) {
+	diff := "--- greet.go\n+++ greet.go\n@@ -2,5 +2,5 @@\n func Greet() string {\n" +
+		"-\treturn \"Hello, World!\"\n+\treturn \"Hello, forge!\" // changed by the agent to make the failing test pass at long last\n }"
+	a := Approval{Tool: "Edit", Preview: diff, Width: 60, Always: []string{"Edit"}, Save: true, Feedback: true,
+		Reason: "ask mode asks before edits; run with --approval auto-edit or add an allow rule such as Edit"}
+	got := ApprovalQuestion(a, false)
+	want := "Allow Edit?\n  --- greet.go\n  +++ greet.go\n  @@ -2,5 +2,5 @@\n   func Greet() string {\n" +
+		"  -       return \"Hello, World!\"\n" +
+		"  +       return \"Hello, forge!\" // changed by the agent to…\n" +
+		"   }\n" +
+		"  … 1 long line cut: [s] shows all\n" +
+		"ask mode asks before edits; run with --approval auto-edit or\nadd an allow rule such as Edit\n" +
+		"[y] yes, once  [a] always: Edit this session\n  [A] always, saved  [s] show all  [n] no\n  [t] no, and tell the model why"
+	if got != want {
+		t.Errorf("at 60 columns:\n%s\nwant:\n%s", got, want)
+	}
+	if !a.Hides() || !strings.Contains(ApprovalKeys(a), "s") {
+		t.Errorf("a line cut at the width is not offered whole: keys %q", ApprovalKeys(a))
+	}
+	assertFits(t, got, 60)
+
+	a.ShowAll = true
+	got = ApprovalQuestion(a, false)
+	if !strings.Contains(got, "  +       return \"Hello, forge!\" // changed by the agent to \n  ↪ make the failing test pass at long last\n   }\n") {
+		t.Errorf("shown all, the long line:\n%s", got)
+	}
+	if strings.Contains(got, "[s]") || strings.Contains(got, "…") {
+		t.Errorf("shown all, something still hidden:\n%s", got)
+	}
+	assertFits(t, got, 60)
+
+	// In colour, a continuation is painted as its line is.
+	got = ApprovalQuestion(a, true)
+	if !strings.Contains(got, "  ↪ "+New(Options{Color: true}).paint(New(Options{Color: true}).st.success, "make the failing test pass at long last")) {
+		t.Errorf("the continuation of an added line is not green:\n%q", got)
+	}
+	assertFits(t, got, 60)
+}

@@ -235,6 +235,10 @@ func (p jsonPrinter) Version(v VersionInfo) { p.write(v) }
 
 func (p jsonPrinter) Value(_ string, v any) { p.write(v) }
 
+func (p jsonPrinter) Verbatim(_ string, v any) { p.write(v) }
+
+func (p jsonPrinter) Resumed(rv ResumedView) { p.write(rv.Value) }
+
 func (p jsonPrinter) Exit() { p.write(map[string]any{"exit": true}) }
 
 func (p jsonPrinter) UnknownCommand(msg string, suggestions []string) {

@@ -47,6 +47,19 @@ func (r *Renderer) paint(st lipgloss.Style, s string) string {
 	return st.Render(s)
 }
 
+// paintLines paints each line of s on its own (lipgloss would pad the
+// lines of a block to one width).
+func (r *Renderer) paintLines(st lipgloss.Style, s string) string {
+	if !r.color || !strings.Contains(s, "\n") {
+		return r.paint(st, s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = r.paint(st, l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // plain measures a piece of sanitized text for a row.
 func plain(s string) line {
 	if isPlainASCII(s) {

@@ -3,6 +3,9 @@ package render
 import (
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/tools"
@@ -13,6 +16,9 @@ import (
 const (
 	previewLines     = 4
 	previewDiffLines = 8
+	// previewTailLines are the last lines of a failed command shown:
+	// where a failing test or build says what failed.
+	previewTailLines = 6
 	// previewIndent is the room the "  ⎿ " before a preview line takes.
 	previewIndent = 4
 )
@@ -23,7 +29,7 @@ const moreHint = " (/last shows all)"
 // callPreview is a finished call as its line and preview show it.
 type callPreview struct {
 	// Glyph is the status's ("✓"), Headline the call's ("Bash(ls)"),
-	// Note what follows it (": cancelled").
+	// Note what follows it (": cancelled", " · exit 1 · 3.2s").
 	Glyph, Headline, Note string
 	// Brief stands for the output (tools.Presentation.Brief).
 	Brief string
@@ -31,7 +37,7 @@ type callPreview struct {
 	Output string
 	// Change is what an edit did, shown as a short diff instead.
 	Change *tools.Change
-	// Tail is the last lines a call printed as it ran (a cancelled one),
+	// Tail is the last lines a call printed (a cancelled or failed one),
 	// shown instead of Output; TailMore counts the lines before them.
 	Tail     []string
 	TailMore int
@@ -43,27 +49,34 @@ type callPreview struct {
 // cells: its line, then a preview of its output or change, each line
 // sanitised and cut to fit.
 func (r *Renderer) callLines(c callPreview, cols int) []string {
-	head := r.statusGlyph(c.Glyph) + " " + c.Headline
+	var plainNote, note string // what follows the headline, plain and painted
+	add := func(st lipgloss.Style, s string) {
+		plainNote += s
+		note += r.paint(st, s)
+	}
 	var body []string
 	more := 0
 	switch {
 	case c.Bare:
 	case c.Change != nil && c.Change.Unshown != "":
-		head += r.paint(r.st.label, " · not shown: "+oneLineText(c.Change.Unshown))
+		add(r.st.label, " · not shown: "+oneLineText(c.Change.Unshown))
 	case c.Change != nil && changeNote(*c.Change) != "":
-		head += r.paint(r.st.label, " · "+changeNote(*c.Change))
+		add(r.st.label, " · "+changeNote(*c.Change))
 	case c.Change != nil:
 		diff, added, removed := changeDiff(*c.Change)
 		plus, minus := changeCounts(added, removed)
-		if plus != "" {
-			head += " " + r.paint(r.st.success, plus)
-		}
-		if minus != "" {
-			head += " " + r.paint(r.st.failure, minus)
+		for _, n := range []struct {
+			count string
+			st    lipgloss.Style
+		}{{plus, r.st.success}, {minus, r.st.failure}} {
+			if n.count != "" {
+				plainNote, note = plainNote+" ", note+" "
+				add(n.st, n.count)
+			}
 		}
 		body, more = r.diffPreview(diff, cols)
 	case c.Brief != "":
-		head += r.paint(r.st.label, " · "+oneLineText(c.Brief))
+		add(r.st.label, " · "+oneLineText(c.Brief))
 	case c.Tail != nil:
 		body = clipAll(c.Tail, cols-previewIndent)
 		if c.TailMore > 0 {
@@ -75,7 +88,14 @@ func (r *Renderer) callLines(c callPreview, cols int) []string {
 			body = []string{r.paint(r.st.hint, "(no output)")}
 		}
 	}
-	out := []string{head + c.Note}
+	style := r.st.label
+	if c.Glyph == "⊘" {
+		style = r.st.warning
+	}
+	if c.Note != "" {
+		add(style, c.Note)
+	}
+	out := r.callHead(c.Glyph, c.Headline, plainNote, note, style, cols)
 	for i, l := range body {
 		lead := "    "
 		if i == 0 {
@@ -87,6 +107,33 @@ func (r *Renderer) callLines(c callPreview, cols int) []string {
 		out = append(out, "    "+r.paint(r.st.hint, "… +"+plural(more, "line")+moreHint))
 	}
 	return out
+}
+
+// minHeadline is the least of a call's headline its line keeps when what
+// follows it is long: enough to tell the call.
+const minHeadline = 16
+
+// callHead is a call's line, fitted to cols cells as the live line is:
+// the glyph, the headline (cut first) and what follows it (plainNote,
+// painted as note). When even a short headline leaves the note no room,
+// the line goes on over lines of its own, indented (painted in style).
+func (r *Renderer) callHead(glyph, headline, plainNote, note string, style lipgloss.Style, cols int) []string {
+	room := cols - 2 - textWidth(plainNote)
+	switch {
+	case cols <= 0:
+	case room >= min(textWidth(headline), minHeadline):
+		headline = clipCells(headline, room)
+	default:
+		// The headline keeps at most half the line, so that the note
+		// begins on it.
+		pieces := wrap(clipCells(headline, max(minHeadline, (cols-2)/2))+plainNote, cols-2, cols-2)
+		out := []string{r.statusGlyph(glyph) + " " + pieces[0]}
+		for _, p := range pieces[1:] {
+			out = append(out, "  "+r.paint(style, p))
+		}
+		return out
+	}
+	return []string{r.statusGlyph(glyph) + " " + headline + note}
 }
 
 // statusGlyph paints a call's status glyph as the panels do.
@@ -155,6 +202,48 @@ func previewHead(text string, n, width int) ([]string, int) {
 	}
 	more := strings.Count(rest, "\n") + 1 + len(lines) - n
 	return clipAll(lines[:n], width), more
+}
+
+// previewTail is the last n lines of text (its trailing blank lines
+// left out), as previewHead gives the first, and how many come before
+// them; none for text that is only blank.
+func previewTail(text string, n int) ([]string, int) {
+	text = strings.TrimRight(text, "\n")
+	if strings.TrimSpace(text) == "" {
+		return nil, 0
+	}
+	start := len(text)
+	for k := 0; k < n && start > 0; k++ {
+		start = strings.LastIndexByte(text[:start], '\n')
+		if start < 0 {
+			start = 0
+			break
+		}
+	}
+	if start > 0 {
+		start++ // after the newline
+	}
+	tail := strings.Split(text[start:], "\n")
+	before := 0
+	if start > 0 {
+		before = strings.Count(text[:start], "\n")
+	}
+	if before == 1 { // one line more is shown rather than counted
+		return strings.Split(text, "\n"), 0
+	}
+	return tail, before
+}
+
+// callDuration is how long a call took, as its line says it: <0.1s,
+// 0.4s, 3.2s, 12s, 2m05s.
+func callDuration(d time.Duration) string {
+	switch {
+	case d < 100*time.Millisecond:
+		return "<0.1s"
+	case d < 10*time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	}
+	return formatElapsed(d)
 }
 
 // clipAll is each raw line as displayLine shows it, cut to width cells.

@@ -72,16 +72,33 @@ func TestCallLinesGolden(t *testing.T) {
 			Tail: []string{"step 7", "step 8", "step 9", "step 10"}, TailMore: 6}},
 		{"the run's answer is shown once, by the run", callPreview{Glyph: "✓", Headline: "task_completion", Bare: true, Output: "All done."}},
 		{"an escape in the output", callPreview{Glyph: "✓", Headline: "Bash(cat x)", Output: "\x1b]0;pwned\x07title\n"}},
+		{"a long headline is cut to the width", callPreview{Glyph: "✓",
+			Headline: "Bash(go test -race -count=1 ./internal/agent/... ./internal/render/...)", Output: "ok\n"}},
+		{"a long headline with a note", callPreview{Glyph: "✓",
+			Headline: "Read(internal/render/testdata/markdown/answer_w80_color.golden)", Brief: "1,204 lines"}},
+		{"a long headline with an edit's counts", callPreview{Glyph: "✓",
+			Headline: "Edit(internal/render/testdata/markdown/answer_w80_color.golden)", Change: &edit}},
+		{"a note longer than the line goes on below", callPreview{Glyph: "⊘", Headline: "Bash(rm -rf build)",
+			Note: ": denied by you: use make clean instead, it keeps the cache and the generated files", Bare: true}},
+		{"a failed command: its last lines", failedPreview("Bash(go test ./...)",
+			tools.Result{Status: tools.StatusFailed, DurationMS: 3210},
+			&tools.Failure{Exit: "exit 1", Error: "=== RUN   TestGreet\n    greet_test.go:7: Greet() = \"Hello, World!\", want \"Hello, forge!\"\n" +
+				"--- FAIL: TestGreet (0.00s)\nFAIL\nFAIL\texample.com/greet\t0.003s\nFAIL\n[notes]\n[more notes]"})},
+		{"a failed command without output", failedPreview("Bash(false)", tools.Result{Status: tools.StatusFailed, DurationMS: 12},
+			&tools.Failure{Exit: "exit 1"})},
+		{"a failed command, its few lines", failedPreview("Bash(make)", tools.Result{Status: tools.StatusFailed, DurationMS: 65000},
+			&tools.Failure{Exit: "killed by SIGKILL", Error: "cc -c a.c\nKilled\n"})},
 	}
 	var b strings.Builder
 	for _, tc := range cases {
 		b.WriteString("== " + tc.name + "\n")
-		for i, l := range r.callLines(tc.c, 60) {
+		for _, l := range r.callLines(tc.c, 60) {
 			if strings.Contains(l, "\x1b") {
 				t.Errorf("%s: an escape in %q", tc.name, l)
 			}
-			// The call's own line may wrap; its preview is cut to fit.
-			if w := textWidth(l); i > 0 && w > 60 {
+			// Every line fits: the call's line is cut or goes on below,
+			// its preview is cut.
+			if w := textWidth(l); w > 60 {
 				t.Errorf("%s: %q is %d cells wide", tc.name, l, w)
 			}
 			b.WriteString(l + "\n")
@@ -117,6 +134,25 @@ func TestCallLinesColor(t *testing.T) {
 		r.paint(r.st.failure, "-b"), r.paint(r.st.success, "✓")} {
 		if !strings.Contains(got, want) {
 			t.Errorf("lacks %q:\n%q", want, got)
+		}
+	}
+}
+
+func TestPreviewTail(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		want   string
+		before int
+	}{
+		{"", "", 0},
+		{"one\n", "one", 0},
+		{"1\n2\n3\n4\n5\n6\n", "1|2|3|4|5|6", 0},
+		{"1\n2\n3\n4\n5\n6\n7\n", "1|2|3|4|5|6|7", 0}, // one more is shown rather than counted
+		{"1\n2\n3\n4\n5\n6\n7\n8\n\n\n", "3|4|5|6|7|8", 2},
+	} {
+		got, before := previewTail(tc.text, 6)
+		if strings.Join(got, "|") != tc.want || before != tc.before {
+			t.Errorf("previewTail(%q) = %q, %d before; want %q, %d", tc.text, got, before, tc.want, tc.before)
 		}
 	}
 }

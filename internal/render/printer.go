@@ -35,8 +35,15 @@ type Printer interface {
 	Exit()
 	// Value shows a value no other method covers: text for people, v
 	// (encoded as one JSON object) for programs. A new command can print
-	// with it without a method of its own.
+	// with it without a method of its own. The text is forge's own words:
+	// on a terminal its lines are wrapped at spaces to the width.
 	Value(text string, v any)
+	// Verbatim is Value for text whose lines must stay as they are (what
+	// a tool printed, a diff): never wrapped, however wide.
+	Verbatim(text string, v any)
+	// Resumed shows a conversation that goes on from a kept session:
+	// where it left off for people, rv.Value for programs.
+	Resumed(rv ResumedView)
 	// UnknownCommand reports a line that names no command.
 	UnknownCommand(msg string, suggestions []string)
 	// Error reports a failure that is not a tool result; kind is a short

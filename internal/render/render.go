@@ -138,6 +138,9 @@ func (r *Renderer) Command(name string) string {
 	return "/" + name
 }
 
+// Color says the renderer styles what it draws.
+func (r *Renderer) Color() bool { return r.color }
+
 // Cols is the width of the terminal in cells, as given (not clamped as
 // panels are), or the panels' width when it is unknown: lines redrawn in
 // place must never wrap.

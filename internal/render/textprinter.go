@@ -166,17 +166,36 @@ func (p textPrinter) Version(v VersionInfo) {
 	p.print(fmt.Sprintf("forge %s (%s %s/%s)", v.Version, v.Go, v.OS, v.Arch))
 }
 
-func (p textPrinter) Value(text string, _ any) { p.print(sanitizeText(text)) }
+func (p textPrinter) Value(text string, _ any) { p.print(p.fit(sanitizeText(text))) }
+
+func (p textPrinter) Verbatim(text string, _ any) { p.print(sanitizeText(text)) }
+
+func (p textPrinter) Resumed(rv ResumedView) {
+	width := 0
+	if p.Terminal {
+		width = p.Renderer.cols
+	}
+	p.print(ResumedText(rv, width, p.Renderer.color))
+}
 
 // Exit says nothing: leaving the shell is its own answer.
 func (p textPrinter) Exit() {}
 
 func (p textPrinter) UnknownCommand(msg string, _ []string) {
-	fmt.Fprintln(p.Err, sanitizeText(msg))
+	fmt.Fprintln(p.Err, p.fit(sanitizeText(msg)))
 }
 
 func (p textPrinter) Error(_ string, msg string) {
-	fmt.Fprintln(p.Err, "Error: "+sanitizeText(msg))
+	fmt.Fprintln(p.Err, p.fit("Error: "+sanitizeText(msg)))
+}
+
+// fit wraps forge's own text to a terminal's width (Fit); elsewhere it
+// stays as it is, a line a line, for whatever reads it.
+func (p textPrinter) fit(text string) string {
+	if !p.Terminal {
+		return text
+	}
+	return Fit(text, p.Renderer.cols)
 }
 
 // print writes a panel or other text, ending it with a newline.

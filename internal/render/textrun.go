@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/hooks"
@@ -123,22 +124,25 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 	r0 := v.p.Renderer
 	switch {
 	case r.Status == agent.StatusSuccess && v.p.Terminal:
-		v.lines(v.progress, r0.callLines(v.successPreview(c, r), r0.Cols()))
+		v.lines(v.progress, r0.callLines(v.successPreview(c, r), v.cols()))
 	case r.Status == agent.StatusSuccess:
 		v.line(v.progress, "✓ "+v.headline(c)+v.sandboxTag(c))
 	case r.Status == agent.StatusCancelled && v.p.Terminal:
 		// The terminal echoed ^C where the cursor was: write over it.
 		_, _ = io.WriteString(v.progress, "\r")
-		cp := callPreview{Glyph: "⊘", Headline: v.headline(c), Note: r0.paint(r0.st.warning, ": cancelled"), Bare: true}
+		cp := callPreview{Glyph: "⊘", Headline: v.headline(c), Note: ": cancelled", Bare: true}
 		if rc != nil && rc.tail.lineCount() > 0 {
 			// What it printed until then stays in view (the model has it
 			// too, in the call's result).
 			cp.Bare, cp.Tail = false, rc.tail.last(previewLines)
 			cp.TailMore = rc.tail.lineCount() - len(cp.Tail)
 		}
-		v.lines(v.progress, r0.callLines(cp, r0.Cols()))
+		v.lines(v.progress, r0.callLines(cp, v.cols()))
 	case r.Status == agent.StatusCancelled:
 		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": cancelled"))
+	case (r.Status == agent.StatusDenied || r.Result.Status == "") && v.p.Terminal:
+		note := ": " + oneLineText(r.Error)
+		v.lines(v.progress, r0.callHead("⊘", v.headline(c), note, r0.paint(r0.st.warning, note), r0.st.warning, v.cols()))
 	case r.Status == agent.StatusDenied || r.Result.Status == "":
 		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": "+oneLineText(r.Error)))
 	case !v.p.Terminal:
@@ -149,9 +153,30 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 			call.Descriptor = tools.Describe(t)
 			call.Presentation = tools.Present(t, c.Args, r.Result)
 		}
+		if f := call.Presentation.Failure; f != nil && f.Exit != "" {
+			// It ran and failed: what it printed says why, as a
+			// successful call's output would.
+			v.lines(v.progress, r0.callLines(failedPreview(v.headline(c), r.Result, f), v.cols()))
+			return
+		}
 		sub := textPrinter{TextOptions{Out: v.progress, Err: v.progress, Renderer: r0}}
 		sub.Result(call)
 	}
+}
+
+// failedPreview is a call that ran and failed on its own terms, as its
+// line shows it: how it ended and how long it took, then the last lines
+// of what it printed.
+func failedPreview(headline string, res tools.Result, f *tools.Failure) callPreview {
+	cp := callPreview{Glyph: "✗", Headline: headline, Note: " · " + oneLineText(f.Exit)}
+	if res.DurationMS > 0 {
+		cp.Note += " · " + callDuration(time.Duration(res.DurationMS*float64(time.Millisecond)))
+	}
+	cp.Tail, cp.TailMore = previewTail(f.Error, previewTailLines)
+	if len(cp.Tail) == 0 {
+		cp.Tail = []string{"(no output)"}
+	}
+	return cp
 }
 
 // done ends the run: the final answer when it was not streamed, and why
@@ -182,25 +207,29 @@ func (v *runView) done(d *agent.Done) {
 	}
 }
 
-// footer is one faint line after a prompt on a terminal: what it took.
+// footer is one faint line after a prompt on a terminal: what it took,
+// its figures kept whole when the terminal is too narrow for the line.
 func (v *runView) footer(d *agent.Done) {
-	line := UsageLine(d.Usage, d.Cost, d.Priced)
-	if line == "" {
+	figures := usageFigures(d.Usage, d.Cost, d.Priced)
+	if len(figures) == 0 {
 		return
 	}
 	turns := "1 request"
 	if d.Turns != 1 {
 		turns = fmt.Sprintf("%d requests", d.Turns)
 	}
+	figures = append([]string{turns}, figures...)
 	switch n := len(d.FilesChanged); n {
 	case 0:
 	case 1:
-		line += " · 1 file changed (" + v.p.Renderer.Command("undo") + " reverts it)"
+		figures = append(figures, "1 file changed ("+v.p.Renderer.Command("undo")+" reverts it)")
 	default:
-		line += fmt.Sprintf(" · %d files changed (%s reverts them)", n, v.p.Renderer.Command("undo"))
+		figures = append(figures, fmt.Sprintf("%d files changed (%s reverts them)", n, v.p.Renderer.Command("undo")))
 	}
 	r0 := v.p.Renderer
-	v.line(v.progress, r0.paint(r0.st.label, turns+" · "+line))
+	for _, l := range flow("", figures, " · ", r0.cols, 2, 2) {
+		v.line(v.progress, r0.paint(r0.st.label, l))
+	}
 }
 
 func (v *runView) Close() { v.live.stop() }
@@ -212,6 +241,15 @@ func (v *runView) sandboxTag(c *agent.Call) string {
 		return ""
 	}
 	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, "[sandboxed]")
+}
+
+// cols is the room a call's lines have on a terminal: its width, less
+// the mark of a subagent's line.
+func (v *runView) cols() int {
+	if v.nested {
+		return v.p.Renderer.Cols() - 4 // "  ↳ "
+	}
+	return v.p.Renderer.Cols()
 }
 
 // headline names a call in one line: the tool and what it acts on.

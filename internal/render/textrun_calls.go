@@ -95,7 +95,7 @@ func (v *runView) announce(id string) {
 	for _, rc := range v.running {
 		if rc.call.ID == id && !rc.announced {
 			rc.announced = true
-			fmt.Fprintln(v.progress, "● "+rc.headline)
+			fmt.Fprintln(v.progress, "● "+clipCells(rc.headline, v.p.Renderer.Cols()-2))
 		}
 	}
 }
@@ -106,11 +106,11 @@ func (v *runView) nestedResult(c *agent.Call, r *agent.CallResult) {
 		v.result(c, r, nil)
 		return
 	}
-	line := "✓ " + v.headline(c)
+	r0, note := v.p.Renderer, ""
 	if b := v.successPreview(c, r).Brief; b != "" {
-		line += " · " + oneLineText(b)
+		note = " · " + oneLineText(b)
 	}
-	v.line(v.progress, line)
+	v.lines(v.progress, r0.callHead("✓", v.headline(c), note, note, r0.st.label, v.cols()))
 }
 
 // successPreview is how a successful call is shown on a terminal: the

@@ -270,3 +270,75 @@ func TestRunViewIgnoresStrayOutput(t *testing.T) {
 	}
 	l.v.Close()
 }
+
+// failingTool presents a failed call as a command that ran and exited
+// (Exit set), or as another failure.
+type failingTool struct {
+	presentingTool
+	exit string
+}
+
+func (f failingTool) Present(_ tools.Args, res tools.Result) tools.Presentation {
+	return tools.Presentation{Failure: &tools.Failure{Error: res.Error, Exit: f.exit, Summary: "The command failed with exit code 1."}}
+}
+
+// A command that ran and failed shows as a call line with how it ended
+// and how long it took, and its last lines (a failing test's summary is
+// at the end); a failure of the tool itself keeps its panel; a pipe gets
+// the one line it always had.
+func TestRunViewFailedCommand(t *testing.T) {
+	goTest := &agent.Call{ID: "c9", Name: "Bash", Args: tools.Args{"command": "go test ./..."}}
+	out := "=== RUN   TestGreet\n    greet_test.go:7: Greet() = \"Hello, World!\", want \"Hello, forge!\"\n" +
+		"--- FAIL: TestGreet (0.00s)\nFAIL\nFAIL\texample.com/greet\t0.003s\nFAIL\n"
+	failed := &agent.CallResult{Status: agent.StatusFailed, Output: out + "\nThe command failed with exit code 1.", Error: out,
+		Result: tools.Result{Status: tools.StatusFailed, ErrorKind: tools.KindExecution, Error: out, DurationMS: 3200}}
+	exited := func(string) (tools.Tool, bool) { return failingTool{presentingTool{name: "Bash"}, "exit 1"}, true }
+	l := newLiveRun(exited)
+	l.send(agent.Event{Type: agent.EventToolStart, Call: goTest}, agent.Event{Type: agent.EventToolResult, Call: goTest, Result: failed})
+	want := "✗ Bash(go test ./...) · exit 1 · 3.2s\n  ⎿ === RUN   TestGreet\n        greet_test.go:7: Greet() = \"Hello, World!\", want \"H…\n" +
+		"    --- FAIL: TestGreet (0.00s)\n    FAIL\n    FAIL    example.com/greet       0.003s\n    FAIL\n"
+	if got := l.screen(); got != want {
+		t.Errorf("a failed command:\n%s\nwant:\n%s", got, want)
+	}
+	l.v.Close()
+
+	other := func(string) (tools.Tool, bool) { return failingTool{presentingTool{name: "Bash"}, ""}, true }
+	l = newLiveRun(other)
+	l.send(agent.Event{Type: agent.EventToolStart, Call: goTest}, agent.Event{Type: agent.EventToolResult, Call: goTest, Result: failed})
+	if got := l.screen(); !strings.Contains(got, "Error: Tool Execution Failed") || strings.Contains(got, "✗ Bash") {
+		t.Errorf("a tool's own failure lost its panel:\n%s", got)
+	}
+	l.v.Close()
+
+	var o, e bytes.Buffer
+	p := NewText(TextOptions{Out: &o, Err: &e, Renderer: New(Options{Width: 60})})
+	v := p.Run(RunInfo{}, RunOptions{Lookup: exited})
+	v.Event(agent.Event{Type: agent.EventToolResult, Call: goTest, Result: failed})
+	v.Close()
+	if o.String() != "✗ Bash(go test ./...): === RUN   TestGreet\n" {
+		t.Errorf("piped: %q", o.String())
+	}
+}
+
+// Every line a call leaves on a narrow terminal fits it: a long command,
+// a refusal with the person's words.
+func TestRunViewCallLinesFit(t *testing.T) {
+	long := &agent.Call{ID: "c7", Name: "Bash", Args: tools.Args{"command": "go test -race -count=1 ./internal/agent/... ./internal/render/... ./internal/repl/..."}}
+	denied := &agent.CallResult{Status: agent.StatusDenied, Error: "denied by you: use make test instead, it sets the race detector's options"}
+	l := newLiveRun(nil)
+	l.send(agent.Event{Type: agent.EventToolStart, Call: long},
+		agent.Event{Type: agent.EventToolResult, Call: long, Result: ok("ok\n")},
+		agent.Event{Type: agent.EventToolResult, Call: long, Result: denied})
+	got := l.screen()
+	want := "✓ Bash(go test -race -count=1 ./internal/agent/... ./intern…\n  ⎿ ok\n" +
+		"⊘ Bash(go test -race -count=1 …: denied by you: use make\n  test instead, it sets the race detector's options\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	for _, line := range strings.Split(got, "\n") {
+		if w := textWidth(line); w > 60 {
+			t.Errorf("%q is %d cells wide", line, w)
+		}
+	}
+	l.v.Close()
+}

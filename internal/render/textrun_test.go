@@ -133,3 +133,14 @@ func TestRunViewSandboxed(t *testing.T) {
 		t.Errorf("JSON events: %q", lines)
 	}
 }
+
+// On a narrow terminal the footer breaks between its figures.
+func TestRunViewFooterFits(t *testing.T) {
+	done := &agent.Done{Reason: agent.ReasonStop, Turns: 12, Text: "ok", Priced: true, Cost: 0.0612,
+		Usage: llm.Usage{InputTokens: 142_000, CacheReadTokens: 120_000, OutputTokens: 8812}, FilesChanged: []string{"a", "b"}}
+	out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done})
+	want := "12 requests · 142.0k in (120.0k cached) · 8812 out · $0.06\n  2 files changed (/undo reverts them)\n"
+	if !strings.HasSuffix(out, want) {
+		t.Errorf("footer:\n%s\nwant it to end with:\n%s", out, want)
+	}
+}

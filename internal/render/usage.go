@@ -10,19 +10,23 @@ import (
 // UsageLine says in one line what requests used: tokens in (the cached
 // part) and out, and the cost when the price is known. "" for no usage.
 func UsageLine(u llm.Usage, cost float64, priced bool) string {
+	return strings.Join(usageFigures(u, cost, priced), " · ")
+}
+
+// usageFigures are UsageLine's figures, one each; none for no usage.
+func usageFigures(u llm.Usage, cost float64, priced bool) []string {
 	if u == (llm.Usage{}) {
-		return ""
+		return nil
 	}
-	var b strings.Builder
-	b.WriteString(tokenCount(u.InputTokens) + " in")
+	in := tokenCount(u.InputTokens) + " in"
 	if u.CacheReadTokens > 0 {
-		b.WriteString(" (" + tokenCount(u.CacheReadTokens) + " cached)")
+		in += " (" + tokenCount(u.CacheReadTokens) + " cached)"
 	}
-	b.WriteString(" · " + tokenCount(u.OutputTokens) + " out")
+	out := []string{in, tokenCount(u.OutputTokens) + " out"}
 	if priced {
-		b.WriteString(" · " + dollars(cost))
+		out = append(out, dollars(cost))
 	}
-	return b.String()
+	return out
 }
 
 // tokenCount is n tokens, shortened past ten thousand (12.3k, 1.2M).

@@ -96,10 +96,11 @@ func (e *editor) exitRaw() error {
 
 // readLine reads what the person sends at prompt: a line, or several when
 // each but the last ends with a backslash (Ctrl-J and Alt-Enter type one),
-// joined by newlines, with every paste in place of its mark. typed are the
-// lines as they were typed, for the history. Ctrl-C drops them all; Ctrl-D
-// on a continued line sends what came before it.
-func (e *editor) readLine(prompt string) (line string, typed []string, err error) {
+// joined by newlines, with every paste in place of its mark; shown is the
+// same with the marks. typed are the lines as they were typed, for the
+// history. Ctrl-C drops them all; Ctrl-D on a continued line sends what
+// came before it.
+func (e *editor) readLine(prompt string) (line, shown string, typed []string, err error) {
 	var parts []string
 	for {
 		e.rl.SetPrompt(prompt)
@@ -108,7 +109,7 @@ func (e *editor) readLine(prompt string) (line string, typed []string, err error
 			break
 		}
 		if err != nil {
-			return "", typed, err
+			return "", "", typed, err
 		}
 		typed = append(typed, l)
 		more, ok := strings.CutSuffix(l, `\`)
@@ -119,17 +120,40 @@ func (e *editor) readLine(prompt string) (line string, typed []string, err error
 		parts = append(parts, more)
 		prompt = continuePrompt
 	}
-	return e.pastes.expand(strings.Join(parts, "\n")), typed, nil
+	shown = strings.Join(parts, "\n")
+	return e.pastes.expand(shown), shown, typed, nil
 }
 
-// ask puts a question whose answer is a line (or several, as a prompt).
+// ask puts a question whose answer is a line (or several, as a prompt):
+// after a "? " of its own, or, for a question that ends with a space,
+// on the question's last line, where the cursor is left.
 func (e *editor) ask(question string) (string, error) {
-	fmt.Fprintln(e.out, question)
-	line, _, err := e.readLine("? ")
+	prompt := "? "
+	if strings.HasSuffix(question, " ") {
+		before, last, ok := cutLastLine(question)
+		if ok {
+			fmt.Fprintln(e.out, before)
+		}
+		question, prompt = "", last
+	}
+	if question != "" {
+		fmt.Fprintln(e.out, question)
+	}
+	line, _, _, err := e.readLine(prompt)
 	if errors.Is(err, readline.ErrInterrupt) {
 		return "", context.Canceled
 	}
 	return line, err
+}
+
+// cutLastLine cuts text before its last line; ok is false when it has
+// only one.
+func cutLastLine(text string) (before, last string, ok bool) {
+	i := strings.LastIndexByte(text, '\n')
+	if i < 0 {
+		return "", text, false
+	}
+	return text[:i], text[i+1:], true
 }
 
 // askKey puts a question answered by one key of keys, taken without Enter;

@@ -23,7 +23,9 @@ type keyFilter struct {
 	max int
 
 	// dropEnter drops an Enter that comes right after a single-key
-	// answer: fingers used to "y, Enter" must not answer the next question.
+	// answer in the same read ("y\r" typed in a blink, or sent at once):
+	// fingers used to "y, Enter" must not answer the next question. An
+	// Enter pressed later is the person's and always counts.
 	dropEnter bool
 
 	esc     []byte // an escape sequence begun and not yet complete
@@ -45,8 +47,16 @@ const (
 	maxEscape = 32
 )
 
-// feed filters in and appends what the editor gets to out.
+// feed filters the bytes of one read and appends what the editor gets to
+// out.
 func (f *keyFilter) feed(in, out []byte) []byte {
+	out = f.feedBytes(in, out)
+	f.dropEnter = false // only an Enter that came with the answer is dropped
+	return out
+}
+
+// feedBytes is feed within a read.
+func (f *keyFilter) feedBytes(in, out []byte) []byte {
 	for i := 0; i < len(in); {
 		b := in[i]
 		if f.dropEnter && !f.inPaste && f.esc == nil {
@@ -172,7 +182,7 @@ func (f *keyFilter) escapeByte(b byte, out []byte) []byte {
 	// which broke it, starts afresh.
 	f.esc = nil
 	out = f.emit(seq[:len(seq)-1], out)
-	return f.feed([]byte{b}, out)
+	return f.feedBytes([]byte{b}, out)
 }
 
 // emit passes a complete escape sequence on, except to a single-key

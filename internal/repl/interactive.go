@@ -94,7 +94,7 @@ func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int
 func readLines(ctx context.Context, e *editor, d Dispatcher, w *interrupts, killed *atomic.Int32) {
 	ask := func(_ context.Context, question string) (string, error) { return e.ask(question) }
 	for ctx.Err() == nil && killed.Load() == 0 {
-		line, typed, err := e.readLine(d.Prompt())
+		line, shown, typed, err := e.readLine(d.Prompt())
 		if errors.Is(err, readline.ErrInterrupt) {
 			continue // Ctrl-C at the prompt: drop the line
 		}
@@ -107,7 +107,12 @@ func readLines(ctx context.Context, e *editor, d Dispatcher, w *interrupts, kill
 		}
 		e.saveHistory(typed)
 		lctx, end := w.line(ctx)
-		_, quit := d.Dispatch(lctx, line, ask)
+		var quit bool
+		if td, ok := d.(TypedDispatcher); ok {
+			_, quit = td.DispatchTyped(lctx, line, shown, ask)
+		} else {
+			_, quit = d.Dispatch(lctx, line, ask)
+		}
 		end()
 		if quit {
 			return

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // maxLineSize is the longest line a scripted session accepts (64 MiB):
@@ -92,7 +93,10 @@ func LineAsker(in io.Reader, w io.Writer, show bool) func(context.Context, strin
 		if lr == nil {
 			lr = newLineReader(in, 0)
 		}
-		if show {
+		switch {
+		case show && strings.HasSuffix(question, " "):
+			fmt.Fprint(w, question) // answered on its line
+		case show:
 			fmt.Fprintln(w, question)
 		}
 		line, err := lr.next()

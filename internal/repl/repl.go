@@ -28,6 +28,15 @@ type Dispatcher interface {
 	Prompt() string
 }
 
+// TypedDispatcher is a Dispatcher that is also told how a line looked as
+// it was typed, each long paste as its mark ("[pasted 6 lines, 312
+// bytes]"), so that what shows or keeps the line can show it as the
+// person saw it. The interactive loop calls DispatchTyped instead of
+// Dispatch; line is what runs, every paste in full.
+type TypedDispatcher interface {
+	DispatchTyped(ctx context.Context, line, typed string, ask func(ctx context.Context, question string) (string, error)) (code int, quit bool)
+}
+
 // Completer offers completions on a terminal.
 type Completer interface {
 	// Complete returns whole-word candidates for the last word of line (the

@@ -230,7 +230,7 @@ func (h *History) apply(rec *record) (warning string) {
 	switch rec.Type {
 	case typeMessage:
 		if rec.Prompt {
-			h.addPrompt(rec.Message.Text)
+			h.addPrompt(shownPrompt(rec.Message))
 		}
 	case typeEdit, typeCheckpoint:
 		return h.applyCheckpoint(rec.Type, rec.Checkpoint)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,6 +33,10 @@ type Log struct {
 	partial bool
 	// hist is the file checkpoints, kept in this log and ID.d/blobs.
 	hist *History
+	// typed are the prompts of the conversation as the person typed
+	// them, by the text the model got, where the two differ: a
+	// compaction keeps them for the prompts it keeps.
+	typed map[string]string
 }
 
 // ID is the session's ID.
@@ -82,8 +87,25 @@ func (l *Log) reload(budget int64) ([]llm.Message, error) {
 // and, the first time, names the session in a list. The messages the
 // agent writes as the user itself (a note on calls it could not read) go
 // through Append, so that turns count only what the person asked.
-func (l *Log) Prompt(text string) error {
-	return l.message(llm.Message{Role: llm.RoleUser, Text: text}, true)
+func (l *Log) Prompt(text string) error { return l.PromptTyped(text, "") }
+
+// PromptTyped is Prompt with the prompt as the person typed it, when the
+// model gets more (a paste in full, the files they @mentioned, what
+// their !commands printed): a list and a resumed conversation show it as
+// they typed it. typed "" is text itself.
+func (l *Log) PromptTyped(text, typed string) error {
+	if typed == text {
+		typed = ""
+	}
+	return l.appendStored(storedMessage{Message: llm.Message{Role: llm.RoleUser, Text: text}, Typed: typed}, "", true)
+}
+
+// Outcome records how a call ended, as the person was shown it.
+func (l *Log) Outcome(o Outcome) error {
+	if o.CallID == "" || o.Status == "" {
+		return fmt.Errorf("session %s: an outcome without a call or a status", l.id)
+	}
+	return l.writeRecord(&record{Type: typeOutcome, Outcome: &o})
 }
 
 // Append records one message of the conversation. The agent appends the
@@ -108,12 +130,20 @@ func (l *Log) message(m llm.Message, prompt bool) error { return l.appendMessage
 // appendMessage records one message, with the output the person was
 // shown when it differs from the model's.
 func (l *Log) appendMessage(m llm.Message, shown string, prompt bool) error {
+	return l.appendStored(storedMessage{Message: m}, shown, prompt)
+}
+
+// appendStored is appendMessage of a message with what the log keeps
+// beside it (the prompt as typed).
+func (l *Log) appendStored(in storedMessage, shown string, prompt bool) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
 		return fmt.Errorf("session %s: %w", l.id, ErrClosed)
 	}
+	m := in.Message
 	sm, err := l.store(m)
+	sm.Typed = in.Typed
 	if err == nil && shown != "" && shown != m.Result.Content {
 		err = l.storeShown(&sm, shown)
 	}
@@ -123,9 +153,15 @@ func (l *Log) appendMessage(m llm.Message, shown string, prompt bool) error {
 	if err := l.write(&record{Type: typeMessage, Message: &sm, Prompt: prompt}); err != nil {
 		return err
 	}
+	if sm.Typed != "" {
+		if l.typed == nil {
+			l.typed = map[string]string{}
+		}
+		l.typed[m.Text] = sm.Typed
+	}
 	switch {
 	case prompt:
-		l.sum.addPrompt(m.Text)
+		l.sum.addPrompt(shownPrompt(&sm))
 	case m.Role == llm.RoleAssistant:
 		// The first answer is saved at once: a session killed later
 		// still lists as one that reached a model.
@@ -163,14 +199,39 @@ func (l *Log) Compaction(replacement []llm.Message, note string) error {
 		return fmt.Errorf("session %s: %w", l.id, ErrClosed)
 	}
 	stored := make([]storedMessage, len(replacement))
+	typed := map[string]string{}
 	for i, m := range replacement {
 		sm, err := l.store(m)
 		if err != nil {
 			return err
 		}
+		if t := l.typedOf(m); t != "" {
+			sm.Typed, typed[m.Text] = t, t
+		}
 		stored[i] = sm
 	}
-	return l.write(&record{Type: typeCompaction, Messages: stored, Note: note})
+	if err := l.write(&record{Type: typeCompaction, Messages: stored, Note: note}); err != nil {
+		return err
+	}
+	l.typed = typed // what the conversation no longer holds goes
+	return nil
+}
+
+// typedOf is how the person typed the prompt m holds, "" when as the
+// model got it. A kept prompt the summary opens ends with the prompt.
+func (l *Log) typedOf(m llm.Message) string {
+	if m.Role != llm.RoleUser || len(l.typed) == 0 {
+		return ""
+	}
+	if t, ok := l.typed[m.Text]; ok {
+		return t
+	}
+	for text, t := range l.typed {
+		if strings.HasSuffix(m.Text, "\n"+text) {
+			return t
+		}
+	}
+	return ""
 }
 
 // Record keeps an event that is not part of the conversation (an

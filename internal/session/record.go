@@ -32,6 +32,8 @@ const (
 	typeCheckpoint = "checkpoint"
 	typeRestore    = "restore"
 	typeRewind     = "rewind"
+	// How a call ended, as the person was shown it.
+	typeOutcome = "outcome"
 )
 
 // record is one line of a log. Which fields are set depends on Type.
@@ -57,6 +59,19 @@ type record struct {
 	Checkpoint *Checkpoint    `json:"checkpoint,omitempty"`
 	Restore    *restoreRecord `json:"restore,omitempty"`
 	Turn       int            `json:"turn,omitempty"`
+	// outcome
+	Outcome *Outcome `json:"outcome,omitempty"`
+}
+
+// Outcome is how a call ended, as the person was shown it: its status
+// (failed, denied, cancelled, timed_out) and a few words on it ("denied
+// by you"), or for a command that ran and failed, how it exited ("exit
+// 1"). A resumed conversation shows its calls so.
+type Outcome struct {
+	CallID string `json:"call_id"`
+	Status string `json:"status"`
+	Note   string `json:"note,omitempty"`
+	Exit   string `json:"exit,omitempty"`
 }
 
 // storedMessage is a message as a log keeps it: when Output is set, the
@@ -69,6 +84,10 @@ type storedMessage struct {
 	Output      *sideRef `json:"output,omitempty"`
 	Shown       string   `json:"shown,omitempty"`
 	ShownOutput *sideRef `json:"shown_output,omitempty"`
+	// Typed is a prompt as the person typed it (a paste as its mark, an
+	// @mention as written, without the output of their !commands), when
+	// the model got something else.
+	Typed string `json:"typed,omitempty"`
 }
 
 // maxOutputs bounds a side file's number, so that numbering the next one
@@ -133,6 +152,10 @@ func decodeRecord(line []byte) (record, error) {
 		if rec.Turn < 1 {
 			return record{}, fmt.Errorf("rewind to prompt %d", rec.Turn)
 		}
+	case typeOutcome:
+		if rec.Outcome == nil || rec.Outcome.CallID == "" || rec.Outcome.Status == "" {
+			return record{}, errors.New("outcome record without a call or a status")
+		}
 	case "":
 		return record{}, errors.New("record without type")
 	}
@@ -176,6 +199,9 @@ func checkMessage(m *storedMessage) error {
 	}
 	if (m.Output != nil || m.Shown != "" || m.ShownOutput != nil) && (m.Role != llm.RoleTool || m.Result == nil) {
 		return errors.New("stored output on a message that is not a tool result")
+	}
+	if m.Typed != "" && m.Role != llm.RoleUser {
+		return errors.New("a typed prompt on a message that is not the person's")
 	}
 	for _, o := range []*sideRef{m.Output, m.ShownOutput} {
 		if o != nil && (o.N < 0 || o.N > maxOutputs || o.Size < 0) {

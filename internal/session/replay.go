@@ -38,13 +38,17 @@ type replay struct {
 	// prompt found it (slices of it, not copies), for a rewind.
 	hist     *History
 	promptAt [][]storedMessage
+	// typed are the conversation's prompts as typed (Log.typed), and
+	// outcomes how its calls ended, by call id.
+	typed    map[string]string
+	outcomes map[string]Outcome
 }
 
 // readLog replays the records of r. Damage is a warning, never a failure:
 // only a log that does not start with a meta record, or a read error, is
 // an error, since without the meta there is no session to speak of.
 func readLog(r io.Reader) (*replay, error) {
-	rp := &replay{outputs: map[string]sideRef{}, hist: &History{}}
+	rp := &replay{outputs: map[string]sideRef{}, hist: &History{}, typed: map[string]string{}, outcomes: map[string]Outcome{}}
 	seen := false // the meta record
 	for l, err := range decodeLines(r) {
 		if err != nil {
@@ -98,7 +102,10 @@ func (rp *replay) apply(rec *record, line int) {
 		rp.note(rec.Message)
 		if rec.Prompt {
 			rp.promptAt = append(rp.promptAt, slices.Clip(rp.msgs))
-			rp.sum.addPrompt(rec.Message.Text)
+			rp.sum.addPrompt(shownPrompt(rec.Message))
+		}
+		if rec.Message.Typed != "" {
+			rp.typed[rec.Message.Text] = rec.Message.Typed
 		}
 		if rec.Message.Role == llm.RoleAssistant {
 			rp.sum.Answers++
@@ -108,10 +115,16 @@ func (rp *replay) apply(rec *record, line int) {
 		rp.sum.Usage = rp.sum.Usage.Add(*rec.Usage)
 		rp.sum.CostUSD += rec.CostUSD
 	case typeCompaction:
+		rp.typed = map[string]string{}
 		for i := range rec.Messages {
 			rp.note(&rec.Messages[i])
+			if m := &rec.Messages[i]; m.Typed != "" {
+				rp.typed[m.Text] = m.Typed
+			}
 		}
 		rp.msgs = append([]storedMessage(nil), rec.Messages...)
+	case typeOutcome:
+		rp.outcomes[rec.Outcome.CallID] = *rec.Outcome
 	case typeRewind:
 		if rec.Turn <= len(rp.promptAt) {
 			rp.msgs = rp.promptAt[rec.Turn-1]
@@ -161,4 +174,18 @@ type State struct {
 	// Warnings say what was damaged, skipped or repaired, for the person;
 	// a session loads despite them.
 	Warnings []string
+	// Shown is how the person saw Messages, where the model saw them
+	// otherwise: a resumed conversation is shown as it was seen.
+	Shown Shown
+}
+
+// Shown is how the person saw a conversation, where the model saw it
+// otherwise.
+type Shown struct {
+	// Typed maps prompts, by their text as the model got it, to what the
+	// person typed (a paste as its mark, an @mention as written).
+	Typed map[string]string
+	// Outcomes are how calls that did not succeed ended, by call id, as
+	// far as the log says (a log older than outcomes says nothing).
+	Outcomes map[string]Outcome
 }

@@ -133,7 +133,7 @@ func (s *Store) Resume(id string) (*Log, *State, error) {
 		return nil, nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
 	st := s.state(id, rp)
-	l := &Log{f: f, lock: lock, dir: s.dir, id: id, now: s.now, sum: rp.sum, nextOut: rp.nextOut, outputs: rp.outputs}
+	l := &Log{f: f, lock: lock, dir: s.dir, id: id, now: s.now, sum: rp.sum, nextOut: rp.nextOut, outputs: rp.outputs, typed: rp.typed}
 	l.attach(rp.hist, s.budget)
 	return l, st, nil
 }
@@ -180,10 +180,22 @@ func (s *Store) state(id string, rp *replay) *State {
 	for _, n := range notes {
 		warnings = append(warnings, "repaired: "+n)
 	}
-	return &State{
+	st := &State{
 		Meta: rp.meta, Messages: msgs, Usage: rp.sum.Usage, CostUSD: rp.sum.CostUSD,
 		Turns: rp.sum.Turns, LastActivity: rp.sum.LastActivity, Warnings: warnings,
+		Shown: Shown{Typed: map[string]string{}, Outcomes: map[string]Outcome{}},
 	}
+	for _, m := range msgs {
+		if t, ok := rp.typed[m.Text]; ok && m.Role == llm.RoleUser {
+			st.Shown.Typed[m.Text] = t
+		}
+		for _, c := range m.ToolCalls {
+			if o, ok := rp.outcomes[c.ID]; ok {
+				st.Shown.Outcomes[c.ID] = o
+			}
+		}
+	}
+	return st
 }
 
 // Remove deletes session id: its log, its summary, its side files and its

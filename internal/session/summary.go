@@ -23,7 +23,8 @@ type Summary struct {
 	CWD      string `json:"cwd"`
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
-	// FirstPrompt is the session's first prompt, cut to 200 characters.
+	// FirstPrompt is the session's first prompt as the person typed it,
+	// cut to 200 characters.
 	FirstPrompt string `json:"first_prompt,omitempty"`
 	// Turns counts the person's prompts.
 	Turns int `json:"turns"`
@@ -56,6 +57,14 @@ func (s *Summary) addPrompt(text string) {
 	if s.FirstPrompt == "" {
 		s.FirstPrompt = clip(strings.TrimSpace(text), maxFirstPrompt)
 	}
+}
+
+// shownPrompt is a prompt's message as the person typed it.
+func shownPrompt(m *storedMessage) string {
+	if m.Typed != "" {
+		return m.Typed
+	}
+	return m.Text
 }
 
 // clip cuts s to at most n runes.

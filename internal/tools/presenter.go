@@ -32,6 +32,11 @@ type Failure struct {
 	Summary string
 	// Hint says what to do next.
 	Hint string
+	// Exit, when set, says the call ran to its end and failed on its own
+	// terms, in a few words for the call's line ("exit 1"): Error is then
+	// what it printed, which tells what went wrong better than a panel
+	// (a failing test's summary is at its end).
+	Exit string
 }
 
 // Presenter is implemented by tools that present their own results.
