@@ -36,11 +36,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	}
 	w := &lineWriter{w: out}
 	pr, pw := io.Pipe()
-	go filter(in, pw, w)
 	s := &server{opts: o, log: o.Log, sessions: map[sdk.SessionId]*live{}}
 	conn := sdk.NewAgentSideConnection(s, w, pr)
 	conn.SetLogger(slog.New(slogHandler{log: o.Log.With().Str("component", "acp").Logger()}))
 	s.conn = conn
+	// Messages flow only now: a handler must find the connection whole.
+	go filter(in, pw, w)
 	select {
 	case <-conn.Done():
 	case <-ctx.Done():
