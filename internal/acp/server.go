@@ -275,9 +275,11 @@ func (s *server) update(ctx context.Context, id sdk.SessionId, u sdk.SessionUpda
 // prompts still running have ended (their contexts are cancelled with
 // the connection).
 func (s *server) closeAll() {
+	s.mu.Lock()
+	s.closed = true // no prompt begins from now on
+	s.mu.Unlock()
 	s.running.Wait()
 	s.mu.Lock()
-	s.closed = true
 	ls := make([]*live, 0, len(s.sessions))
 	for _, l := range s.sessions {
 		ls = append(ls, l)
