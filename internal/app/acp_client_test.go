@@ -148,7 +148,7 @@ func (e *editor) seen() []sdk.SessionUpdate {
 
 // acpRig is forge acp running in process on pipes, an editor connected.
 type acpRig struct {
-	t      *testing.T
+	t      testing.TB
 	conn   *sdk.ClientSideConnection
 	ed     *editor
 	srv    *llmtest.Server
@@ -180,7 +180,7 @@ func (s *syncBuffer) String() string {
 
 // startACP starts forge acp with the script's fake provider, in a fresh
 // home and project, and initialises the connection with caps.
-func startACP(t *testing.T, script llmtest.Script, ed *editor, caps sdk.ClientCapabilities, args ...string) *acpRig {
+func startACP(t testing.TB, script llmtest.Script, ed *editor, caps sdk.ClientCapabilities, args ...string) *acpRig {
 	t.Helper()
 	srv := llmtest.NewServer(t, script)
 	root := t.TempDir()

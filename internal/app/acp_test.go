@@ -311,3 +311,32 @@ func TestACPStopReasonMaxTurns(t *testing.T) {
 		t.Errorf("stop reason %q, want max_turn_requests", resp.StopReason)
 	}
 }
+
+// BenchmarkACPFirstUpdate is the time from session/prompt to the first
+// session/update, against a fake provider that answers at once.
+func BenchmarkACPFirstUpdate(b *testing.B) {
+	first := make(chan struct{}, 1)
+	ed := &editor{onUpdate: func(u sdk.SessionUpdate) {
+		if u.AgentMessageChunk != nil {
+			select {
+			case first <- struct{}{}:
+			default:
+			}
+		}
+	}}
+	r := startACP(b, llmtest.Script{Turns: []llmtest.Turn{{Text: "Hi."}}, RepeatLast: true}, ed, sdk.ClientCapabilities{})
+	s := r.newSession()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			r.prompt(s.SessionId, "hi")
+		}()
+		<-first
+		b.StopTimer()
+		<-done
+		ed.seen()
+		b.StartTimer()
+	}
+}
