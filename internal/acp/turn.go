@@ -82,6 +82,10 @@ func (t *turn) event(e agent.Event) {
 		if e.ParentID == "" {
 			t.message(e.Text)
 		}
+	case agent.EventThoughtDelta:
+		if e.ParentID == "" {
+			t.send(sdk.UpdateAgentThoughtText(e.Text))
+		}
 	case agent.EventToolCall:
 		t.started(e.Call)
 	case agent.EventToolStart:

@@ -148,11 +148,13 @@ func (e *editor) seen() []sdk.SessionUpdate {
 
 // acpRig is forge acp running in process on pipes, an editor connected.
 type acpRig struct {
-	t      testing.TB
-	conn   *sdk.ClientSideConnection
-	ed     *editor
-	srv    *llmtest.Server
-	dir    string // the project
+	t    testing.TB
+	conn *sdk.ClientSideConnection
+	ed   *editor
+	srv  *llmtest.Server
+	dir  string // the project
+	// opts are the options forge ran with (its home, its directory).
+	opts   Options
 	stdin  *io.PipeWriter
 	stderr *syncBuffer
 	// stdout is every byte forge wrote on standard output.
@@ -182,8 +184,14 @@ func (s *syncBuffer) String() string {
 // home and project, and initialises the connection with caps.
 func startACP(t testing.TB, script llmtest.Script, ed *editor, caps sdk.ClientCapabilities, args ...string) *acpRig {
 	t.Helper()
+	return startACPAt(t, t.TempDir(), script, ed, caps, args...)
+}
+
+// startACPAt is startACP with root as the home (its config under
+// root/config), the project root/project.
+func startACPAt(t testing.TB, root string, script llmtest.Script, ed *editor, caps sdk.ClientCapabilities, args ...string) *acpRig {
+	t.Helper()
 	srv := llmtest.NewServer(t, script)
-	root := t.TempDir()
 	dir := filepath.Join(root, "project")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -194,7 +202,7 @@ func startACP(t testing.TB, script llmtest.Script, ed *editor, caps sdk.ClientCa
 		Getwd: func() (string, error) { return dir, nil }}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	r := &acpRig{t: t, ed: ed, srv: srv, dir: dir, stdin: inW, stderr: &syncBuffer{}, stdout: &syncBuffer{}, done: make(chan int, 1)}
+	r := &acpRig{t: t, ed: ed, srv: srv, dir: dir, opts: opts, stdin: inW, stderr: &syncBuffer{}, stdout: &syncBuffer{}, done: make(chan int, 1)}
 	argv := append([]string{"acp", "--provider", "openai", "--base-url", srv.OpenAIURL(), "--model", "llmtest-model"}, args...)
 	go func() {
 		code := Main(context.Background(), argv, inR, outW, r.stderr, opts)

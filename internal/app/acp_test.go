@@ -1,6 +1,8 @@
 package app
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -338,5 +340,63 @@ func BenchmarkACPFirstUpdate(b *testing.B) {
 		<-done
 		ed.seen()
 		b.StartTimer()
+	}
+}
+
+// The custom commands are offered to the editor, and a prompt that names
+// one runs it; a reasoning model's thinking streams as thought chunks.
+func TestACPCustomCommandsAndThoughts(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"config/forge/commands/review.md": "---\ndescription: Review a file\nargument-hint: FILE\n---\nReview $ARGUMENTS closely.\n"})
+	offered := make(chan []sdk.AvailableCommand, 1)
+	ed := &editor{onUpdate: func(u sdk.SessionUpdate) {
+		if u.AvailableCommandsUpdate != nil {
+			offered <- u.AvailableCommandsUpdate.AvailableCommands
+		}
+	}}
+	r := startACPAt(t, root, llmtest.Script{Turns: []llmtest.Turn{{Thinking: "The file looks fine.", Text: "Looks good."}}}, ed, sdk.ClientCapabilities{})
+	s := r.newSession()
+	select {
+	case cmds := <-offered:
+		if len(cmds) != 1 || cmds[0].Name != "review" || cmds[0].Description != "Review a file" ||
+			cmds[0].Input == nil || cmds[0].Input.Unstructured.Hint != "FILE" {
+			t.Errorf("commands offered: %+v", cmds)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no available_commands_update")
+	}
+	r.prompt(s.SessionId, "/review main.go")
+	var thought string
+	for _, u := range ed.seen() {
+		if u.AgentThoughtChunk != nil && u.AgentThoughtChunk.Content.Text != nil {
+			thought += u.AgentThoughtChunk.Content.Text.Text
+		}
+	}
+	if thought != "The file looks fine." {
+		t.Errorf("thought chunks %q", thought)
+	}
+	if reqs := r.srv.Requests(); !strings.Contains(string(reqs[0].Body), "Review main.go closely.") {
+		t.Errorf("the custom command did not run:\n%s", reqs[0].Body)
+	}
+}
+
+// An edit made for the editor is kept for undo in its session, as the
+// shell's are: forge -r ID -c /undo puts the file back.
+func TestACPEditsCanBeUndone(t *testing.T) {
+	ed := &editor{}
+	r := startACP(t, llmtest.Script{Turns: []llmtest.Turn{editCall("hello", "bye"), {Text: "Done."}}}, ed, sdk.ClientCapabilities{}, "--approval", "yolo")
+	writeProject(t, r.dir, map[string]string{"a.txt": "hello world\n"})
+	s := r.newSession()
+	r.prompt(s.SessionId, "say bye")
+	if got := readProject(t, r.dir, "a.txt"); got != "bye world\n" {
+		t.Fatalf("a.txt = %q", got)
+	}
+	if code := r.close(); code != 0 {
+		t.Fatalf("forge acp exited %d", code)
+	}
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"-r", string(s.SessionId), "-c", "/undo"}, strings.NewReader(""), &out, &errb, r.opts)
+	if got := readProject(t, r.dir, "a.txt"); code != 0 || got != "hello world\n" {
+		t.Errorf("/undo: exit %d, a.txt %q\n%s%s", code, got, out.String(), errb.String())
 	}
 }
