@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -398,5 +399,30 @@ func TestACPEditsCanBeUndone(t *testing.T) {
 	code := Main(context.Background(), []string{"-r", string(s.SessionId), "-c", "/undo"}, strings.NewReader(""), &out, &errb, r.opts)
 	if got := readProject(t, r.dir, "a.txt"); code != 0 || got != "hello world\n" {
 		t.Errorf("/undo: exit %d, a.txt %q\n%s%s", code, got, out.String(), errb.String())
+	}
+}
+
+// The editor's MCP servers are added to forge's: their tools are offered
+// and run like any other.
+func TestACPEditorsMCPServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the test MCP server")
+	}
+	server := filepath.Join(t.TempDir(), "mcpserver")
+	if out, err := exec.Command("go", "build", "-o", server, "../mcp/testdata/mcpserver").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ed := &editor{}
+	echo := llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "mcp__ed__echo", Arguments: json.RawMessage(`{"text": "hi from the editor's server"}`)}}}
+	r := startACP(t, llmtest.Script{Turns: []llmtest.Turn{echo, {Text: "Done."}}}, ed, sdk.ClientCapabilities{}, "--approval", "yolo")
+	s, err := r.conn.NewSession(r.ctx(), sdk.NewSessionRequest{Cwd: r.dir, McpServers: []sdk.McpServer{
+		{Stdio: &sdk.McpServerStdio{Name: "ed", Command: server, Args: []string{}, Env: []sdk.EnvVariable{}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.prompt(s.SessionId, "echo")
+	reqs := r.srv.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), `"mcp__ed__echo"`) || !strings.Contains(string(reqs[1].Body), "hi from the editor's server") {
+		t.Errorf("the editor's server was not used: %d requests\nstderr:\n%s", len(reqs), r.stderr)
 	}
 }
