@@ -68,7 +68,9 @@ type Session interface {
 	Spent() (cost float64, priced bool)
 	// Run gives the agent one prompt (a /NAME line runs that command),
 	// with what the editor provides, and returns how the run ended. Every
-	// event goes to emit, from the goroutine that called Run.
+	// event goes to emit, from the goroutine that called Run. An error
+	// that is the prompt's own wraps ErrBadPrompt; any other is forge's
+	// (no model to answer).
 	Run(ctx context.Context, prompt string, f Front, emit func(agent.Event)) (agent.Done, error)
 	// Close ends the conversation: its log is closed, its servers stopped.
 	Close() error

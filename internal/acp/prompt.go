@@ -21,10 +21,10 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (r sdk.PromptR
 	}
 	text, err := promptText(p.Prompt)
 	if err != nil {
-		return r, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return r, invalidParams(err.Error())
 	}
 	if strings.TrimSpace(text) == "" {
-		return r, sdk.NewInvalidParams(map[string]any{"error": "the prompt is empty"})
+		return r, invalidParams("the prompt is empty")
 	}
 	if !s.begin() {
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
@@ -43,12 +43,14 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (r sdk.PromptR
 	switch {
 	case ctx.Err() != nil || d.Reason == agent.ReasonCancelled:
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled, Usage: usage(d)}, nil
+	case errors.Is(err, ErrBadPrompt):
+		return r, invalidParams(err.Error())
 	case err != nil:
-		return r, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return r, internalError(err.Error())
 	case d.Reason == agent.ReasonError:
-		return r, sdk.NewInternalError(map[string]any{"error": d.Summary()})
+		return r, internalError(d.Summary())
 	}
-	if why := d.Summary(); why != "" && d.Reason != agent.ReasonCancelled {
+	if why := d.Summary(); why != "" {
 		t.message("\n\n_forge: " + why + "_\n")
 	}
 	return sdk.PromptResponse{StopReason: stopReason(d), Usage: usage(d)}, nil
@@ -99,6 +101,3 @@ func usage(d agent.Done) *sdk.Usage {
 	}
 	return out
 }
-
-// errSessionGone is a run's error when the editor closed its session.
-var errSessionGone = errors.New("the session was closed")

@@ -89,7 +89,7 @@ var (
 func (s *server) recovered(method string, err *error) {
 	if p := recover(); p != nil {
 		s.log.Error().Str("method", method).Str("panic", fmt.Sprint(p)).Str("stack", string(debug.Stack())).Msg("handler panicked")
-		*err = sdk.NewInternalError(map[string]any{"error": fmt.Sprintf("forge failed on %s: %v", method, p)})
+		*err = internalError(fmt.Sprintf("forge failed on %s: %v", method, p))
 	}
 }
 
@@ -128,7 +128,7 @@ func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (r sdk
 	}
 	sess, err := s.opts.Host.NewSession(ctx, o)
 	if err != nil {
-		return r, sdk.NewInternalError(map[string]any{"error": err.Error()})
+		return r, internalError(err.Error())
 	}
 	l := s.add(sess, o.Dir)
 	s.announceCommands(l)
@@ -148,7 +148,7 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (r s
 	}
 	sess, err := s.opts.Host.LoadSession(ctx, string(p.SessionId), o)
 	if err != nil {
-		return r, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return r, invalidParams(err.Error())
 	}
 	l := s.add(sess, o.Dir)
 	s.replay(ctx, l)
@@ -159,11 +159,11 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (r s
 // sessionOptions checks the editor's directory and servers.
 func sessionOptions(cwd string, servers []sdk.McpServer) (SessionOptions, error) {
 	if !filepath.IsAbs(cwd) {
-		return SessionOptions{}, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd must be an absolute path, not %q", cwd)})
+		return SessionOptions{}, invalidParams(fmt.Sprintf("cwd must be an absolute path, not %q", cwd))
 	}
 	mcp, err := mcpServers(servers)
 	if err != nil {
-		return SessionOptions{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+		return SessionOptions{}, invalidParams(err.Error())
 	}
 	return SessionOptions{Dir: filepath.Clean(cwd), MCPServers: mcp}, nil
 }
@@ -192,7 +192,7 @@ func (s *server) mustSession(id sdk.SessionId) (*live, error) {
 	if l := s.session(id); l != nil {
 		return l, nil
 	}
-	return nil, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("no session %s (session/new or session/load first)", id)})
+	return nil, invalidParams(fmt.Sprintf("no session %s (session/new or session/load first)", id))
 }
 
 // Cancel needs nothing of its own: the SDK has cancelled the prompt's
@@ -211,7 +211,7 @@ func (s *server) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (r
 	delete(s.sessions, p.SessionId)
 	s.mu.Unlock()
 	if l == nil {
-		return r, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("no session %s", p.SessionId)})
+		return r, invalidParams(fmt.Sprintf("no session %s", p.SessionId))
 	}
 	s.mu.Lock()
 	if l.cancel != nil {
@@ -232,7 +232,7 @@ func (s *server) SetSessionMode(_ context.Context, p sdk.SetSessionModeRequest) 
 	}
 	m, ok := modeOf(p.ModeId)
 	if !ok {
-		return r, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown mode %q: use one of ask, auto-edit, plan, yolo", p.ModeId)})
+		return r, invalidParams(fmt.Sprintf("unknown mode %q: use one of ask, auto-edit, plan, yolo", p.ModeId))
 	}
 	l.sess.SetMode(m)
 	return r, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -64,6 +65,10 @@ func (s *fakeSession) Run(ctx context.Context, prompt string, _ Front, emit func
 	case "wait":
 		<-ctx.Done()
 		return agent.Done{Reason: agent.ReasonCancelled}, nil
+	case "/typo":
+		return agent.Done{}, fmt.Errorf("%w: no such command", ErrBadPrompt)
+	case "nomodel":
+		return agent.Done{}, errors.New("no model is configured")
 	}
 	emit(agent.Event{Type: agent.EventTextDelta, Text: "echo: " + prompt})
 	return agent.Done{Reason: agent.ReasonStop}, nil
@@ -211,5 +216,35 @@ func TestPromptText(t *testing.T) {
 	}
 	if _, err := promptText([]sdk.ContentBlock{sdk.ImageBlock("AA==", "image/png")}); err == nil {
 		t.Error("an image was taken")
+	}
+}
+
+// A prompt forge cannot run is answered with an error whose message says
+// why: invalid params when the prompt is at fault, internal otherwise.
+func TestPromptErrors(t *testing.T) {
+	h := &fakeHost{}
+	c := startRaw(t, h)
+	defer c.in.Close()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`)
+	c.answer("1")
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}`)
+	c.answer("2")
+	for id, tc := range map[string]struct {
+		prompt string
+		code   int
+		msg    string
+	}{
+		"3": {"/typo", -32602, "the prompt cannot run: no such command"},
+		"4": {"nomodel", -32603, "no model is configured"},
+	} {
+		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"session/prompt","params":{"sessionId":"sess_a","prompt":[{"type":"text","text":"` + tc.prompt + `"}]}}`)
+		var e struct {
+			Code    int
+			Message string
+		}
+		_ = json.Unmarshal(c.answer(id)["error"], &e)
+		if e.Code != tc.code || e.Message != tc.msg {
+			t.Errorf("%s: %+v, want %d %q", tc.prompt, e, tc.code, tc.msg)
+		}
 	}
 }

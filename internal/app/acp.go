@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -169,7 +170,12 @@ func (s *acpSession) ContextWindow() int {
 func (s *acpSession) Spent() (float64, bool) { return s.env.Spending.Cost, s.env.Spending.Priced }
 
 func (s *acpSession) Run(ctx context.Context, prompt string, f acp.Front, emit func(agent.Event)) (agent.Done, error) {
-	return s.env.RunFront(ctx, prompt, commands.Front{Approver: f.Approver, Files: f.Files, Terminals: f.Terminals}, emit)
+	d, err := s.env.RunFront(ctx, prompt, commands.Front{Approver: f.Approver, Files: f.Files, Terminals: f.Terminals}, emit)
+	var bad *commands.PromptError
+	if errors.As(err, &bad) {
+		return d, fmt.Errorf("%w: %w", acp.ErrBadPrompt, bad)
+	}
+	return d, err
 }
 
 func (s *acpSession) Close() error {

@@ -303,15 +303,27 @@ func TestACPModeSwitch(t *testing.T) {
 	}
 }
 
-// The limit on model requests ends the prompt as max_turn_requests.
-func TestACPStopReasonMaxTurns(t *testing.T) {
-	ed := &editor{}
-	r := startACP(t, llmtest.Script{Turns: []llmtest.Turn{editCall("hello", "bye")}}, ed, sdk.ClientCapabilities{},
-		"--approval", "yolo", "--max-turns", "1")
-	writeProject(t, r.dir, map[string]string{"a.txt": "hello world\n"})
-	s := r.newSession()
-	if resp := r.prompt(s.SessionId, "edit"); resp.StopReason != sdk.StopReasonMaxTurnRequests {
-		t.Errorf("stop reason %q, want max_turn_requests", resp.StopReason)
+// forge's limits end a prompt with the protocol's reasons: the limit on
+// model requests as max_turn_requests, a spent token budget as
+// max_tokens.
+func TestACPStopReasonsOfLimits(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want sdk.StopReason
+	}{
+		{[]string{"--max-turns", "1"}, sdk.StopReasonMaxTurnRequests},
+		{[]string{"--max-tokens", "10"}, sdk.StopReasonMaxTokens},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			ed := &editor{}
+			r := startACP(t, llmtest.Script{Turns: []llmtest.Turn{editCall("hello", "bye"), {Text: "Done."}}}, ed, sdk.ClientCapabilities{},
+				append([]string{"--approval", "yolo"}, tc.args...)...)
+			writeProject(t, r.dir, map[string]string{"a.txt": "hello world\n"})
+			s := r.newSession()
+			if resp := r.prompt(s.SessionId, "edit"); resp.StopReason != tc.want {
+				t.Errorf("stop reason %q, want %q", resp.StopReason, tc.want)
+			}
+		})
 	}
 }
 

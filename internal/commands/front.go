@@ -52,11 +52,20 @@ func (e *Env) Custom() []custom.Command { return e.custom }
 // ErrNoAgent is RunFront's error when this forge has no agent.
 var ErrNoAgent = errors.New("this forge has no agent")
 
+// PromptError is RunFront's error for a prompt that cannot run as it is
+// written (a mistyped command, a custom command's arguments), as opposed
+// to a forge that cannot run any (no model).
+type PromptError struct{ Err error }
+
+func (e *PromptError) Error() string { return e.Err.Error() }
+func (e *PromptError) Unwrap() error { return e.Err }
+
 // RunFront gives the agent one prompt, continuing the conversation, as
 // the shell does (a /NAME line runs that custom command; the session log,
 // undo checkpoints and spending are kept the same way), and hands every
 // event to emit instead of showing it. Its error is a prompt that cannot
-// run: a mistyped command, no model.
+// run: a *PromptError when the prompt is at fault, any other when forge
+// is (no model).
 func (e *Env) RunFront(ctx context.Context, prompt string, f Front, emit func(agent.Event)) (agent.Done, error) {
 	if e.Agent == nil {
 		return agent.Done{}, ErrNoAgent
@@ -64,7 +73,7 @@ func (e *Env) RunFront(ctx context.Context, prompt string, f Front, emit func(ag
 	typed := strings.TrimSpace(prompt)
 	prompt, opts, err := e.promptOrCustom(typed)
 	if err != nil {
-		return agent.Done{}, err
+		return agent.Done{}, &PromptError{Err: err}
 	}
 	if prompt == typed {
 		typed = ""
