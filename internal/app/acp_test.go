@@ -438,3 +438,33 @@ func TestACPEditorsMCPServer(t *testing.T) {
 		t.Errorf("the editor's server was not used: %d requests\nstderr:\n%s", len(reqs), r.stderr)
 	}
 }
+
+// A call from the editor's session takes the shell's pipeline: a
+// PreToolUse hook's ask puts the question to the editor even in yolo
+// mode, and a UserPromptSubmit hook that blocks the prompt ends it as a
+// refusal.
+func TestACPHooks(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"config/forge/config.yaml": `hooks:
+  PreToolUse:
+    - matcher: "Edit"
+      hooks: [{type: command, command: "echo '{\"decision\": \"ask\", \"reason\": \"edits are reviewed\"}'"}]
+  UserPromptSubmit:
+    - hooks: [{type: command, command: "if grep -q forbidden; then echo 'not that' >&2; exit 2; fi"}]
+`})
+	ed := &editor{}
+	r := startACPAt(t, root, llmtest.Script{Turns: []llmtest.Turn{editCall("hello", "bye"), {Text: "Done."}}}, ed,
+		sdk.ClientCapabilities{}, "--approval", "yolo")
+	writeProject(t, r.dir, map[string]string{"a.txt": "hello world\n"})
+	s := r.newSession()
+	r.prompt(s.SessionId, "edit")
+	if len(ed.asked) != 1 || readProject(t, r.dir, "a.txt") != "bye world\n" {
+		t.Errorf("the hook's ask: %d questions, a.txt %q\nstderr:\n%s", len(ed.asked), readProject(t, r.dir, "a.txt"), r.stderr)
+	}
+	if resp := r.prompt(s.SessionId, "do the forbidden thing"); resp.StopReason != sdk.StopReasonRefusal {
+		t.Errorf("a blocked prompt: stop reason %q, want refusal", resp.StopReason)
+	}
+	if n := len(r.srv.Requests()); n != 2 {
+		t.Errorf("%d model requests; the blocked prompt reached the model", n)
+	}
+}
