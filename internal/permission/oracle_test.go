@@ -146,11 +146,21 @@ func tracedProgram(l string) (string, bool) {
 	default:
 		name, _, _ = strings.Cut(rest, " ")
 	}
-	if eq := strings.IndexByte(name, '='); eq > 0 && validName(strings.TrimSuffix(name[:eq], "+")) ||
+	if eq := strings.IndexByte(name, '='); eq > 0 && assignedName(name[:eq]) ||
 		strings.HasPrefix(name, "[[") || strings.HasPrefix(name, "((") || name == "let" || name == "for" || name == "case" || name == "select" || name == "" {
 		return "", false
 	}
 	return path.Base(name), true
+}
+
+// assignedName reports whether the text before a traced "=" is what an
+// assignment puts there: a name, perhaps with a subscript and a "+".
+func assignedName(s string) bool {
+	s = strings.TrimSuffix(s, "+")
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
+		s = s[:i]
+	}
+	return validName(s)
 }
 
 // TestOracleSees: the oracle's own lines are allowed and it sees what
