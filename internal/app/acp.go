@@ -100,7 +100,7 @@ func (h *acpHost) open(ctx context.Context, o acp.SessionOptions) (*acpSession, 
 		defer h.agentMu.Unlock()
 		return a.newAgent(ctx, opts)
 	}
-	return &acpSession{env: env}, nil
+	return &acpSession{env: env, host: h}, nil
 }
 
 // startMCP starts the editor's MCP servers that are new: a name forge's
@@ -138,7 +138,10 @@ func (h *acpHost) close() {
 }
 
 // acpSession is one editor session: a forge conversation.
-type acpSession struct{ env *commands.Env }
+type acpSession struct {
+	env  *commands.Env
+	host *acpHost
+}
 
 func (s *acpSession) ID() string                { return s.env.Exec.SessionID }
 func (s *acpSession) Mode() permission.Mode     { return s.env.Policy.Mode() }
@@ -160,10 +163,14 @@ func (s *acpSession) Commands() []acp.Command {
 	return out
 }
 
+// ContextWindow reads the model the first prompt of any session chose,
+// under the lock that choice is made with.
 func (s *acpSession) ContextWindow() int {
 	if s.env.ContextWindow == nil {
 		return 0
 	}
+	s.host.agentMu.Lock()
+	defer s.host.agentMu.Unlock()
 	return s.env.ContextWindow()
 }
 

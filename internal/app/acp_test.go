@@ -468,3 +468,34 @@ func TestACPHooks(t *testing.T) {
 		t.Errorf("%d model requests; the blocked prompt reached the model", n)
 	}
 }
+
+// Two sessions of one editor prompt at once, each its own conversation
+// with its own session log.
+func TestACPTwoSessionsAtOnce(t *testing.T) {
+	ed := &editor{}
+	r := startACP(t, llmtest.Script{Turns: []llmtest.Turn{{Text: "Hi."}}, RepeatLast: true}, ed, sdk.ClientCapabilities{})
+	a, b := r.newSession(), r.newSession()
+	if a.SessionId == b.SessionId {
+		t.Fatalf("both sessions are %s", a.SessionId)
+	}
+	done := make(chan sdk.StopReason, 2)
+	for _, id := range []sdk.SessionId{a.SessionId, b.SessionId} {
+		go func() {
+			resp, err := r.conn.Prompt(r.ctx(), sdk.PromptRequest{SessionId: id, Prompt: []sdk.ContentBlock{sdk.TextBlock("hi from " + string(id))}})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- resp.StopReason
+		}()
+	}
+	for range 2 {
+		if got := <-done; got != sdk.StopReasonEndTurn {
+			t.Errorf("stop reason %q", got)
+		}
+	}
+	for _, req := range r.srv.Requests() {
+		if strings.Count(string(req.Body), "hi from ") != 1 {
+			t.Errorf("a request mixes the sessions: %s", req.Body)
+		}
+	}
+}
