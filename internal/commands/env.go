@@ -148,6 +148,9 @@ type AgentOptions struct {
 	// ShowChanges has the agent work out the change of each edit made
 	// without a question, for the view to show it (agent.Config).
 	ShowChanges bool
+	// Policy, when set, decides this prompt's calls instead of the
+	// session's (a conversation of its own, as an editor's are).
+	Policy *permission.Policy
 	// command says the prompt is a custom command's: its @files are
 	// attached and its !`commands` run before it is sent.
 	command bool
