@@ -76,6 +76,7 @@ func (r *run) prepare(c llm.ToolCall) *pending {
 	}
 	if t, ok := r.a.cfg.Executor.Registry().Get(c.Name); ok {
 		p.tool = t
+		p.call.Args = tools.AdoptArgs(t, p.call.Args)
 		p.call.ReadOnly = tools.IsReadOnly(t)
 		p.call.Sandboxed = r.sandboxFor(p) != nil
 	}

@@ -256,10 +256,11 @@ func (v *runView) cols() int {
 func (v *runView) headline(c *agent.Call) string { return CallHeadline(c, v.opts.Lookup) }
 
 // CallHeadline names a call in one line, as a run shows it: the tool and
-// what it acts on (its first string argument), "Bash(go test ./...)".
-// lookup finds the tool's parameters; nil names the tool alone.
+// what it acts on (its first string argument), "Bash(go test ./...)",
+// then what the model said the call is for, when it did ("· Run the
+// tests"). lookup finds the tool's parameters; nil names the tool alone.
 func CallHeadline(c *agent.Call, lookup func(name string) (tools.Tool, bool)) string {
-	subject := ""
+	subject, purpose := "", ""
 	if t, ok := lookupTool(lookup, c.Name); ok {
 		for _, p := range t.Parameters() {
 			if s, ok := c.Args[p.Name].(string); ok && s != "" {
@@ -267,12 +268,26 @@ func CallHeadline(c *agent.Call, lookup func(name string) (tools.Tool, bool)) st
 				break
 			}
 		}
+		purpose = CallPurpose(t, c.Args)
 	}
 	subject = clip(strings.Join(strings.Fields(subject), " "), 80)
-	if subject == "" {
-		return sanitizeText(c.Name)
+	line := c.Name
+	if subject != "" {
+		line += "(" + subject + ")"
 	}
-	return sanitizeText(c.Name + "(" + subject + ")")
+	if purpose != "" {
+		line += " · " + purpose
+	}
+	return sanitizeText(line)
+}
+
+// CallPurpose is what a call of t with args is for, in the model's words
+// (Bash's description), on one line and short; "" when it said nothing.
+func CallPurpose(t tools.Tool, args tools.Args) string {
+	if t == nil || args == nil {
+		return ""
+	}
+	return clip(strings.Join(strings.Fields(tools.Present(t, args, tools.Result{}).Purpose), " "), 60)
 }
 
 func (v *runView) lookup(name string) (tools.Tool, bool) { return lookupTool(v.opts.Lookup, name) }
