@@ -106,6 +106,8 @@ type Config struct {
 // Conversation; an Agent itself keeps no per-run state.
 type Agent struct {
 	cfg Config
+	// own serves the tools the agent carries out itself (ownTools).
+	own *tools.Executor
 }
 
 // New returns an agent for cfg.
@@ -116,7 +118,7 @@ func New(cfg Config) *Agent {
 	if cfg.ToolFormat == "" {
 		cfg.ToolFormat = FormatNative
 	}
-	return &Agent{cfg: cfg}
+	return &Agent{cfg: cfg, own: ownTools()}
 }
 
 // ToolNames are the tools the agent offers the model.
@@ -150,6 +152,9 @@ type run struct {
 	logReported bool
 	// stopBlocks counts the times Stop hooks kept the run going.
 	stopBlocks int
+	// todosChanged says the model wrote its task list in this run, and
+	// todosReminded that it was reminded of the items it left.
+	todosChanged, todosReminded bool
 	// mu guards done while subagents run beside each other.
 	mu sync.Mutex
 	// asking puts the questions of subagents side by side one at a time.
@@ -238,6 +243,9 @@ func (r *run) loop(ctx context.Context) {
 			continue
 		}
 		if len(msg.ToolCalls) == 0 {
+			if r.remindTodos() {
+				continue
+			}
 			r.done.Reason = ReasonStop
 			return
 		}
@@ -319,7 +327,7 @@ func (a *Agent) toolSpecs() []llm.ToolSpec {
 		}
 		specs = append(specs, llm.ToolSpec{Name: d.Name, Description: d.Description, InputSchema: tools.ParametersSchema(d.Parameters)})
 	}
-	return specs
+	return append(specs, a.ownSpecs()...)
 }
 
 // planMode says the policy's mode is plan.

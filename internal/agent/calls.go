@@ -74,7 +74,11 @@ func (r *run) prepare(c llm.ToolCall) *pending {
 	if args, err := tools.DecodeArgs(c.Arguments); err == nil {
 		p.call.Args = args
 	}
-	if t, ok := r.a.cfg.Executor.Registry().Get(c.Name); ok {
+	t, ok := r.a.cfg.Executor.Registry().Get(c.Name)
+	if !ok {
+		t, ok = r.a.ownTool(c.Name)
+	}
+	if ok {
 		p.tool = t
 		p.call.Args = tools.AdoptArgs(t, p.call.Args)
 		p.call.ReadOnly = tools.IsReadOnly(t)
@@ -99,7 +103,7 @@ func (r *run) sandboxFor(p *pending) tools.Sandbox {
 // side by side could lose each other's edits, and their checkpoints would
 // interleave.
 func (r *run) concurrent(p *pending) bool {
-	if p.tool == nil || !p.call.ReadOnly || p.call.Name == askQuestion {
+	if p.tool == nil || !p.call.ReadOnly || p.call.Name == askQuestion || r.isOwn(p) {
 		return false
 	}
 	if p.call.Name == TaskToolName && p.call.Args != nil {
@@ -335,11 +339,15 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	r.emit(Event{Type: EventToolStart, Call: &p.call})
 	var res tools.Result
 	ec.Sandbox = r.a.sandbox() // a tool that runs confined honours the call's sandbox: false
+	exec := r.a.cfg.Executor
+	if r.isOwn(p) {
+		exec = r.a.own
+	}
 	if p.call.Args != nil {
-		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, ec, p.call.Args)
+		res = exec.Execute(ctx, p.call.Name, ec, p.call.Args)
 	} else {
 		// Not a JSON object: the executor words the error for the model.
-		res = r.a.cfg.Executor.ExecuteJSON(ctx, p.call.Name, ec, p.call.Raw)
+		res = exec.ExecuteJSON(ctx, p.call.Name, ec, p.call.Raw)
 	}
 	live.close()
 	p.ran = true
@@ -347,6 +355,9 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	keepPrinted(p.res, live)
 	if change != nil && res.Status == tools.StatusSuccess {
 		p.res.Change = change
+	}
+	if r.isOwn(p) {
+		r.ownEffects(p)
 	}
 	afterCall()
 }

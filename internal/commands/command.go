@@ -158,6 +158,7 @@ func Table() []Command {
 		compactCommand(),
 		resumeCommand(),
 		lastCommand(),
+		todosCommand(),
 		undoCommand(),
 		rewindCommand(),
 		toolsCommand(),

@@ -210,7 +210,9 @@ type ResumedView struct {
 	Header   string
 	Messages []llm.Message
 	Recap    RecapOptions
-	Value    any
+	// Todos is the model's task list as the conversation left it.
+	Todos agent.Todos
+	Value any
 }
 
 // ResumedText is the text of a resumed conversation on a terminal of
@@ -220,8 +222,12 @@ func ResumedText(rv ResumedView, width int, color bool) string {
 	opts.Width, opts.Color = width, color
 	header := sanitizeText(rv.Header)
 	recap := Recap(rv.Messages, opts)
-	if recap == "" {
-		return Fit(header, width)
+	todos := ""
+	if len(rv.Todos) > 0 {
+		todos = "\n" + New(Options{Width: width, Color: color}).TodoList(rv.Todos) + "\n"
 	}
-	return Fit(header+" Where it left off:", width) + "\n\n" + recap + "\n"
+	if recap == "" {
+		return Fit(header, width) + todos
+	}
+	return Fit(header+" Where it left off:", width) + "\n\n" + recap + "\n" + todos
 }

@@ -105,7 +105,15 @@ func (v *runView) Event(e agent.Event) {
 			v.shownText = e.Text
 		}
 	case agent.EventToolResult:
-		v.result(e.Call, e.Result, v.finished(e.Call))
+		rc := v.finished(e.Call)
+		if v.p.Terminal && e.Call.Name == agent.TodoToolName && e.Result.Status == agent.StatusSuccess {
+			return // the list it wrote is shown instead (EventTodo)
+		}
+		v.result(e.Call, e.Result, rc)
+	case agent.EventTodo:
+		if v.p.Terminal {
+			v.line(v.progress, v.p.Renderer.TodoList(e.Todos))
+		}
 	case agent.EventCompaction:
 		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: conversation "+oneLineText(e.Text)))
 	case agent.EventNotice:
