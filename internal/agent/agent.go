@@ -137,8 +137,11 @@ type run struct {
 	conv  *Conversation
 	emit  func(Event)
 	specs []llm.ToolSpec
-	loops loopDetector
-	done  Done
+	// specsMode is the approval mode specs were made for: a mode changed
+	// in the middle of a run (a plan approved) changes the tools offered.
+	specsMode permission.Mode
+	loops     loopDetector
+	done      Done
 	// parseErrs are the text-format call blocks of the last answer that
 	// could not be read.
 	parseErrs []string
@@ -166,7 +169,8 @@ type run struct {
 // whose summary Run also returns. Whatever happens, conv is left valid: each
 // tool call of it has its result.
 func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit func(Event)) Done {
-	r := &run{a: a, conv: conv, emit: serialized(emit), specs: a.toolSpecs(), loops: loopDetector{off: !a.cfg.LoopDetection}}
+	r := &run{a: a, conv: conv, emit: serialized(emit), loops: loopDetector{off: !a.cfg.LoopDetection}}
+	r.refreshSpecs()
 	r.done.Priced = a.cfg.Price != nil
 	for _, n := range a.cfg.Notices {
 		r.notice(n)
@@ -256,6 +260,7 @@ func (r *run) loop(ctx context.Context) {
 func (r *run) request(ctx context.Context) (llm.Message, error) {
 	r.done.Turns++
 	r.emit(Event{Type: EventThinking})
+	r.refreshSpecs()
 	req := r.a.buildRequest(r.conv.Messages, r.specs)
 	resp, err := r.a.cfg.Model.Stream(ctx, req, func(d llm.Delta) {
 		if d.Text != "" {
@@ -330,6 +335,24 @@ func (a *Agent) toolSpecs() []llm.ToolSpec {
 	return append(specs, a.ownSpecs()...)
 }
 
+// refreshSpecs makes the tools offered those of the approval mode, when
+// it changed since they were made.
+func (r *run) refreshSpecs() {
+	m := r.a.mode()
+	if r.specs != nil && m == r.specsMode {
+		return
+	}
+	r.specs, r.specsMode = r.a.toolSpecs(), m
+}
+
+// mode is the policy's approval mode; ask without a policy.
+func (a *Agent) mode() permission.Mode {
+	if a.cfg.Policy == nil {
+		return permission.ModeAsk
+	}
+	return a.cfg.Policy.Mode()
+}
+
 // planMode says the policy's mode is plan.
 func (a *Agent) planMode() bool {
 	return a.cfg.Policy != nil && a.cfg.Policy.Mode() == permission.ModePlan
@@ -347,12 +370,16 @@ func (a *Agent) sandbox() tools.Sandbox {
 // buildRequest is the request for msgs: native tool calling, or the text
 // format (no tools sent; calls and results as text).
 func (a *Agent) buildRequest(msgs []llm.Message, specs []llm.ToolSpec) llm.Request {
-	req := llm.Request{Model: a.cfg.ModelName, System: a.cfg.System, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxAnswerTokens}
+	system := a.cfg.System
+	if a.planMode() && a.cfg.depth == 0 {
+		system += planModePrompt
+	}
+	req := llm.Request{Model: a.cfg.ModelName, System: system, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxAnswerTokens}
 	if a.cfg.ToolFormat != FormatXML {
 		return req
 	}
 	req.Tools = nil
-	req.System = a.cfg.System + "\n" + llm.TextToolPrompt(specs)
+	req.System = system + "\n" + llm.TextToolPrompt(specs)
 	req.Messages = textMessages(msgs)
 	return req
 }

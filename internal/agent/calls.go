@@ -30,6 +30,9 @@ type pending struct {
 	// asked says the person was asked about it, and so has seen what it
 	// would do.
 	asked bool
+	// ends says the call ended the run, having set how (a plan put to
+	// nobody: it is the final answer).
+	ends bool
 }
 
 // runCalls answers every call of one assistant message, in order, and
@@ -357,7 +360,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 		p.res.Change = change
 	}
 	if r.isOwn(p) {
-		r.ownEffects(p)
+		r.ownEffects(ctx, p)
 	}
 	afterCall()
 }
@@ -366,6 +369,9 @@ func (r *run) execute(ctx context.Context, p *pending) {
 // output is the final answer. ask_question with someone to answer is not
 // one: the answer goes back to the model.
 func (r *run) breaksLoop(p *pending) bool {
+	if p.ends {
+		return true
+	}
 	if p.tool == nil || !tools.IsLoopBreaking(p.tool) || p.res.Status != StatusSuccess || p.call.Name == askQuestion {
 		return false
 	}

@@ -43,6 +43,9 @@ const (
 	// EventHook is something a hook did that the person should see: a
 	// call or prompt blocked, a failure, a rewrite (Hook says what).
 	EventHook EventType = "hook"
+	// EventPlan is the plan the model puts to the person in plan mode
+	// (Text, Markdown), before they are asked about it.
+	EventPlan EventType = "plan"
 	// EventTodo says the model changed its task list (Todos is the whole
 	// list).
 	EventTodo EventType = "todo"

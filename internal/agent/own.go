@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"context"
+
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -10,7 +12,7 @@ import (
 // world (the task list), so only a run can carry them out.
 func ownTools() *tools.Executor {
 	reg := tools.NewRegistry()
-	if err := reg.Register(todoTool{}); err != nil {
+	if err := reg.RegisterMany(todoTool{}, planTool{}); err != nil {
 		panic(err) // a malformed built-in descriptor: a programming error
 	}
 	return tools.NewExecutor(reg)
@@ -37,6 +39,9 @@ func (a *Agent) ownSpecs() []llm.ToolSpec {
 		if _, taken := a.cfg.Executor.Registry().Get(t.Name()); taken || !a.cfg.Scope.Offers(t.Name()) {
 			continue
 		}
+		if t.Name() == PlanToolName && !a.planMode() {
+			continue // there is no plan to put to the person outside plan mode
+		}
 		specs = append(specs, llm.ToolSpec{Name: t.Name(), Description: t.Description(), InputSchema: tools.ParametersSchema(t.Parameters())})
 	}
 	return specs
@@ -53,12 +58,14 @@ func (r *run) isOwn(p *pending) bool {
 
 // ownEffects carries out what a call of the agent's own tool that
 // succeeded does to the run.
-func (r *run) ownEffects(p *pending) {
+func (r *run) ownEffects(ctx context.Context, p *pending) {
 	if p.res.Status != StatusSuccess {
 		return
 	}
 	switch p.call.Name {
 	case TodoToolName:
 		r.keepTodos(p)
+	case PlanToolName:
+		r.presentPlan(ctx, p)
 	}
 }

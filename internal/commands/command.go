@@ -173,6 +173,8 @@ func Table() []Command {
 		mcpCommand(),
 		pluginsCommand(),
 		permissionsCommand(),
+		modeCommand(),
+		planCommand(),
 		sandboxCommand(),
 		hooksCommand(),
 		sessionsCommand(),

@@ -124,6 +124,8 @@ func (v jsonRun) Event(e agent.Event) {
 		v.write(textEvent{Type: "compaction", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventHook:
 		v.write(newHookEvent(e.Hook, e.ParentID))
+	case agent.EventPlan:
+		v.write(textEvent{Type: "plan", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventTodo:
 		ts := e.Todos
 		if ts == nil {

@@ -83,7 +83,7 @@ func (v *runView) Event(e agent.Event) {
 			v.started(e.Call)
 		}
 		return
-	case agent.EventToolQuestion, agent.EventApproval:
+	case agent.EventToolQuestion, agent.EventApproval, agent.EventPlan:
 		// The person is asked something: nothing may draw over it.
 		v.paused = true
 		v.announce(e.ParentID)
