@@ -106,8 +106,10 @@ func (v *runView) Event(e agent.Event) {
 		}
 	case agent.EventToolResult:
 		rc := v.finished(e.Call)
-		if v.p.Terminal && e.Call.Name == agent.TodoToolName && e.Result.Status == agent.StatusSuccess {
-			return // the list it wrote is shown instead (EventTodo)
+		if v.p.Terminal && e.Result.Status == agent.StatusSuccess && (e.Call.Name == agent.TodoToolName || e.Call.Name == agent.PlanToolName) {
+			// Shown otherwise: the list it wrote (EventTodo), the plan
+			// the person just approved.
+			return
 		}
 		v.result(e.Call, e.Result, rc)
 	case agent.EventTodo:

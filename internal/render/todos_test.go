@@ -35,10 +35,12 @@ func TestTodoList(t *testing.T) {
 func TestRunViewTodos(t *testing.T) {
 	call := &agent.Call{ID: "t1", Name: agent.TodoToolName}
 	l := newLiveRun(nil)
+	plan := &agent.Call{ID: "p1", Name: agent.PlanToolName}
 	l.send(agent.Event{Type: agent.EventToolStart, Call: call}, agent.Event{Type: agent.EventToolResult, Call: call, Result: ok("updated")},
-		agent.Event{Type: agent.EventTodo, Todos: threeTodos})
+		agent.Event{Type: agent.EventTodo, Todos: threeTodos},
+		agent.Event{Type: agent.EventToolStart, Call: plan}, agent.Event{Type: agent.EventToolResult, Call: plan, Result: ok("## The plan")})
 	l.v.Close()
-	if got := l.screen(); strings.Contains(got, agent.TodoToolName) || !strings.Contains(got, "Tasks · 1 of 3 done\n  ✓ Add the --shout flag\n  ▸ Writing the test\n") {
+	if got := l.screen(); strings.Contains(got, agent.TodoToolName) || strings.Contains(got, "The plan") || !strings.Contains(got, "Tasks · 1 of 3 done\n  ✓ Add the --shout flag\n  ▸ Writing the test\n") {
 		t.Errorf("terminal:\n%s", got)
 	}
 	var out bytes.Buffer
