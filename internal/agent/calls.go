@@ -344,7 +344,9 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	ec.Sandbox = r.a.sandbox() // a tool that runs confined honours the call's sandbox: false
 	exec := r.a.cfg.Executor
 	if r.isOwn(p) {
-		exec = r.a.own
+		// The agent's own tools change the run, not the world: a dry run
+		// runs them, so that it still shows the plan and the task list.
+		exec, ec.DryRun = r.a.own, false
 	}
 	if p.call.Args != nil {
 		res = exec.Execute(ctx, p.call.Name, ec, p.call.Args)

@@ -184,3 +184,18 @@ func TestPlanToolOutsidePlanMode(t *testing.T) {
 		t.Errorf("result %+v", res[0])
 	}
 }
+
+// A dry run still shows the plan and keeps the task list: the agent's own
+// tools change the run, not the world.
+func TestOwnToolsRunInADryRun(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{scriptCall(TodoToolName, twoTodos)}},
+		{ToolCalls: []llmtest.ToolCall{scriptCall(PlanToolName, planArgs)}},
+	}})
+	h.cfg.Policy = h.policy(permission.Config{Mode: permission.ModePlan})
+	h.cfg.Exec.DryRun = true
+	d := h.run(context.Background(), "plan")
+	if d.Text != "1. Add the flag to main.go\n2. Test it" || len(h.conv.Todos) != 2 {
+		t.Errorf("done %+v, todos %+v", d, h.conv.Todos)
+	}
+}

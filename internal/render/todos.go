@@ -24,23 +24,24 @@ func (r *Renderer) TodoList(ts agent.Todos) string {
 	var b strings.Builder
 	b.WriteString(r.paint(r.st.label, fmt.Sprintf("Tasks · %d of %d done", ts.Done(), len(ts))))
 	for _, t := range ts {
-		mark, text, style := todoPendingMark, t.Content, r.st.name
+		b.WriteString("\n")
 		switch t.Status {
 		case agent.TodoCompleted:
-			mark, style = todoDoneMark, r.st.label
+			b.WriteString(r.paintLines(r.st.label, todoLine(todoDoneMark, t.Content, r.cols)))
 		case agent.TodoInProgress:
-			mark, style = todoCurrentMark, r.st.title
+			text := t.Content
 			if t.ActiveForm != "" {
 				text = t.ActiveForm
 			}
+			b.WriteString(r.paintLines(r.st.title, todoLine(todoCurrentMark, text, r.cols)))
+		default:
+			b.WriteString(todoLine(todoPendingMark, t.Content, r.cols))
 		}
-		line := Fit("  "+mark+" "+oneLineText(text), r.cols)
-		b.WriteString("\n")
-		if t.Status == agent.TodoPending {
-			b.WriteString(line)
-			continue
-		}
-		b.WriteString(r.paintLines(style, line))
 	}
 	return b.String()
+}
+
+// todoLine is one item of a task list, made safe and fitted to cols.
+func todoLine(mark, text string, cols int) string {
+	return Fit("  "+mark+" "+oneLineText(text), cols)
 }
