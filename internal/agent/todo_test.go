@@ -106,3 +106,28 @@ func TestSubagentHasNoTodoList(t *testing.T) {
 		t.Error("a subagent serves TodoWrite")
 	}
 }
+
+// A task list read back from a session log: whatever the record holds,
+// a list or an error, never a panic; a list written reads back the same.
+func FuzzDecodeTodos(f *testing.F) {
+	f.Add([]byte(`[{"content":"a","status":"pending","activeForm":"doing a"}]`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"content":"a"}`))
+	f.Add([]byte(`[{"content":1}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ts, err := DecodeTodos(data)
+		if err != nil {
+			return
+		}
+		b, err := json.Marshal(ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := DecodeTodos(b)
+		if err != nil || len(again) != len(ts) {
+			t.Fatalf("%s read back as %v, %v", b, again, err)
+		}
+		_ = ts.Unfinished()
+	})
+}

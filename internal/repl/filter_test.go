@@ -186,6 +186,7 @@ func FuzzKeyFilter(f *testing.F) {
 	f.Add([]byte("x\x1b[200~a\r\x1b[201\x1b[201~\x1b[A\n\x1b\r"), byte(3), "")
 	f.Add([]byte("\x1b[200~y\x1b[201~\x1b\x1b[Bny"), byte(2), "yn")
 	f.Add([]byte("\x1b[2\x1b[200~\x1b[201~~"), byte(5), "a")
+	f.Add([]byte("ab\x1b[Z\x07\x1b[Zc"), byte(2), "")
 	f.Fuzz(func(t *testing.T, in []byte, step byte, keys string) {
 		whole, pw := filterRun(keys, 64, string(in))
 		var chunks []string
