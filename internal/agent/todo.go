@@ -167,15 +167,28 @@ func (r *run) remindTodos() bool {
 	}
 	r.todosReminded = true
 	var b strings.Builder
-	b.WriteString("Your task list still has unfinished items:\n")
+	b.WriteString(reminderOpen + "\nYour task list still has unfinished items:\n")
 	for _, t := range left {
 		fmt.Fprintf(&b, "- [%s] %s\n", t.Status, t.Content)
 	}
 	b.WriteString("If the work is not done, go on with them. If they are done or no longer needed, update the list with " +
-		TodoToolName + ". Then give your answer.")
+		TodoToolName + ". Then give your answer.\n" + reminderClose)
 	r.conv.append(llm.Message{Role: llm.RoleUser, Text: b.String()})
 	r.notice(fmt.Sprintf("the model stopped with %d unfinished %s in its task list; it was reminded of them", len(left), pluralWord(len(left), "item")))
 	return true
+}
+
+// A reminder forge gives the model comes as a user message in these
+// tags, as models trained on other agents know them: it is not the
+// person's, and a resumed conversation does not show it as a prompt.
+const (
+	reminderOpen  = "<system-reminder>"
+	reminderClose = "</system-reminder>"
+)
+
+// IsReminder says m is a reminder forge gave the model, not a prompt.
+func IsReminder(m llm.Message) bool {
+	return m.Role == llm.RoleUser && strings.HasPrefix(m.Text, reminderOpen) && strings.HasSuffix(m.Text, reminderClose)
 }
 
 func pluralWord(n int, w string) string {

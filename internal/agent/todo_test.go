@@ -48,6 +48,9 @@ func TestTodoListAndReminder(t *testing.T) {
 			if !strings.Contains(reminder, "[in_progress] Write the test") || strings.Contains(reminder, "Add the flag") {
 				t.Errorf("reminder %q", reminder)
 			}
+			if m := h.conv.Messages[len(h.conv.Messages)-2]; !IsReminder(m) || IsReminder(h.conv.Messages[0]) {
+				t.Errorf("the reminder %+v is not told from a prompt", m)
+			}
 			if h.countEvents(EventTodo) != 1 || len(h.conv.Todos) != 2 || h.conv.Todos[1].ActiveForm != "Writing the test" {
 				t.Errorf("%d todo events, list %+v", h.countEvents(EventTodo), h.conv.Todos)
 			}

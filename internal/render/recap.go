@@ -62,7 +62,7 @@ func Recap(msgs []llm.Message, opts RecapOptions) string {
 	start := len(msgs)
 	for n := 0; start > 0 && n < max(opts.Exchanges, 1); {
 		start--
-		if msgs[start].Role == llm.RoleUser {
+		if msgs[start].Role == llm.RoleUser && !agent.IsReminder(msgs[start]) {
 			n++
 		}
 	}
@@ -76,6 +76,9 @@ func Recap(msgs []llm.Message, opts RecapOptions) string {
 	for _, m := range msgs[start:] {
 		switch m.Role {
 		case llm.RoleUser:
+			if agent.IsReminder(m) {
+				continue // forge's, not the person's
+			}
 			if rc.b.Len() > 0 {
 				rc.b.WriteString("\n")
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/llm"
 )
 
 var threeTodos = agent.Todos{
@@ -59,5 +60,20 @@ func TestResumedTextShowsTodos(t *testing.T) {
 	got := ResumedText(ResumedView{Header: "Continuing session sess_1: 1 prompt, 2 messages.", Todos: threeTodos}, 0, false)
 	if !strings.HasSuffix(got, "\nTasks · 1 of 3 done\n  ✓ Add the --shout flag\n  ▸ Writing the test\n  ○ Update the README\n") {
 		t.Errorf("resumed:\n%s", got)
+	}
+}
+
+// A reminder forge gave the model is not shown as one of the person's
+// prompts when a conversation is resumed.
+func TestRecapLeavesRemindersOut(t *testing.T) {
+	msgs := []llm.Message{
+		{Role: llm.RoleUser, Text: "add a flag"},
+		{Role: llm.RoleAssistant, Text: "Stopping."},
+		{Role: llm.RoleUser, Text: "<system-reminder>\nYour task list still has unfinished items:\n</system-reminder>"},
+		{Role: llm.RoleAssistant, Text: "All done."},
+	}
+	got := Recap(msgs, RecapOptions{Exchanges: 1, Prompt: "forge> "})
+	if strings.Contains(got, "task list") || !strings.Contains(got, "forge> add a flag") || !strings.Contains(got, "All done.") {
+		t.Errorf("recap:\n%s", got)
 	}
 }
