@@ -50,6 +50,8 @@ var bashDescriptor = tools.Descriptor{
 	Confined: true,
 	Parameters: []tools.Parameter{
 		{Name: "command", Type: tools.TypeString, Description: "The command to execute", Required: true},
+		{Name: "description", Type: tools.TypeString, Description: "What the command does, in five to ten words " +
+			"(\"Run the unit tests\"): the person sees it with the command"},
 		{Name: "timeout", Type: tools.TypeInteger, Description: "Timeout in milliseconds", Default: bashDefaultTimeoutMS,
 			Minimum: tools.Float(bashMinTimeoutMS), Maximum: tools.Float(bashMaxTimeoutMS)},
 		{Name: "run_in_background", Type: tools.TypeBoolean, Description: "Run command in background", Default: false},
@@ -57,7 +59,23 @@ var bashDescriptor = tools.Descriptor{
 			"false runs it outside the sandbox, with all the person's rights, and always asks the person first (refused where nobody can answer): " +
 			"use it only when the sandbox blocked something the task needs."},
 	},
+	Adopt: bashAdoptions,
 }
+
+// bashAdoptions are the arguments other agents' shell tools take that
+// mean something to Bash: Claude Code's dangerouslyDisableSandbox is
+// sandbox: false (which asks the person first, as it does there), and
+// its false changes nothing.
+var bashAdoptions = tools.Adoptions{{From: "dangerouslyDisableSandbox", Adopt: func(v any) (string, any, bool) {
+	off, ok := v.(bool)
+	if !ok {
+		return "", nil, false
+	}
+	if !off {
+		return "", nil, true
+	}
+	return tools.SandboxParam, false, true
+}}}
 
 // bashTool runs shell commands. It is safe for concurrent use.
 type bashTool struct {

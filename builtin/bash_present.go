@@ -13,7 +13,7 @@ import (
 type bashPresenter struct{}
 
 func (bashPresenter) Present(args tools.Args, res tools.Result) tools.Presentation {
-	var p tools.Presentation
+	p := tools.Presentation{Purpose: strings.TrimSpace(args.String("description"))}
 	if cmd := args.String("command"); cmd != "" {
 		p.Details = []tools.Detail{{Label: "Command", Value: cmd}}
 	}

@@ -50,6 +50,9 @@ var grepDescriptor = tools.Descriptor{
 		{Name: "hidden", Type: tools.TypeBoolean, Description: "Also search hidden files and directories", Default: false},
 		{Name: "respect_gitignore", Type: tools.TypeBoolean, Description: "Skip files ignored by .gitignore (inside a git repository)", Default: true},
 	},
+	// Claude Code's Grep takes multiline; forge matches line by line, so
+	// only its false (the default there) is taken, and true refused.
+	Adopt: tools.Adoptions{{From: "multiline", Adopt: tools.DropWhen(func(v any) bool { return v == false })}},
 }
 
 // grepTool searches file contents in parallel.

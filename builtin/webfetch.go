@@ -45,7 +45,13 @@ var webFetchDescriptor = tools.Descriptor{
 	Parameters: []tools.Parameter{
 		{Name: "url", Type: tools.TypeString, Description: "The http or https URL to fetch", Required: true, MinLength: tools.Int(1)},
 	},
+	// Claude Code's WebFetch runs a prompt over the page with a small
+	// model; forge returns the page itself, which the model that asked
+	// reads with its question in mind, so the prompt is dropped.
+	Adopt: tools.Adoptions{{From: "prompt", Adopt: tools.DropWhen(isString)}},
 }
+
+func isString(v any) bool { _, ok := v.(string); return ok }
 
 // webFetchTool fetches pages. Its client checks every dialled address.
 type webFetchTool struct {

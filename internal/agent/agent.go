@@ -110,6 +110,8 @@ type Config struct {
 // Conversation; an Agent itself keeps no per-run state.
 type Agent struct {
 	cfg Config
+	// own serves the tools the agent carries out itself (ownTools).
+	own *tools.Executor
 }
 
 // New returns an agent for cfg.
@@ -120,7 +122,7 @@ func New(cfg Config) *Agent {
 	if cfg.ToolFormat == "" {
 		cfg.ToolFormat = FormatNative
 	}
-	return &Agent{cfg: cfg}
+	return &Agent{cfg: cfg, own: ownTools()}
 }
 
 // ToolNames are the tools the agent offers the model.
@@ -139,8 +141,11 @@ type run struct {
 	conv  *Conversation
 	emit  func(Event)
 	specs []llm.ToolSpec
-	loops loopDetector
-	done  Done
+	// specsMode is the approval mode specs were made for: a mode changed
+	// in the middle of a run (a plan approved) changes the tools offered.
+	specsMode permission.Mode
+	loops     loopDetector
+	done      Done
 	// parseErrs are the text-format call blocks of the last answer that
 	// could not be read.
 	parseErrs []string
@@ -154,6 +159,9 @@ type run struct {
 	logReported bool
 	// stopBlocks counts the times Stop hooks kept the run going.
 	stopBlocks int
+	// todosChanged says the model wrote its task list in this run, and
+	// todosReminded that it was reminded of the items it left.
+	todosChanged, todosReminded bool
 	// mu guards done while subagents run beside each other.
 	mu sync.Mutex
 	// asking puts the questions of subagents side by side one at a time.
@@ -165,7 +173,8 @@ type run struct {
 // whose summary Run also returns. Whatever happens, conv is left valid: each
 // tool call of it has its result.
 func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit func(Event)) Done {
-	r := &run{a: a, conv: conv, emit: serialized(emit), specs: a.toolSpecs(), loops: loopDetector{off: !a.cfg.LoopDetection}}
+	r := &run{a: a, conv: conv, emit: serialized(emit), loops: loopDetector{off: !a.cfg.LoopDetection}}
+	r.refreshSpecs()
 	r.done.Priced = a.cfg.Price != nil
 	for _, n := range a.cfg.Notices {
 		r.notice(n)
@@ -242,6 +251,9 @@ func (r *run) loop(ctx context.Context) {
 			continue
 		}
 		if len(msg.ToolCalls) == 0 {
+			if r.remindTodos() {
+				continue
+			}
 			r.done.Reason = ReasonStop
 			return
 		}
@@ -252,6 +264,7 @@ func (r *run) loop(ctx context.Context) {
 func (r *run) request(ctx context.Context) (llm.Message, error) {
 	r.done.Turns++
 	r.emit(Event{Type: EventThinking})
+	r.refreshSpecs()
 	req := r.a.buildRequest(r.conv.Messages, r.specs)
 	resp, err := r.a.cfg.Model.Stream(ctx, req, func(d llm.Delta) {
 		if d.Text != "" {
@@ -326,7 +339,25 @@ func (a *Agent) toolSpecs() []llm.ToolSpec {
 		}
 		specs = append(specs, llm.ToolSpec{Name: d.Name, Description: d.Description, InputSchema: tools.ParametersSchema(d.Parameters)})
 	}
-	return specs
+	return append(specs, a.ownSpecs()...)
+}
+
+// refreshSpecs makes the tools offered those of the approval mode, when
+// it changed since they were made.
+func (r *run) refreshSpecs() {
+	m := r.a.mode()
+	if r.specs != nil && m == r.specsMode {
+		return
+	}
+	r.specs, r.specsMode = r.a.toolSpecs(), m
+}
+
+// mode is the policy's approval mode; ask without a policy.
+func (a *Agent) mode() permission.Mode {
+	if a.cfg.Policy == nil {
+		return permission.ModeAsk
+	}
+	return a.cfg.Policy.Mode()
 }
 
 // planMode says the policy's mode is plan.
@@ -346,12 +377,16 @@ func (a *Agent) sandbox() tools.Sandbox {
 // buildRequest is the request for msgs: native tool calling, or the text
 // format (no tools sent; calls and results as text).
 func (a *Agent) buildRequest(msgs []llm.Message, specs []llm.ToolSpec) llm.Request {
-	req := llm.Request{Model: a.cfg.ModelName, System: a.cfg.System, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxAnswerTokens}
+	system := a.cfg.System
+	if a.planMode() && a.cfg.depth == 0 {
+		system += planModePrompt
+	}
+	req := llm.Request{Model: a.cfg.ModelName, System: system, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxAnswerTokens}
 	if a.cfg.ToolFormat != FormatXML {
 		return req
 	}
 	req.Tools = nil
-	req.System = a.cfg.System + "\n" + llm.TextToolPrompt(specs)
+	req.System = system + "\n" + llm.TextToolPrompt(specs)
 	req.Messages = textMessages(msgs)
 	return req
 }

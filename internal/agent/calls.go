@@ -30,6 +30,9 @@ type pending struct {
 	// asked says the person was asked about it, and so has seen what it
 	// would do.
 	asked bool
+	// ends says the call ended the run, having set how (a plan put to
+	// nobody: it is the final answer).
+	ends bool
 }
 
 // runCalls answers every call of one assistant message, in order, and
@@ -75,8 +78,13 @@ func (r *run) prepare(c llm.ToolCall) *pending {
 	if args, err := tools.DecodeArgs(c.Arguments); err == nil {
 		p.call.Args = args
 	}
-	if t, ok := r.a.cfg.Executor.Registry().Get(c.Name); ok {
+	t, ok := r.a.cfg.Executor.Registry().Get(c.Name)
+	if !ok {
+		t, ok = r.a.ownTool(c.Name)
+	}
+	if ok {
 		p.tool = t
+		p.call.Args = tools.AdoptArgs(t, p.call.Args)
 		p.call.ReadOnly = tools.IsReadOnly(t)
 		p.call.Sandboxed = r.sandboxFor(p) != nil
 	}
@@ -99,7 +107,7 @@ func (r *run) sandboxFor(p *pending) tools.Sandbox {
 // side by side could lose each other's edits, and their checkpoints would
 // interleave.
 func (r *run) concurrent(p *pending) bool {
-	if p.tool == nil || !p.call.ReadOnly || p.call.Name == askQuestion {
+	if p.tool == nil || !p.call.ReadOnly || p.call.Name == askQuestion || r.isOwn(p) {
 		return false
 	}
 	if p.call.Name == TaskToolName && p.call.Args != nil {
@@ -335,11 +343,17 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	r.emit(Event{Type: EventToolStart, Call: &p.call})
 	var res tools.Result
 	ec.Sandbox = r.a.sandbox() // a tool that runs confined honours the call's sandbox: false
+	exec := r.a.cfg.Executor
+	if r.isOwn(p) {
+		// The agent's own tools change the run, not the world: a dry run
+		// runs them, so that it still shows the plan and the task list.
+		exec, ec.DryRun = r.a.own, false
+	}
 	if p.call.Args != nil {
-		res = r.a.cfg.Executor.Execute(ctx, p.call.Name, ec, p.call.Args)
+		res = exec.Execute(ctx, p.call.Name, ec, p.call.Args)
 	} else {
 		// Not a JSON object: the executor words the error for the model.
-		res = r.a.cfg.Executor.ExecuteJSON(ctx, p.call.Name, ec, p.call.Raw)
+		res = exec.ExecuteJSON(ctx, p.call.Name, ec, p.call.Raw)
 	}
 	live.close()
 	p.ran = true
@@ -348,6 +362,9 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	if change != nil && res.Status == tools.StatusSuccess {
 		p.res.Change = change
 	}
+	if r.isOwn(p) {
+		r.ownEffects(ctx, p)
+	}
 	afterCall()
 }
 
@@ -355,6 +372,9 @@ func (r *run) execute(ctx context.Context, p *pending) {
 // output is the final answer. ask_question with someone to answer is not
 // one: the answer goes back to the model.
 func (r *run) breaksLoop(p *pending) bool {
+	if p.ends {
+		return true
+	}
 	if p.tool == nil || !tools.IsLoopBreaking(p.tool) || p.res.Status != StatusSuccess || p.call.Name == askQuestion {
 		return false
 	}

@@ -99,7 +99,7 @@ func TestCompactionOnOverflowError(t *testing.T) {
 	overflow := llmtest.Turn{Error: &llmtest.ErrorReply{Status: 400,
 		Message: "This model's maximum context length is 16000 tokens. However, your messages resulted in 17023 tokens."}}
 	script.Turns = append(script.Turns[:2], append([]llmtest.Turn{overflow}, script.Turns[2:]...)...)
-	script.Turns[1].Usage = &llmtest.Usage{Input: 5_000, Output: 50}
+	script.Turns[1].Usage = &llmtest.Usage{Input: 6_000, Output: 50}
 	h := newHarness(t, llmtest.OpenAI, script)
 	h.file("one.txt", bigFile("one"))
 	h.file("two.txt", bigFile("two"))

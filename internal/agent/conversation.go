@@ -13,6 +13,9 @@ type Conversation struct {
 	// Log, when set, records each message as it is appended and each
 	// compaction: the session log, which a resumed session is read from.
 	Log Recorder
+	// Todos is the model's task list (TodoWrite), kept apart from the
+	// messages so that a compaction does not lose it.
+	Todos Todos
 	// logErr is the log's first failure, reported once by the run.
 	logErr error
 	// window is what the last request held as the provider counted it.

@@ -46,6 +46,12 @@ const (
 	// EventHook is something a hook did that the person should see: a
 	// call or prompt blocked, a failure, a rewrite (Hook says what).
 	EventHook EventType = "hook"
+	// EventPlan is the plan the model puts to the person in plan mode
+	// (Text, Markdown), before they are asked about it.
+	EventPlan EventType = "plan"
+	// EventTodo says the model changed its task list (Todos is the whole
+	// list).
+	EventTodo EventType = "todo"
 	// EventDone ends the run.
 	EventDone EventType = "done"
 )
@@ -71,6 +77,8 @@ type Event struct {
 	Done *Done
 	// Hook is what a hook event reports.
 	Hook *hooks.Note
+	// Todos is a todo event's task list.
+	Todos Todos
 	// ParentID is set on the events of a subagent: the id of the Task
 	// call it works for.
 	ParentID string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -144,8 +145,8 @@ func TestPlanModeRunsBashReadOnly(t *testing.T) {
 	h.cfg.ReadOnlySandbox = &fakeSandbox{name: "read-only", readOnly: true}
 	h.cfg.Approver = &fakeApprover{answers: []Answer{AllowOnce}}
 	h.run(context.Background(), "plan")
-	names := strings.Join(h.srv.Requests()[0].ToolNames(), ",")
-	if !strings.Contains(names, "Bash") || strings.Contains(names, "Write") {
+	names := h.srv.Requests()[0].ToolNames()
+	if !slices.Contains(names, "Bash") || slices.Contains(names, "Write") {
 		t.Errorf("plan mode offered %s", names)
 	}
 	res := resultsOf(h.lastRequest())

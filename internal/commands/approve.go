@@ -30,7 +30,7 @@ func (t terminalApprover) Approve(ctx context.Context, a agent.Approval) (agent.
 // refusal when they chose to give some.
 func (t terminalApprover) ApproveWithFeedback(ctx context.Context, a agent.Approval) (agent.Answer, string, error) {
 	color := t.env.Renderer != nil && t.env.IO.OutTerminal
-	ap := render.Approval{Tool: a.Call.Name, Preview: preview(a), Reason: a.Reason, Always: a.Always,
+	ap := render.Approval{Tool: a.Call.Name, Purpose: render.CallPurpose(a.Tool, a.Call.Args), Preview: preview(a), Reason: a.Reason, Always: a.Always,
 		Save: len(t.env.settingsTargets()) > 0, Feedback: true, Width: t.env.TermWidth()}
 	q := render.ApprovalQuestion(ap, color)
 	for wrong := 0; wrong < maxWrongAnswers; {

@@ -105,10 +105,11 @@ func (e *Env) Resumed() render.ResumedView {
 		Header: fmt.Sprintf("Continuing session %s: %s, %s.", e.Exec.SessionID, plural(e.Spending.Prompts, "prompt"),
 			plural(len(e.Conversation.Messages), "message")),
 		Messages: e.Conversation.Messages,
+		Todos:    e.Conversation.Todos,
 		Recap: render.RecapOptions{Exchanges: recapExchanges, Prompt: "forge> ", ParamOrder: ParamOrder(e.Registry),
 			Typed: e.resumed.Typed, Outcomes: outcomes},
 		Value: map[string]any{"resumed": true, "session_id": e.Exec.SessionID, "prompts": e.Spending.Prompts,
-			"messages": len(e.Conversation.Messages)},
+			"messages": len(e.Conversation.Messages), "todos": todosValue(e.Conversation.Todos)},
 	}
 }
 

@@ -84,7 +84,7 @@ func runRewind(ctx context.Context, env *Env, inv Invocation, force bool) int {
 	if err != nil {
 		return env.Fail(ExitFailed, "rewind", "the conversation was not rewound: "+err.Error())
 	}
-	env.Conversation = agent.Conversation{Messages: msgs, Log: env.Conversation.Log}
+	env.Conversation = agent.Conversation{Messages: msgs, Log: env.Conversation.Log, Todos: env.Conversation.Todos}
 	env.Printer().Value(fmt.Sprintf("Conversation rewound to before prompt %d (%s).", n, plural(len(msgs), "message")),
 		map[string]any{"rewound": map[string]any{"prompt": turn, "messages": len(msgs)}})
 	return ExitOK

@@ -132,10 +132,16 @@ func (e *Env) Resume(id string, latest bool) ([]string, error) {
 	e.files = nil
 	e.Exec.SessionID = id
 	e.Conversation = agent.Conversation{Messages: st.Messages, Log: log}
+	var warnings []string
+	if ts, err := agent.DecodeTodos(st.LastEvents[agent.TodoRecord]); err != nil {
+		warnings = append(warnings, "the task list was not restored: "+err.Error())
+	} else {
+		e.Conversation.Todos = ts
+	}
 	e.Sessions.log = log
 	e.resumed = st.Shown
 	e.Spending = Spending{Prompts: st.Turns, Usage: st.Usage, Cost: st.CostUSD, Priced: st.CostUSD > 0}
-	return st.Warnings, nil
+	return append(st.Warnings, warnings...), nil
 }
 
 func sessionsCommand() Command {

@@ -155,7 +155,8 @@ func TestComplete(t *testing.T) {
 		want    []string
 		partial string
 	}{
-		{"/to", []string{"/tools "}, "/to"},
+		{"/to", []string{"/todos ", "/tools "}, "/to"},
+		{"/too", []string{"/tools "}, "/too"},
 		{"/run ec", []string{"echo "}, "ec"},
 		{"/run echo ", []string{"count=", "text="}, ""},
 		{"/run echo te", []string{"text="}, "te"},

@@ -9,6 +9,9 @@ import (
 // Approval is a call put to the person, as the approval question shows it.
 type Approval struct {
 	Tool string
+	// Purpose is what the call is for, in the model's words (Bash's
+	// description); "" when it gave none.
+	Purpose string
 	// Preview is the call in full: a command, a diff, the arguments.
 	Preview string
 	// Reason is why the policy asks.
@@ -95,7 +98,11 @@ func (a Approval) previewLines() (lines []string, more, cut int) {
 func ApprovalQuestion(a Approval, color bool) string {
 	r := New(Options{Color: color})
 	var b strings.Builder
-	b.WriteString(r.paint(r.st.warning, "Allow "+sanitizeText(a.Tool)+"?") + "\n")
+	title := "Allow " + a.Tool + "?"
+	if p := strings.Join(strings.Fields(a.Purpose), " "); p != "" {
+		title = "Allow " + a.Tool + " (" + clip(p, 80) + ")?"
+	}
+	b.WriteString(r.paintLines(r.st.warning, Fit(sanitizeText(title), a.Width)) + "\n")
 	lines, more, cut := a.previewLines()
 	reason, reasonCut := a.reason()
 	if reasonCut {

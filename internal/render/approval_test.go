@@ -26,6 +26,8 @@ func TestApprovalQuestion(t *testing.T) {
 	}{
 		{name: "short: all of it, no show all", a: Approval{Tool: "Bash", Preview: "$ ls", Reason: "no rule allows it"},
 			contains: []string{"Allow Bash?\n  $ ls\nno rule allows it\n[y] yes, once  [n] no"}, lacks: []string{"[s]", "…"}},
+		{name: "what the model says the call is for", a: Approval{Tool: "Bash", Purpose: "List the\nfiles", Preview: "$ ls"},
+			contains: []string{"Allow Bash (List the files)?\n  $ ls\n"}},
 		{name: "exactly the limit: nothing hidden", a: Approval{Tool: "Edit", Preview: numbered(maxPreviewLines)},
 			contains: []string{"  line 60\n[y] yes, once  [n] no"}, lacks: []string{"[s]"}},
 		{name: "long: cut, with show all", a: Approval{Tool: "Edit", Preview: numbered(100), Always: []string{"Edit"}}, hides: true,

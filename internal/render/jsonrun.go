@@ -72,6 +72,13 @@ type resultEvent struct {
 	ParentID  string `json:"parent_id,omitempty"`
 }
 
+// todoEvent is the model's task list each time it changes.
+type todoEvent struct {
+	Type     string      `json:"type"`
+	Todos    agent.Todos `json:"todos"`
+	ParentID string      `json:"parent_id,omitempty"`
+}
+
 type usageJSON struct {
 	InputTokens      int64 `json:"input_tokens"`
 	OutputTokens     int64 `json:"output_tokens"`
@@ -117,6 +124,14 @@ func (v jsonRun) Event(e agent.Event) {
 		v.write(textEvent{Type: "compaction", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventHook:
 		v.write(newHookEvent(e.Hook, e.ParentID))
+	case agent.EventPlan:
+		v.write(textEvent{Type: "plan", Text: e.Text, ParentID: e.ParentID})
+	case agent.EventTodo:
+		ts := e.Todos
+		if ts == nil {
+			ts = agent.Todos{}
+		}
+		v.write(todoEvent{Type: "todo", Todos: ts, ParentID: e.ParentID})
 	case agent.EventToolCall, agent.EventApproval:
 		ev := newCallEvent(string(e.Type), e.Call)
 		ev.ParentID = e.ParentID

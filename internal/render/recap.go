@@ -62,7 +62,7 @@ func Recap(msgs []llm.Message, opts RecapOptions) string {
 	start := len(msgs)
 	for n := 0; start > 0 && n < max(opts.Exchanges, 1); {
 		start--
-		if msgs[start].Role == llm.RoleUser {
+		if msgs[start].Role == llm.RoleUser && !agent.IsReminder(msgs[start]) {
 			n++
 		}
 	}
@@ -76,6 +76,9 @@ func Recap(msgs []llm.Message, opts RecapOptions) string {
 	for _, m := range msgs[start:] {
 		switch m.Role {
 		case llm.RoleUser:
+			if agent.IsReminder(m) {
+				continue // forge's, not the person's
+			}
 			if rc.b.Len() > 0 {
 				rc.b.WriteString("\n")
 			}
@@ -210,7 +213,9 @@ type ResumedView struct {
 	Header   string
 	Messages []llm.Message
 	Recap    RecapOptions
-	Value    any
+	// Todos is the model's task list as the conversation left it.
+	Todos agent.Todos
+	Value any
 }
 
 // ResumedText is the text of a resumed conversation on a terminal of
@@ -220,8 +225,12 @@ func ResumedText(rv ResumedView, width int, color bool) string {
 	opts.Width, opts.Color = width, color
 	header := sanitizeText(rv.Header)
 	recap := Recap(rv.Messages, opts)
-	if recap == "" {
-		return Fit(header, width)
+	todos := ""
+	if len(rv.Todos) > 0 {
+		todos = "\n" + New(Options{Width: width, Color: color}).TodoList(rv.Todos) + "\n"
 	}
-	return Fit(header+" Where it left off:", width) + "\n\n" + recap + "\n"
+	if recap == "" {
+		return Fit(header, width) + todos
+	}
+	return Fit(header+" Where it left off:", width) + "\n\n" + recap + "\n" + todos
 }

@@ -85,7 +85,7 @@ func (v *runView) Event(e agent.Event) {
 			v.started(e.Call)
 		}
 		return
-	case agent.EventToolQuestion, agent.EventApproval:
+	case agent.EventToolQuestion, agent.EventApproval, agent.EventPlan:
 		// The person is asked something: nothing may draw over it.
 		v.paused = true
 		v.announce(e.ParentID)
@@ -107,7 +107,17 @@ func (v *runView) Event(e agent.Event) {
 			v.shownText = e.Text
 		}
 	case agent.EventToolResult:
-		v.result(e.Call, e.Result, v.finished(e.Call))
+		rc := v.finished(e.Call)
+		if v.p.Terminal && e.Result.Status == agent.StatusSuccess && (e.Call.Name == agent.TodoToolName || e.Call.Name == agent.PlanToolName) {
+			// Shown otherwise: the list it wrote (EventTodo), the plan
+			// the person just approved.
+			return
+		}
+		v.result(e.Call, e.Result, rc)
+	case agent.EventTodo:
+		if v.p.Terminal {
+			v.line(v.progress, v.p.Renderer.TodoList(e.Todos))
+		}
 	case agent.EventCompaction:
 		v.line(v.progress, v.p.Renderer.paint(v.p.Renderer.st.hint, "note: conversation "+oneLineText(e.Text)))
 	case agent.EventNotice:
@@ -258,10 +268,11 @@ func (v *runView) cols() int {
 func (v *runView) headline(c *agent.Call) string { return CallHeadline(c, v.opts.Lookup) }
 
 // CallHeadline names a call in one line, as a run shows it: the tool and
-// what it acts on (its first string argument), "Bash(go test ./...)".
-// lookup finds the tool's parameters; nil names the tool alone.
+// what it acts on (its first string argument), "Bash(go test ./...)",
+// then what the model said the call is for, when it did ("· Run the
+// tests"). lookup finds the tool's parameters; nil names the tool alone.
 func CallHeadline(c *agent.Call, lookup func(name string) (tools.Tool, bool)) string {
-	subject := ""
+	subject, purpose := "", ""
 	if t, ok := lookupTool(lookup, c.Name); ok {
 		for _, p := range t.Parameters() {
 			if s, ok := c.Args[p.Name].(string); ok && s != "" {
@@ -269,12 +280,26 @@ func CallHeadline(c *agent.Call, lookup func(name string) (tools.Tool, bool)) st
 				break
 			}
 		}
+		purpose = CallPurpose(t, c.Args)
 	}
 	subject = clip(strings.Join(strings.Fields(subject), " "), 80)
-	if subject == "" {
-		return sanitizeText(c.Name)
+	line := c.Name
+	if subject != "" {
+		line += "(" + subject + ")"
 	}
-	return sanitizeText(c.Name + "(" + subject + ")")
+	if purpose != "" {
+		line += " · " + purpose
+	}
+	return sanitizeText(line)
+}
+
+// CallPurpose is what a call of t with args is for, in the model's words
+// (Bash's description), on one line and short; "" when it said nothing.
+func CallPurpose(t tools.Tool, args tools.Args) string {
+	if t == nil || args == nil {
+		return ""
+	}
+	return clip(strings.Join(strings.Fields(tools.Present(t, args, tools.Result{}).Purpose), " "), 60)
 }
 
 func (v *runView) lookup(name string) (tools.Tool, bool) { return lookupTool(v.opts.Lookup, name) }

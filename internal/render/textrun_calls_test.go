@@ -347,3 +347,27 @@ func TestRunViewCallLinesFit(t *testing.T) {
 	}
 	l.v.Close()
 }
+
+// purposeTool presents what each call is for, as Bash its description.
+type purposeTool struct{ presentingTool }
+
+func (purposeTool) Present(args tools.Args, _ tools.Result) tools.Presentation {
+	return tools.Presentation{Purpose: args.String("description")}
+}
+
+func TestCallHeadlinePurpose(t *testing.T) {
+	lookup := func(string) (tools.Tool, bool) { return purposeTool{presentingTool{name: "Bash"}}, true }
+	for _, tc := range []struct {
+		args tools.Args
+		want string
+	}{
+		{tools.Args{"command": "go test ./..."}, "Bash(go test ./...)"},
+		{tools.Args{"command": "go test ./...", "description": "Run the\n  tests"}, "Bash(go test ./...) · Run the tests"},
+		{tools.Args{"command": "ls", "description": strings.Repeat("word ", 30)}, "Bash(ls) · " + strings.Repeat("word ", 11) + "word…"},
+		{tools.Args{"description": "\x1b[31mred"}, "Bash · ^[[31mred"},
+	} {
+		if got := CallHeadline(&agent.Call{Name: "Bash", Args: tc.args}, lookup); got != tc.want {
+			t.Errorf("CallHeadline(%v) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}

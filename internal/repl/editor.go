@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chzyer/readline"
 )
@@ -35,6 +36,12 @@ type editor struct {
 	mu  sync.Mutex
 	raw *readline.State // the terminal's state before raw mode, while in it
 	fd  int
+
+	// onModeKey, when set, changes the mode and returns the prompt that
+	// shows it (Shift+Tab); atPrompt says the line being read is the
+	// first of a line for the dispatcher, where the key acts.
+	onModeKey func() string
+	atPrompt  atomic.Bool
 }
 
 func newEditor(t Terminal, prompt, history string, c Completer) (*editor, error) {
@@ -56,12 +63,33 @@ func newEditor(t Terminal, prompt, history string, c Completer) (*editor, error)
 		Stderr:                 t.Err,
 		FuncMakeRaw:            e.enterRaw,
 		FuncExitRaw:            e.exitRaw,
+		Listener:               readline.FuncListener(e.listen),
 	})
 	if err != nil {
 		return nil, err
 	}
 	e.rl = rl
 	return e, nil
+}
+
+// listen acts on the mode key (Shift+Tab) at the prompt, after readline
+// took it as a key that changes nothing: the mode changes, and the line
+// is drawn again with the prompt that shows it. Anywhere else (a
+// question, a continued line) the key does nothing.
+func (e *editor) listen(line []rune, pos int, key rune) ([]rune, int, bool) {
+	if string(key) != modeKey || !e.in.takeModeKey() || e.onModeKey == nil || !e.atPrompt.Load() {
+		return nil, 0, false
+	}
+	e.rl.SetPrompt(e.onModeKey())
+	return line, pos, true
+}
+
+// readPromptLine reads a line for the dispatcher (readLine), the mode key
+// acting on its first line.
+func (e *editor) readPromptLine(prompt string) (line, shown string, typed []string, err error) {
+	e.atPrompt.Store(true)
+	defer e.atPrompt.Store(false)
+	return e.readLine(prompt)
 }
 
 // enterRaw puts the terminal in raw mode with bracketed paste on, before
@@ -119,6 +147,7 @@ func (e *editor) readLine(prompt string) (line, shown string, typed []string, er
 		}
 		parts = append(parts, more)
 		prompt = continuePrompt
+		e.atPrompt.Store(false)
 	}
 	shown = strings.Join(parts, "\n")
 	return e.pastes.expand(shown), shown, typed, nil

@@ -28,6 +28,10 @@ type keyFilter struct {
 	// Enter pressed later is the person's and always counts.
 	dropEnter bool
 
+	// modeKeys counts the Shift+Tabs passed on as modeKey and not yet
+	// taken by the editor.
+	modeKeys int
+
 	esc     []byte // an escape sequence begun and not yet complete
 	inPaste bool
 	paste   []byte
@@ -36,6 +40,12 @@ type keyFilter struct {
 }
 
 const (
+	// shiftTab is what a terminal sends for Shift+Tab (back-tab), and
+	// modeKey what the editor gets instead: Ctrl-G, which readline takes
+	// as a key that changes nothing (it drops ESC [ Z) and shows its
+	// listener; keyFilter.modeKeys tells it from a Ctrl-G typed.
+	shiftTab   = "\x1b[Z"
+	modeKey    = "\x07"
 	pasteStart = "\x1b[200~"
 	pasteEnd   = "\x1b[201~"
 	// continueLine is what Ctrl-J and Alt-Enter send to the editor: a
@@ -173,6 +183,14 @@ func (f *keyFilter) escapeByte(b byte, out []byte) []byte {
 			return out
 		case pasteEnd:
 			return out // an end without a beginning: nothing to end
+		case shiftTab:
+			// readline knows no Shift+Tab: the editor gets modeKey for
+			// it, and acts on it.
+			if f.keys != "" {
+				return out
+			}
+			f.modeKeys++
+			return append(out, modeKey...)
 		}
 		return f.emit(seq, out)
 	case b >= 0x20 && b <= 0x3f && len(seq) < maxEscape:

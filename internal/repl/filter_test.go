@@ -28,6 +28,21 @@ func filterRun(keys string, max int, chunks ...string) (string, []string) {
 	return string(out), pasted
 }
 
+// Shift+Tab, even split across two reads, is the mode key, counted so
+// that the editor tells it from a Ctrl-G typed.
+func TestKeyFilterShiftTab(t *testing.T) {
+	f := keyFilter{}
+	out := f.feed([]byte("\x1b["), nil)
+	out = f.feed([]byte("Z\x07"), out)
+	if string(out) != modeKey+"\x07" || f.modeKeys != 1 {
+		t.Errorf("got %q, %d mode keys", out, f.modeKeys)
+	}
+	f.keys = "yn"
+	if out := f.feed([]byte("\x1b[Z"), nil); len(out) != 0 || f.modeKeys != 1 {
+		t.Errorf("a question got %q, %d mode keys", out, f.modeKeys)
+	}
+}
+
 func TestKeyFilter(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -49,6 +64,8 @@ func TestKeyFilter(t *testing.T) {
 		{"a sequence too long is none", "", "\x1b[" + strings.Repeat("1", 40) + "~", "\x1b[" + strings.Repeat("1", 40) + "~", nil},
 		{"Ctrl-J continues the line", "", "a\nb\r", "a\\\rb\r", nil},
 		{"Alt-Enter continues the line", "", "a\x1b\rb\r", "a\\\rb\r", nil},
+		{"Shift+Tab is the mode key", "", "a\x1b[Zb", "a" + modeKey + "b", nil},
+		{"Shift+Tab does not answer a question", "yn", "\x1b[Zy", "y\r", nil},
 		{"a key answers with Enter", "yn", "xy", "y\r", nil},
 		{"after the answer keys are typed", "yn", "yyes", "y\ryes", nil},
 		{"Enter, Ctrl-C and Ctrl-D pass to a question", "yn", "\r\x03\x04", "\r\x03\x04", nil},
@@ -169,6 +186,7 @@ func FuzzKeyFilter(f *testing.F) {
 	f.Add([]byte("x\x1b[200~a\r\x1b[201\x1b[201~\x1b[A\n\x1b\r"), byte(3), "")
 	f.Add([]byte("\x1b[200~y\x1b[201~\x1b\x1b[Bny"), byte(2), "yn")
 	f.Add([]byte("\x1b[2\x1b[200~\x1b[201~~"), byte(5), "a")
+	f.Add([]byte("ab\x1b[Z\x07\x1b[Zc"), byte(2), "")
 	f.Fuzz(func(t *testing.T, in []byte, step byte, keys string) {
 		whole, pw := filterRun(keys, 64, string(in))
 		var chunks []string

@@ -31,6 +31,18 @@ func newInputFilter(src io.Reader, onPaste func(text string, cut bool) string) *
 	return &inputFilter{src: newOnDemand(src), idle: pasteIdle, f: keyFilter{onPaste: onPaste}}
 }
 
+// takeModeKey says a modeKey the editor got stands for Shift+Tab (and
+// is not a Ctrl-G typed), and counts it taken.
+func (in *inputFilter) takeModeKey() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.f.modeKeys == 0 {
+		return false
+	}
+	in.f.modeKeys--
+	return true
+}
+
 // Read gives the editor the filtered keystrokes.
 func (in *inputFilter) Read(p []byte) (int, error) {
 	for {

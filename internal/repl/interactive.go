@@ -73,6 +73,12 @@ func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int
 	w := watchInterrupts()
 	defer w.stop()
 
+	if mc, ok := d.(ModeCycler); ok {
+		e.onModeKey = func() string {
+			mc.CycleMode()
+			return d.Prompt()
+		}
+	}
 	if k, ok := d.(KeyAsker); ok {
 		k.SetAskKey(func(_ context.Context, question, keys string) (string, error) {
 			return e.askKey(question, keys)
@@ -94,7 +100,7 @@ func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int
 func readLines(ctx context.Context, e *editor, d Dispatcher, w *interrupts, killed *atomic.Int32) {
 	ask := func(_ context.Context, question string) (string, error) { return e.ask(question) }
 	for ctx.Err() == nil && killed.Load() == 0 {
-		line, shown, typed, err := e.readLine(d.Prompt())
+		line, shown, typed, err := e.readPromptLine(d.Prompt())
 		if errors.Is(err, readline.ErrInterrupt) {
 			continue // Ctrl-C at the prompt: drop the line
 		}

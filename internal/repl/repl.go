@@ -37,6 +37,13 @@ type TypedDispatcher interface {
 	DispatchTyped(ctx context.Context, line, typed string, ask func(ctx context.Context, question string) (string, error)) (code int, quit bool)
 }
 
+// ModeCycler is a Dispatcher whose mode one key changes at the prompt
+// (Shift+Tab, on a terminal that sends it): CycleMode goes to the next
+// mode, and the prompt is drawn again, from Prompt, to show it.
+type ModeCycler interface {
+	CycleMode()
+}
+
 // Completer offers completions on a terminal.
 type Completer interface {
 	// Complete returns whole-word candidates for the last word of line (the

@@ -222,3 +222,34 @@ func TestLoadManyWarnings(t *testing.T) {
 		t.Errorf("%d warnings: %q", len(st.Warnings), st.Warnings[len(st.Warnings)-1])
 	}
 }
+
+// The state a conversation leaves beside its messages (the model's task
+// list) comes back with it: the last record of each kind, as recorded.
+func TestLoadLastEvents(t *testing.T) {
+	s, _ := newStore(t)
+	l := create(t, s, "sess_1", "/src/app")
+	must(t, l.Prompt("plan it"))
+	must(t, l.Record("todos", []map[string]string{{"content": "one", "status": "in_progress"}}))
+	must(t, l.Record("approval", map[string]any{"call": "a"}))
+	must(t, l.Record("todos", []map[string]string{{"content": "one", "status": "completed"}}))
+	must(t, l.Close())
+	for _, load := range []func() (*State, error){
+		func() (*State, error) { return s.Load("sess_1") },
+		func() (*State, error) {
+			l, st, err := s.Resume("sess_1")
+			if err == nil {
+				must(t, l.Close())
+			}
+			return st, err
+		},
+	} {
+		st, err := load()
+		must(t, err)
+		if got := string(st.LastEvents["todos"]); got != `[{"content":"one","status":"completed"}]` {
+			t.Errorf("last todos record %s", got)
+		}
+		if _, ok := st.LastEvents["approval"]; !ok || len(st.LastEvents) != 2 {
+			t.Errorf("last events %v", st.LastEvents)
+		}
+	}
+}

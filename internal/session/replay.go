@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -42,13 +43,16 @@ type replay struct {
 	// outcomes how its calls ended, by call id.
 	typed    map[string]string
 	outcomes map[string]Outcome
+	// events is the data of the last event record of each kind.
+	events map[string][]byte
 }
 
 // readLog replays the records of r. Damage is a warning, never a failure:
 // only a log that does not start with a meta record, or a read error, is
 // an error, since without the meta there is no session to speak of.
 func readLog(r io.Reader) (*replay, error) {
-	rp := &replay{outputs: map[string]sideRef{}, hist: &History{}, typed: map[string]string{}, outcomes: map[string]Outcome{}}
+	rp := &replay{outputs: map[string]sideRef{}, hist: &History{}, typed: map[string]string{}, outcomes: map[string]Outcome{},
+		events: map[string][]byte{}}
 	seen := false // the meta record
 	for l, err := range decodeLines(r) {
 		if err != nil {
@@ -125,6 +129,10 @@ func (rp *replay) apply(rec *record, line int) {
 		rp.msgs = append([]storedMessage(nil), rec.Messages...)
 	case typeOutcome:
 		rp.outcomes[rec.Outcome.CallID] = *rec.Outcome
+	case typeEvent:
+		if rec.Kind != "" {
+			rp.events[rec.Kind] = rec.Data
+		}
 	case typeRewind:
 		if rec.Turn <= len(rp.promptAt) {
 			rp.msgs = rp.promptAt[rec.Turn-1]
@@ -177,6 +185,10 @@ type State struct {
 	// Shown is how the person saw Messages, where the model saw them
 	// otherwise: a resumed conversation is shown as it was seen.
 	Shown Shown
+	// LastEvents is the data of the last event record (Log.Record) of
+	// each kind, as it was recorded: the state the conversation left
+	// beside its messages (the model's task list).
+	LastEvents map[string]json.RawMessage
 }
 
 // Shown is how the person saw a conversation, where the model saw it

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -183,7 +184,11 @@ func (s *Store) state(id string, rp *replay) *State {
 	st := &State{
 		Meta: rp.meta, Messages: msgs, Usage: rp.sum.Usage, CostUSD: rp.sum.CostUSD,
 		Turns: rp.sum.Turns, LastActivity: rp.sum.LastActivity, Warnings: warnings,
-		Shown: Shown{Typed: map[string]string{}, Outcomes: map[string]Outcome{}},
+		Shown:      Shown{Typed: map[string]string{}, Outcomes: map[string]Outcome{}},
+		LastEvents: make(map[string]json.RawMessage, len(rp.events)),
+	}
+	for k, d := range rp.events {
+		st.LastEvents[k] = d
 	}
 	for _, m := range msgs {
 		if t, ok := rp.typed[m.Text]; ok && m.Role == llm.RoleUser {

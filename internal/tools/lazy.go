@@ -69,6 +69,15 @@ func (l *lazyTool) Present(args Args, res Result) Presentation {
 	return l.d.Presenter.Present(args, res)
 }
 
+// AdoptArgs forwards to the descriptor's Adopt, so that a call's
+// arguments are adopted before the tool is built (and decided on).
+func (l *lazyTool) AdoptArgs(args Args) Args {
+	if l.d.Adopt == nil {
+		return args
+	}
+	return l.d.Adopt.AdoptArgs(args)
+}
+
 // build runs the factory and Init. A panic in either is an error, never a
 // crash: a broken tool must not take the process down.
 func (l *lazyTool) build(ctx context.Context) (t Tool, err error) {

@@ -15,6 +15,10 @@ type Presentation struct {
 	// where its first lines would only repeat what the person has (the
 	// file they asked the model to read).
 	Brief string
+	// Purpose is what the call is for, in the model's words (Bash's
+	// description), shown beside the call's line and in its approval
+	// question; "" when it gave none.
+	Purpose string
 }
 
 // Detail is one labelled value of a Presentation.

@@ -30,6 +30,9 @@ type Descriptor struct {
 	// Presenter, when set, presents the tool's results (see Presenter);
 	// it lets a lazily built tool present them without being built.
 	Presenter Presenter
+	// Adopt, when set, adopts the arguments other agents' tools name
+	// otherwise (see ArgAdopter).
+	Adopt ArgAdopter
 }
 
 // Describe returns the descriptor of a tool.
@@ -38,6 +41,9 @@ func Describe(t Tool) Descriptor {
 		LoopBreaking: IsLoopBreaking(t), ReadOnly: IsReadOnly(t), Confined: RunsConfined(t)}
 	if p, ok := t.(Presenter); ok {
 		d.Presenter = p
+	}
+	if a, ok := t.(ArgAdopter); ok {
+		d.Adopt = a
 	}
 	if l, ok := t.(*lazyTool); ok {
 		d.Networked = l.d.Networked
