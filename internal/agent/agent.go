@@ -60,6 +60,9 @@ type Config struct {
 	// MaxAnswerTokens bounds each answer (the providers' max_tokens); 0
 	// is the provider's default. Budget.Tokens bounds a whole prompt.
 	MaxAnswerTokens int
+	// Effort asks a model that reasons to think this hard; "" is the
+	// model's default.
+	Effort llm.Effort
 	// Budget bounds what one prompt may spend.
 	Budget Budget
 	// Price is the model's; nil when unknown (costs are then not counted).
@@ -219,6 +222,9 @@ func (r *run) loop(ctx context.Context) {
 		}
 		r.conv.append(msg)
 		r.reportLogError()
+		if t := llm.ReasoningText(msg.Reasoning); t != "" {
+			r.emit(Event{Type: EventThinking, Text: t})
+		}
 		if msg.Text != "" {
 			r.done.Text = visibleText(msg.Text, r.a.cfg.ToolFormat)
 			r.emit(Event{Type: EventText, Text: r.done.Text})
@@ -247,9 +253,12 @@ func (r *run) loop(ctx context.Context) {
 // request sends the conversation and returns the assistant's message.
 func (r *run) request(ctx context.Context) (llm.Message, error) {
 	r.done.Turns++
-	r.emit(Event{Type: EventThinking})
+	r.emit(Event{Type: EventRequest})
 	req := r.a.buildRequest(r.conv.Messages, r.specs)
 	resp, err := r.a.cfg.Model.Stream(ctx, req, func(d llm.Delta) {
+		if d.Thinking != "" {
+			r.emit(Event{Type: EventThinkingDelta, Text: d.Thinking})
+		}
 		if d.Text != "" {
 			r.emit(Event{Type: EventTextDelta, Text: d.Text})
 		}
@@ -339,7 +348,8 @@ func (a *Agent) sandbox() tools.Sandbox {
 // buildRequest is the request for msgs: native tool calling, or the text
 // format (no tools sent; calls and results as text).
 func (a *Agent) buildRequest(msgs []llm.Message, specs []llm.ToolSpec) llm.Request {
-	req := llm.Request{Model: a.cfg.ModelName, System: a.cfg.System, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxAnswerTokens}
+	req := llm.Request{Model: a.cfg.ModelName, System: a.cfg.System, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxAnswerTokens,
+		Effort: a.cfg.Effort, CacheKey: a.cfg.Exec.SessionID}
 	if a.cfg.ToolFormat != FormatXML {
 		return req
 	}

@@ -15,7 +15,13 @@ type EventType string
 const (
 	// EventTextDelta is a piece of the model's text as it streams in.
 	EventTextDelta EventType = "text_delta"
-	// EventThinking says a model request is under way (a spinner's cue).
+	// EventRequest says a model request is under way (a spinner's cue).
+	EventRequest EventType = "request"
+	// EventThinkingDelta is a piece of the model's thinking as it streams
+	// in: shown apart from its text, never part of it.
+	EventThinkingDelta EventType = "thinking_delta"
+	// EventThinking is one assistant message's whole readable thinking,
+	// before its text event.
 	EventThinking EventType = "thinking"
 	// EventText is one assistant message's whole text.
 	EventText EventType = "text"
@@ -51,8 +57,8 @@ const (
 // never prints: the printer and the session log consume them.
 type Event struct {
 	Type EventType
-	// Text is the text of a text_delta, text, notice or tool_output
-	// event.
+	// Text is the text of a text_delta, text, thinking_delta, thinking,
+	// notice or tool_output event.
 	Text string
 	// Call is the call of a tool_call, approval, tool_start, tool_output,
 	// tool_question or tool_result event.

@@ -82,10 +82,13 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	if n := a.sandboxNotice(); n != "" {
 		notices = append(notices, n)
 	}
+	if n := a.effortNotice(name, opts.Effort); n != "" {
+		notices = append(notices, n)
+	}
 	sb, planSB := a.agentSandboxes(opts.Exec.WorkingDir)
 	ag := agent.New(agent.Config{Sandbox: sb, ReadOnlySandbox: planSB, Model: a.model.Model, ModelName: name, Executor: a.env.Executor,
 		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system, Notices: notices,
-		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
+		MaxTurns: a.cfg.MaxTurns, Effort: opts.Effort, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
 		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, Hooks: a.agentHooks(),
 		Checkpointer: opts.Checkpointer, ShowChanges: opts.ShowChanges})
@@ -93,6 +96,22 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		WorkingDir: opts.Exec.WorkingDir, Tools: ag.ToolNames(), Approval: string(a.env.Policy.Mode()),
 		ToolFormat: string(format), SessionID: opts.Exec.SessionID, Priced: price != nil}
 	return ag, info, nil
+}
+
+// effortNotice is the one-time note that the model cannot take the effort
+// asked of it, "" when it can (or was told already).
+func (a *App) effortNotice(model string, effort llm.Effort) string {
+	if effort == "" {
+		return ""
+	}
+	if info, ok := llm.LookupModel(model); !ok || !info.NoReasoning {
+		return ""
+	}
+	n := fmt.Sprintf("%s does not reason: effort %s is ignored", model, effort)
+	if _, said := a.noticed.LoadOrStore(n, true); said {
+		return ""
+	}
+	return n
 }
 
 // windowOf is the window of the model name: the configured one, else the

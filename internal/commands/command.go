@@ -158,6 +158,8 @@ func Table() []Command {
 		compactCommand(),
 		resumeCommand(),
 		lastCommand(),
+		thinkingCommand(),
+		effortCommand(),
 		undoCommand(),
 		rewindCommand(),
 		toolsCommand(),

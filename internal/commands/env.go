@@ -14,6 +14,7 @@ import (
 	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/custom"
 	"github.com/forgehq/forge/internal/hooks"
+	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/mcp"
 	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/plugin"
@@ -136,6 +137,8 @@ type AgentOptions struct {
 	// ModelFrom is the file that asks for it, for messages.
 	Model     string
 	ModelFrom string
+	// Effort is how hard a model that reasons thinks; "" its default.
+	Effort llm.Effort
 	// Checkpointer keeps the files the agent's calls change, for /undo.
 	Checkpointer agent.Checkpointer
 	// ShowChanges has the agent work out the change of each edit made

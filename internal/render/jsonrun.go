@@ -111,6 +111,8 @@ func (v jsonRun) Event(e agent.Event) {
 	switch e.Type {
 	case agent.EventText:
 		v.write(textEvent{Type: "text", Text: e.Text, ParentID: e.ParentID})
+	case agent.EventThinking:
+		v.write(textEvent{Type: "thinking", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventNotice:
 		v.write(textEvent{Type: "notice", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventCompaction:

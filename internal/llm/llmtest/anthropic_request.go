@@ -24,7 +24,12 @@ type anthropicBody struct {
 		Description string          `json:"description"`
 		InputSchema json.RawMessage `json:"input_schema"`
 	} `json:"tools"`
-	Stream bool `json:"stream"`
+	Stream   bool            `json:"stream"`
+	Thinking json.RawMessage `json:"thinking"`
+	// OutputConfig carries adaptive thinking's effort.
+	OutputConfig *struct {
+		Effort string `json:"effort"`
+	} `json:"output_config"`
 }
 
 type anthropicBlock struct {
@@ -36,6 +41,14 @@ type anthropicBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	Thinking  *string         `json:"thinking"`
+	Signature string          `json:"signature"`
+	Data      string          `json:"data"`
+	Source    *struct {
+		Type      string `json:"type"`
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+	} `json:"source"`
 }
 
 // anthropicBlocks is a content that is a string or a list of blocks.
@@ -89,6 +102,15 @@ func decodeAnthropic(r *Request, lenient bool) rejection {
 		r.Tools = append(r.Tools, llm.ToolSpec{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
 	}
 	d := &anthropicDecoder{r: r, names: map[string]string{}}
+	thinking, err := rawThinking(body.Thinking)
+	if err != nil {
+		d.problem("%v", err)
+	}
+	r.Thinking = thinking
+	if body.OutputConfig != nil {
+		r.Effort = body.OutputConfig.Effort
+	}
+	d.checkThinking(thinking, body.MaxTokens)
 	d.system(body.System)
 	for i, m := range body.Messages {
 		blocks, err := anthropicBlocks(m.Content)
@@ -117,6 +139,7 @@ func decodeAnthropic(r *Request, lenient bool) rejection {
 		return why
 	}
 	d.unanswered(len(body.Messages)-1, d.lastUses)
+	d.checkThinkingTurn(thinking, &body)
 	d.tools(&body)
 	if len(d.problems) > 0 {
 		return rejection(d.problems[0])
@@ -155,6 +178,11 @@ func (d *anthropicDecoder) assistant(i int, blocks []anthropicBlock) {
 			if b.Text == nil || *b.Text == "" {
 				d.problem("messages.%d.content.%d: text content blocks must be non-empty", i, j)
 			}
+		case "thinking", "redacted_thinking":
+			if slices.ContainsFunc(blocks[:j], func(b anthropicBlock) bool { return b.Type == "text" || b.Type == "tool_use" }) {
+				d.problem("messages.%d.content.%d: thinking blocks must come before text and tool_use blocks", i, j)
+			}
+			msg.Reasoning = append(msg.Reasoning, d.thinkingBlock(i, j, b))
 		case "tool_use":
 			if t := bytes.TrimSpace(b.Input); len(t) == 0 || t[0] != '{' {
 				d.problem("messages.%d.content.%d.tool_use.input: Input should be a valid dictionary", i, j)

@@ -49,6 +49,12 @@ type Request struct {
 	Stream    bool
 	// IncludeUsage is OpenAI's stream_options.include_usage.
 	IncludeUsage bool
+	// Thinking is an Anthropic request's thinking config; nil when it
+	// has none.
+	Thinking *ThinkingConfig
+	// Effort is the reasoning effort asked: Anthropic's
+	// output_config.effort, OpenAI's reasoning_effort.
+	Effort string
 
 	// Turn is the index in Script.Turns of the turn that answered; -1
 	// when none did (rejected, unscripted, a model list).

@@ -47,6 +47,13 @@ type Turn struct {
 	// Chunks, if set, are the text's pieces exactly as they stream, in
 	// place of Text.
 	Chunks []string `json:"chunks,omitempty"`
+	// Thinking is the model's thinking before its text, a piece each:
+	// on the Anthropic wire a thinking block each, signed (Signature); on
+	// the OpenAI wire reasoning_content.
+	Thinking []string `json:"thinking,omitempty"`
+	// RedactedThinking are redacted_thinking blocks' data, after the
+	// thinking blocks (Anthropic wire only).
+	RedactedThinking []string `json:"redacted_thinking,omitempty"`
 	// ToolCalls are the calls the turn makes, after its text.
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// Usage is the usage reported; default 10 input and 5 output tokens.
