@@ -50,6 +50,9 @@ type Reasoning struct {
 	Redacted string `json:"redacted,omitempty"`
 	// ID is a reasoning item's ID (OpenAI's Responses API).
 	ID string `json:"id,omitempty"`
+	// Field is the message field a Chat Completions server streamed it
+	// in (reasoning_content, or reasoning), which it goes back in.
+	Field string `json:"field,omitempty"`
 }
 
 // The Reasoning.Provider of each wire.

@@ -30,6 +30,11 @@ type Script struct {
 	// empty text blocks...). By default a request that the real API would
 	// reject with 400 gets that 400 here too.
 	Lenient bool `json:"lenient,omitempty"`
+	// RequireReasoning refuses, on the OpenAI wire, a request whose
+	// assistant messages in the turn under way (after the last user
+	// message) came without the reasoning_content (or reasoning) they
+	// were streamed with, as DeepSeek's thinking mode does.
+	RequireReasoning bool `json:"require_reasoning,omitempty"`
 }
 
 // Turn is one answer: a streamed assistant turn (Text, Chunks, ToolCalls,
@@ -151,6 +156,9 @@ type Quirks struct {
 	WholeCalls bool `json:"whole_calls,omitempty"`
 	// NoUsage sends no usage, even when the request asks for it.
 	NoUsage bool `json:"no_usage,omitempty"`
+	// ReasoningField streams the turn's thinking in "reasoning" (Ollama,
+	// OpenRouter) instead of "reasoning_content" (DeepSeek, vLLM).
+	ReasoningField string `json:"reasoning_field,omitempty"`
 }
 
 // ErrorReply is an error answer.

@@ -132,6 +132,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		req.Wire = OpenAI
 		req.Rejected = string(decodeOpenAI(req, s.script.Lenient))
+		if req.Rejected == "" && s.script.RequireReasoning {
+			req.Rejected = string(missingReasoning(req))
+		}
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages"):
 		req.Wire = Anthropic
 		req.Rejected = string(decodeAnthropic(req, s.script.Lenient))

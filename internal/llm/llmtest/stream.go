@@ -54,9 +54,13 @@ func (s *Server) openAIStream(req *Request, t Turn) []byte {
 			"choices": []obj{{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}}
 	}
 	b.data(chunk(obj{"role": "assistant", "content": ""}, nil))
+	field := "reasoning_content"
+	if t.Quirks.ReasoningField != "" {
+		field = t.Quirks.ReasoningField
+	}
 	for _, text := range t.Thinking {
 		for _, p := range splitWords(text) {
-			b.data(chunk(obj{"reasoning_content": p}, nil))
+			b.data(chunk(obj{field: p}, nil))
 		}
 	}
 	for _, p := range t.pieces() {
