@@ -39,7 +39,7 @@ type openAIMessage struct {
 	// The thinking a compatible server's assistant message carries back.
 	ReasoningContent *string `json:"reasoning_content"`
 	Reasoning        *string `json:"reasoning"`
-	ToolCalls  []struct {
+	ToolCalls        []struct {
 		ID       string `json:"id"`
 		Type     string `json:"type"`
 		Function struct {

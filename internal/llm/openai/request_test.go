@@ -3,9 +3,9 @@ package openai
 import (
 	"bytes"
 	"encoding/base64"
-	"strings"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
