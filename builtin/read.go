@@ -13,6 +13,7 @@ import (
 
 	"github.com/forgehq/forge/builtin/internal/cfg"
 	"github.com/forgehq/forge/builtin/internal/fsutil"
+	"github.com/forgehq/forge/internal/media"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -32,7 +33,7 @@ var readDescriptor = tools.Descriptor{
 	ReadOnly:    true,
 	Name:        "Read",
 	Presenter:   readPresenter{},
-	Description: "Read contents of a file from the filesystem. Supports reading partial files with offset and limit parameters.",
+	Description: "Read contents of a file from the filesystem. Supports reading partial files with offset and limit parameters. A PNG, JPEG, GIF or WebP image is shown to you as the picture itself (a screenshot, a diagram).",
 	Category:    tools.CategoryFile,
 	Parameters: []tools.Parameter{
 		{Name: "file_path", Type: tools.TypeString, Description: "Absolute path to the file to read", Required: true},
@@ -96,6 +97,9 @@ func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	}
 	if len(head) == 0 {
 		return tools.OK("File is empty: "+path, "file_path", path, "bytes", int64(0), "lines", 0, "total_lines", 0, "truncated", false)
+	}
+	if media.MediaType(head) != "" {
+		return readImage(r, path, size)
 	}
 	if fsutil.LooksBinary(head, len(head) == fsutil.SniffLen) {
 		return tools.Fail(fmt.Sprintf("Cannot read binary file: %s (%d bytes)", path, size), "file_path", path, "bytes", size)

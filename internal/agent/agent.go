@@ -350,12 +350,15 @@ func (a *Agent) sandbox() tools.Sandbox {
 func (a *Agent) buildRequest(msgs []llm.Message, specs []llm.ToolSpec) llm.Request {
 	req := llm.Request{Model: a.cfg.ModelName, System: a.cfg.System, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxAnswerTokens,
 		Effort: a.cfg.Effort, CacheKey: a.cfg.Exec.SessionID}
+	if !llm.TakesImages(a.cfg.ModelName) {
+		req.Messages = llm.WithoutImages(msgs, a.cfg.ModelName)
+	}
 	if a.cfg.ToolFormat != FormatXML {
 		return req
 	}
 	req.Tools = nil
 	req.System = a.cfg.System + "\n" + llm.TextToolPrompt(specs)
-	req.Messages = textMessages(msgs)
+	req.Messages = textMessages(req.Messages)
 	return req
 }
 

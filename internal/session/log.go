@@ -100,6 +100,19 @@ func (l *Log) PromptTyped(text, typed string) error {
 	return l.appendStored(storedMessage{Message: llm.Message{Role: llm.RoleUser, Text: text}, Typed: typed}, "", true)
 }
 
+// PromptImages is Prompt of a prompt that shows the model images.
+func (l *Log) PromptImages(text string, images []llm.Image) error {
+	return l.PromptWith(text, "", images)
+}
+
+// PromptWith is PromptTyped of a prompt that shows the model images.
+func (l *Log) PromptWith(text, typed string, images []llm.Image) error {
+	if typed == text {
+		typed = ""
+	}
+	return l.appendStored(storedMessage{Message: llm.Message{Role: llm.RoleUser, Text: text, Images: images}, Typed: typed}, "", true)
+}
+
 // Outcome records how a call ended, as the person was shown it.
 func (l *Log) Outcome(o Outcome) error {
 	if o.CallID == "" || o.Status == "" {

@@ -2,6 +2,7 @@ package llmtest
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -217,7 +218,8 @@ func (d *anthropicDecoder) user(i int, blocks []anthropicBlock) {
 				d.problem("messages.%d.content.%d.content: Input should be a valid string or list of blocks", i, j)
 			}
 			d.r.Messages = append(d.r.Messages, llm.Message{Role: llm.RoleTool, Result: &llm.ToolResult{
-				CallID: b.ToolUseID, Name: d.names[b.ToolUseID], Content: blocksText(content), IsError: b.IsError}})
+				CallID: b.ToolUseID, Name: d.names[b.ToolUseID], Content: blocksText(content), IsError: b.IsError,
+				Images: d.images(i, j, content)}})
 		case "text":
 			seenText = true
 			if b.Text == nil || *b.Text == "" {
@@ -225,6 +227,9 @@ func (d *anthropicDecoder) user(i int, blocks []anthropicBlock) {
 				continue
 			}
 			d.r.Messages = append(d.r.Messages, llm.Message{Role: llm.RoleUser, Text: *b.Text})
+		case "image":
+			seenText = true
+			d.r.Messages = append(d.r.Messages, llm.Message{Role: llm.RoleUser, Images: d.images(i, j, blocks[j:j+1])})
 		default:
 			seenText = true
 		}
@@ -280,4 +285,27 @@ func checkAnthropicTop(body *anthropicBody, toolsField bool) rejection {
 		return "tools: List should have at least 1 item"
 	}
 	return ""
+}
+
+// images reads the image blocks among blocks (of message i's block j),
+// noting what the API refuses: a source that is not base64 data of a
+// PNG, JPEG, GIF or WebP image.
+func (d *anthropicDecoder) images(i, j int, blocks []anthropicBlock) []llm.Image {
+	var out []llm.Image
+	for _, b := range blocks {
+		if b.Type != "image" {
+			continue
+		}
+		if b.Source == nil || b.Source.Type != "base64" || !imageType(b.Source.MediaType) {
+			d.problem("messages.%d.content.%d: image source must be base64 data of image/jpeg, image/png, image/gif or image/webp", i, j)
+			continue
+		}
+		data, err := base64.StdEncoding.DecodeString(b.Source.Data)
+		if err != nil {
+			d.problem("messages.%d.content.%d: image source data is not valid base64", i, j)
+			continue
+		}
+		out = append(out, llm.Image{MediaType: b.Source.MediaType, Data: data})
+	}
+	return out
 }
