@@ -268,6 +268,10 @@ func (r *run) request(ctx context.Context) (llm.Message, error) {
 	}
 	r.addUsage(resp.Usage)
 	r.counted(resp.Usage)
+	r.done.Model = resp.Model
+	if r.done.Model == "" {
+		r.done.Model = r.a.cfg.ModelName
+	}
 	msg := resp.Message
 	msg.Role = llm.RoleAssistant
 	if r.a.cfg.ToolFormat == FormatXML {

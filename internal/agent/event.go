@@ -146,6 +146,9 @@ type Done struct {
 	Cost float64
 	// Priced says the model's price is known, so Cost counts.
 	Priced bool
+	// Model is the model that gave the run's last answer, as its provider
+	// named it ("" when none answered).
+	Model string
 	// Text is the final answer: the model's last text, or what a
 	// loop-breaking tool returned.
 	Text string

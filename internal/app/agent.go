@@ -118,7 +118,7 @@ func (a *App) effortNotice(model string, effort llm.Effort) string {
 // one forge knows; 0 when unknown, and then only a provider's "too long"
 // makes the agent compact. context_window is the session model's.
 func (a *App) windowOf(name string) int {
-	if a.cfg.ContextWindow > 0 && name == a.model.Name {
+	if a.cfg.ContextWindow > 0 && name == a.model.Name && !a.model.Switched {
 		return a.cfg.ContextWindow
 	}
 	if ms, ok := a.cfg.Models[strings.ToLower(name)]; ok && ms.ContextWindow > 0 {

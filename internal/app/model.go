@@ -31,6 +31,9 @@ type modelChoice struct {
 	Name     string // the model's name
 	BaseURL  string // "" for the provider's own
 	Model    llm.Model
+	// Switched says /model chose it: the configured context_window was
+	// the configured model's.
+	Switched bool
 }
 
 // chooseModel resolves the provider, the model and its key: the provider
@@ -57,6 +60,13 @@ func (a *App) chooseModel(ctx context.Context) (modelChoice, error) {
 			}
 		}
 	}
+	return a.connect(ctx, c)
+}
+
+// connect builds the client of c: its provider, model and base URL, with
+// the provider's key from the environment.
+func (a *App) connect(ctx context.Context, c modelChoice) (modelChoice, error) {
+	openaiKey, anthropicKey := a.getenv("OPENAI_API_KEY"), a.getenv("ANTHROPIC_API_KEY")
 	var err error
 	switch c.Provider {
 	case "anthropic":

@@ -160,6 +160,7 @@ func Table() []Command {
 		lastCommand(),
 		thinkingCommand(),
 		effortCommand(),
+		modelCommand(),
 		undoCommand(),
 		rewindCommand(),
 		toolsCommand(),

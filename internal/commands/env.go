@@ -73,6 +73,9 @@ type Env struct {
 
 	// Agent makes the agent for one prompt; nil when this forge has none.
 	Agent AgentFactory
+	// Models lists and switches the model of the prompts; nil when this
+	// forge has no agent.
+	Models ModelControl
 	// Conversation is this session's conversation with the agent.
 	Conversation agent.Conversation
 	// Spending is what this session's prompts have used.

@@ -97,6 +97,8 @@ type doneEvent struct {
 	Text      string   `json:"text"`
 	Error     string   `json:"error,omitempty"`
 	SessionID string   `json:"session_id,omitempty"`
+	// Model is the model that gave the last answer.
+	Model string `json:"model,omitempty"`
 	// FilesChanged are the files Write, Edit and NotebookEdit changed,
 	// relative to the working directory when inside it.
 	FilesChanged []string `json:"files_changed,omitempty"`
@@ -135,7 +137,7 @@ func (v jsonRun) Event(e agent.Event) {
 		v.write(ev)
 	case agent.EventDone:
 		d := doneEvent{Type: "done", Reason: string(e.Done.Reason), Turns: e.Done.Turns, Usage: newUsage(e.Done.Usage),
-			Text: e.Done.Text, SessionID: v.sessionID, FilesChanged: RelPaths(v.wd, e.Done.FilesChanged)}
+			Text: e.Done.Text, SessionID: v.sessionID, Model: e.Done.Model, FilesChanged: RelPaths(v.wd, e.Done.FilesChanged)}
 		if e.Done.Priced {
 			d.CostUSD = roundedCost(e.Done.Cost)
 		}

@@ -230,6 +230,9 @@ func (v *runView) footer(d *agent.Done) {
 		turns = fmt.Sprintf("%d requests", d.Turns)
 	}
 	figures = append([]string{turns}, figures...)
+	if d.Model != "" {
+		figures = append([]string{d.Model}, figures...)
+	}
 	switch n := len(d.FilesChanged); n {
 	case 0:
 	case 1:
