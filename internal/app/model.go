@@ -89,7 +89,7 @@ func (a *App) connect(ctx context.Context, c modelChoice) (modelChoice, error) {
 			return c, errors.New("openai: OPENAI_API_KEY is not set (or pass --base-url for a local OpenAI-compatible server)")
 		}
 		c.Name = orDefault(c.Name, defaultOpenAIModel)
-		c.Model, err = openai.New(openai.Config{APIKey: openaiKey, BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
+		c.Model, err = openai.New(openai.Config{APIKey: openaiKey, BaseURL: c.BaseURL, Model: c.Name, API: a.cfg.API, Logger: a.log,
 			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
 	default:
 		return c, fmt.Errorf("unknown provider %q: use openai, anthropic or ollama", c.Provider)

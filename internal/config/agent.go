@@ -15,6 +15,7 @@ var (
 	approvalModes = []string{"ask", "auto-edit", "yolo", "plan"}
 	toolFormats   = []string{"native", "xml"}
 	efforts       = []string{"low", "medium", "high", "off"}
+	apis          = []string{"responses", "chat"}
 )
 
 // Efforts returns the values effort accepts.
@@ -62,6 +63,14 @@ var agentSettings = []setting{
 			}
 			c.BaseURL = s
 			return nil
+		}},
+	{key: "api", flag: "api", get: func(c Config) string { return c.API },
+		apply: func(c *Config, v any, _ resolver) error {
+			s, err := optionalOneOf(v, apis...)
+			if err == nil {
+				c.API = s
+			}
+			return err
 		}},
 	{key: "effort", flag: "effort", get: func(c Config) string { return c.Effort },
 		apply: func(c *Config, v any, _ resolver) error {
@@ -164,6 +173,7 @@ func agentDefaults() map[string]any {
 		"model":          "",
 		"base_url":       "",
 		"effort":         "",
+		"api":            "",
 		"approval":       approvalModes[0],
 		"max_turns":      50,
 		"loop_detection": true,

@@ -63,6 +63,7 @@ var projectPolicy = map[string]widens{
 	// How hard the model thinks costs tokens, which max_cost and
 	// max_tokens bound; it grants nothing.
 	"effort": neutral,
+	"api":    neutral,
 }
 
 // projectForbidden are the settings a project file cannot set at all.

@@ -53,8 +53,14 @@ type Request struct {
 	// has none.
 	Thinking *ThinkingConfig
 	// Effort is the reasoning effort asked: Anthropic's
-	// output_config.effort, OpenAI's reasoning_effort.
+	// output_config.effort, OpenAI's reasoning_effort (reasoning.effort on
+	// the Responses API).
 	Effort string
+	// CacheKey is a Responses request's prompt_cache_key; Include its
+	// include list; Store its store (true unless false is sent).
+	CacheKey string
+	Include  []string
+	Store    bool
 
 	// Turn is the index in Script.Turns of the turn that answered; -1
 	// when none did (rejected, unscripted, a model list).

@@ -135,13 +135,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if req.Rejected == "" && s.script.RequireReasoning {
 			req.Rejected = string(missingReasoning(req))
 		}
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
+		req.Wire = Responses
+		req.Rejected = string(decodeResponses(req, s.script.Lenient))
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages"):
 		req.Wire = Anthropic
 		req.Rejected = string(decodeAnthropic(req, s.script.Lenient))
 	default:
 		s.record(req)
 		writeError(w, OpenAI, &ErrorReply{Status: http.StatusNotFound,
-			Message: fmt.Sprintf("llmtest: no endpoint %s %s (POST .../chat/completions, POST /v1/messages, GET .../models)", r.Method, r.URL.Path)})
+			Message: fmt.Sprintf("llmtest: no endpoint %s %s (POST .../chat/completions, POST .../responses, POST /v1/messages, GET .../models)", r.Method, r.URL.Path)})
 		return
 	}
 	if req.Rejected == "" && !req.Stream && !s.script.Lenient {
@@ -272,9 +275,12 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, t 
 		return
 	}
 	var stream []byte
-	if req.Wire == OpenAI {
+	switch req.Wire {
+	case OpenAI:
 		stream = s.openAIStream(req, t)
-	} else {
+	case Responses:
+		stream = s.responsesStream(req, t)
+	default:
 		stream = s.anthropicStream(req, t)
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
