@@ -21,9 +21,10 @@ type anthropicBody struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
 	Tools []struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		InputSchema json.RawMessage `json:"input_schema"`
+		Name         string          `json:"name"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"input_schema"`
+		CacheControl json.RawMessage `json:"cache_control,omitempty"`
 	} `json:"tools"`
 	Stream   bool            `json:"stream"`
 	Thinking json.RawMessage `json:"thinking"`
@@ -50,6 +51,34 @@ type anthropicBlock struct {
 		MediaType string `json:"media_type"`
 		Data      string `json:"data"`
 	} `json:"source"`
+	CacheControl json.RawMessage `json:"cache_control,omitempty"`
+}
+
+// anthropicCache is the request as the prompt cache sees it: tools, the
+// system prompt's blocks, the messages' blocks, each a breakpoint when it
+// carries cache_control.
+func anthropicCache(body *anthropicBody) []cacheBlock {
+	var out []cacheBlock
+	for _, t := range body.Tools {
+		bp := len(t.CacheControl) > 0
+		t.CacheControl = nil
+		out = append(out, jsonBlock(t, bp))
+	}
+	add := func(raw json.RawMessage) {
+		blocks, _ := anthropicBlocks(raw)
+		for _, b := range blocks {
+			bp := len(b.CacheControl) > 0
+			b.CacheControl = nil
+			out = append(out, jsonBlock(b, bp))
+		}
+	}
+	if len(body.System) > 0 {
+		add(body.System)
+	}
+	for _, m := range body.Messages {
+		add(m.Content)
+	}
+	return out
 }
 
 // anthropicBlocks is a content that is a string or a list of blocks.
@@ -102,6 +131,7 @@ func decodeAnthropic(r *Request, lenient bool) rejection {
 	for _, t := range body.Tools {
 		r.Tools = append(r.Tools, llm.ToolSpec{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
 	}
+	r.cache = anthropicCache(&body)
 	d := &anthropicDecoder{r: r, names: map[string]string{}}
 	thinking, err := rawThinking(body.Thinking)
 	if err != nil {

@@ -65,6 +65,12 @@ func decodeOpenAI(r *Request, lenient bool) rejection {
 		r.Tools = append(r.Tools, llm.ToolSpec{Name: t.Function.Name, Description: t.Function.Description, InputSchema: t.Function.Parameters})
 	}
 	r.System, r.Messages = openAIConversation(body.Messages)
+	for _, t := range body.Tools {
+		r.cache = append(r.cache, jsonBlock(t, false))
+	}
+	for _, m := range body.Messages {
+		r.cache = append(r.cache, jsonBlock(m, false))
+	}
 	if lenient {
 		return ""
 	}

@@ -68,6 +68,9 @@ type Request struct {
 	// Rejected says why the request was answered with 400, as the real
 	// API would have: "" when it was not.
 	Rejected string
+
+	// cache is the prompt as a provider's cache sees it.
+	cache []cacheBlock
 }
 
 // ToolNames are the names of the tools offered.

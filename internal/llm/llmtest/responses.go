@@ -70,6 +70,13 @@ func decodeResponses(r *Request, lenient bool) rejection {
 	for _, t := range body.Tools {
 		r.Tools = append(r.Tools, llm.ToolSpec{Name: t.Name, Description: t.Description, InputSchema: t.Parameters})
 	}
+	for _, t := range body.Tools {
+		r.cache = append(r.cache, jsonBlock(t, false))
+	}
+	r.cache = append(r.cache, cacheBlock{data: []byte(body.Instructions)})
+	for _, it := range body.Input {
+		r.cache = append(r.cache, cacheBlock{data: it})
+	}
 	why := responsesInput(r, body.Input)
 	if lenient {
 		return ""

@@ -35,6 +35,11 @@ type Script struct {
 	// message) came without the reasoning_content (or reasoning) they
 	// were streamed with, as DeepSeek's thinking mode does.
 	RequireReasoning bool `json:"require_reasoning,omitempty"`
+	// PromptCache reports each answer's input usage as the providers'
+	// prompt caches would count it, instead of the turn's: the prefix
+	// read from the cache and, on Anthropic's wire, written to it at the
+	// request's breakpoints (see promptCache). Output stays the turn's.
+	PromptCache bool `json:"prompt_cache,omitempty"`
 }
 
 // Turn is one answer: a streamed assistant turn (Text, Chunks, ToolCalls,

@@ -27,6 +27,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	script Script
+	cache  promptCache
 	used   []bool
 	reqs   []*Request
 	calls  int // tool calls sent, for default IDs
@@ -162,6 +163,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, req.Wire, &ErrorReply{Status: http.StatusInternalServerError, Message: msg,
 			Headers: map[string]string{"x-should-retry": "false"}})
 		return
+	}
+	if s.script.PromptCache {
+		u := s.cache.usage(req.Wire, req.cache, turn.Usage.orDefault().Output)
+		turn.Usage = &u
 	}
 	s.answer(w, r, req, turn)
 }
