@@ -62,7 +62,7 @@ func thinkingCommand() Command {
 			}
 			text := lastThinking(env.Conversation.Messages)
 			if text == "" {
-				env.Printer().Value("No thinking yet: a model thinks when it can and is asked to (/effort high).", map[string]any{"thinking": ""})
+				env.Printer().Value("No thinking in the last prompt: a model thinks when it can and is asked to (/effort high).", map[string]any{"thinking": ""})
 				return ExitOK
 			}
 			env.Printer().Verbatim(text, map[string]any{"thinking": text})

@@ -33,7 +33,7 @@ func TestEffortAndThinking(t *testing.T) {
 	out.Reset()
 	thinking := thinkingCommand()
 	thinking.Run(context.Background(), env, Invocation{})
-	if !strings.Contains(out.String(), "No thinking yet") {
+	if !strings.Contains(out.String(), "No thinking in the last prompt") {
 		t.Errorf("no thinking: %q", out.String())
 	}
 	env.Conversation.Messages = []llm.Message{
