@@ -1,11 +1,11 @@
 package session
 
 import (
-	"slices"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
