@@ -257,7 +257,7 @@ func (r *run) request(ctx context.Context) (llm.Message, error) {
 	req := r.a.buildRequest(r.conv.Messages, r.specs)
 	resp, err := r.a.cfg.Model.Stream(ctx, req, func(d llm.Delta) {
 		if d.Thinking != "" {
-			r.emit(Event{Type: EventThinkingDelta, Text: d.Thinking})
+			r.emit(Event{Type: EventThoughtDelta, Text: d.Thinking})
 		}
 		if d.Text != "" {
 			r.emit(Event{Type: EventTextDelta, Text: d.Text})

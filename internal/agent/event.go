@@ -17,12 +17,14 @@ const (
 	EventTextDelta EventType = "text_delta"
 	// EventRequest says a model request is under way (a spinner's cue).
 	EventRequest EventType = "request"
-	// EventThinkingDelta is a piece of the model's thinking as it streams
-	// in: shown apart from its text, never part of it.
-	EventThinkingDelta EventType = "thinking_delta"
 	// EventThinking is one assistant message's whole readable thinking,
 	// before its text event.
 	EventThinking EventType = "thinking"
+	// EventThoughtDelta is a piece of the model's thinking (Text) as it
+	// streams in: shown apart from its text, never part of it (the
+	// message keeps its thinking apart too, for the providers that want
+	// it back).
+	EventThoughtDelta EventType = "thought_delta"
 	// EventText is one assistant message's whole text.
 	EventText EventType = "text"
 	// EventToolCall is a call the model made, before it is decided on.

@@ -41,7 +41,7 @@ func TestThinkingAcrossRoundsAndResume(t *testing.T) {
 	var whole []string
 	for _, e := range h.events {
 		switch e.Type {
-		case EventThinkingDelta:
+		case EventThoughtDelta:
 			streamed.WriteString(e.Text)
 		case EventThinking:
 			whole = append(whole, e.Text)

@@ -261,6 +261,12 @@ func isShell(name string) bool {
 	return false
 }
 
+// readsLikeBash reports whether the shell reads a -c line in bash's
+// grammar or a subset of it, so that forge's reading of the line holds.
+func readsLikeBash(name string) bool {
+	return name == "bash" || name == "sh" || name == "dash"
+}
+
 // shellCommandString reads a shell's options: hasC when it has -c, and str
 // the line it runs then. ok is false when the options are not literal.
 func shellCommandString(ws []word) (str *word, hasC, ok bool) {
@@ -283,6 +289,9 @@ func shellCommandString(ws []word) (str *word, hasC, ok bool) {
 		}
 		if len(s) < 2 || (s[0] != '-' && s[0] != '+') {
 			break
+		}
+		if strings.IndexFunc(s[1:], func(r rune) bool { return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') }) >= 0 {
+			return nil, false, false // not an option a shell takes: it would refuse to start, or read it otherwise
 		}
 		if s[0] == '-' && strings.IndexByte(s, 'c') >= 0 {
 			hasC = true

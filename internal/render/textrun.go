@@ -73,7 +73,7 @@ func (v *runView) Event(e agent.Event) {
 	case e.Type == agent.EventToolOutput:
 		v.output(e)
 		return
-	case e.Type == agent.EventThinkingDelta:
+	case e.Type == agent.EventThoughtDelta:
 		v.think(e)
 		return
 	case e.ParentID != "" && e.Type == agent.EventRequest:

@@ -16,20 +16,24 @@ import (
 func TestRunViewThinking(t *testing.T) {
 	l := newLiveRun(nil)
 	l.send(agent.Event{Type: agent.EventRequest})
-	l.send(agent.Event{Type: agent.EventThinkingDelta, Text: "The user wants the module name. "})
+	l.send(agent.Event{Type: agent.EventThoughtDelta, Text: "Let me see."})
+	if got := l.screen(); got != "⠋ Thinking… · 0s\n    Let me see." {
+		t.Errorf("the first thought, under the spinner: %q", got)
+	}
+	l.send(agent.Event{Type: agent.EventThoughtDelta, Text: "The user wants the module name. "})
 	l.clock.advance(3 * time.Second)
-	l.send(agent.Event{Type: agent.EventThinkingDelta, Text: "I will read go.mod and then answer with the module path it declares."})
+	l.send(agent.Event{Type: agent.EventThoughtDelta, Text: "I will read go.mod and then answer with the module path it declares."})
 	l.v.live.onTick()
 	got := l.screen()
-	if !strings.HasPrefix(got, "⠙ Thinking… · 3s\n    The user wants the module name. I will read") ||
-		!strings.HasSuffix(got, "declares.") || strings.Count(got, "\n") != 2 {
+	if !strings.HasPrefix(got, "⠙ Thinking… · 3s\n    Let me see.The user wants the module name. I will") ||
+		!strings.HasSuffix(got, "declares.") || strings.Count(got, "\n") != 3 {
 		t.Errorf("while thinking:\n%s", got)
 	}
 	l.send(agent.Event{Type: agent.EventTextDelta, Text: "It is m.\n"},
 		agent.Event{Type: agent.EventThinking, Text: "The user wants..."},
 		agent.Event{Type: agent.EventText, Text: "It is m."})
 	got = l.screen()
-	if !strings.HasPrefix(got, "✻ Thought for 3s · 2 lines (/thinking shows it)\nIt is m.") || strings.Contains(got, "go.mod") {
+	if !strings.HasPrefix(got, "✻ Thought for 3s · 3 lines (/thinking shows it)\nIt is m.") || strings.Contains(got, "go.mod") {
 		t.Errorf("after thinking:\n%s", got)
 	}
 }
@@ -39,7 +43,7 @@ func TestRunViewThinking(t *testing.T) {
 func TestThinkingElsewhere(t *testing.T) {
 	events := []agent.Event{
 		{Type: agent.EventRequest},
-		{Type: agent.EventThinkingDelta, Text: "secret plan"},
+		{Type: agent.EventThoughtDelta, Text: "secret plan"},
 		{Type: agent.EventThinking, Text: "secret plan"},
 		{Type: agent.EventText, Text: "Answer."},
 		{Type: agent.EventDone, Done: &agent.Done{Reason: agent.ReasonStop, Text: "Answer.", Turns: 1}},

@@ -59,8 +59,9 @@ type Turn struct {
 	Chunks []string `json:"chunks,omitempty"`
 	// Thinking is the model's thinking before its text, a piece each:
 	// on the Anthropic wire a thinking block each, signed (Signature); on
-	// the OpenAI wire reasoning_content.
-	Thinking []string `json:"thinking,omitempty"`
+	// the OpenAI wire reasoning_content; on the Responses API a reasoning
+	// item each. A script file may give one piece as a string.
+	Thinking Thoughts `json:"thinking,omitempty"`
 	// RedactedThinking are redacted_thinking blocks' data, after the
 	// thinking blocks (Anthropic wire only).
 	RedactedThinking []string `json:"redacted_thinking,omitempty"`
@@ -105,6 +106,19 @@ type Turn struct {
 	// error event (OpenAI: a data line with "error"; Anthropic: an
 	// "error" event) in place of the stream's end.
 	StreamError *ErrorReply `json:"stream_error,omitempty"`
+}
+
+// Thoughts are a turn's pieces of thinking.
+type Thoughts []string
+
+// UnmarshalJSON takes a list of strings, or one string for one piece.
+func (t *Thoughts) UnmarshalJSON(data []byte) error {
+	var one string
+	if json.Unmarshal(data, &one) == nil {
+		*t = Thoughts{one}
+		return nil
+	}
+	return json.Unmarshal(data, (*[]string)(t))
 }
 
 // When is a condition on a request, for scripts that serve concurrent
