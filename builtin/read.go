@@ -33,7 +33,7 @@ var readDescriptor = tools.Descriptor{
 	ReadOnly:    true,
 	Name:        "Read",
 	Presenter:   readPresenter{},
-	Description: "Read contents of a file from the filesystem. Supports reading partial files with offset and limit parameters. A PNG, JPEG, GIF or WebP image is shown to you as the picture itself (a screenshot, a diagram).",
+	Description: "Read contents of a file from the filesystem. Supports reading partial files with offset and limit parameters.",
 	Category:    tools.CategoryFile,
 	Parameters: []tools.Parameter{
 		{Name: "file_path", Type: tools.TypeString, Description: "Absolute path to the file to read", Required: true},

@@ -82,7 +82,13 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	if n := a.sandboxNotice(); n != "" {
 		notices = append(notices, n)
 	}
-	if n := a.effortNotice(name, opts.Effort); n != "" {
+	// The session's effort (what /effort set) unless the front end asks
+	// for another: forge acp's prompts think as the shell's do.
+	effort := opts.Effort
+	if effort == "" {
+		effort = llm.Effort(a.env.Config.Effort)
+	}
+	if n := a.effortNotice(name, effort); n != "" {
 		notices = append(notices, n)
 	}
 	sb, planSB := a.agentSandboxes(opts.Exec.WorkingDir)
@@ -92,7 +98,7 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	}
 	ag := agent.New(agent.Config{Sandbox: sb, ReadOnlySandbox: planSB, Model: a.model.Model, ModelName: name, Executor: a.env.Executor,
 		Policy: policy, Approver: opts.Approver, Exec: opts.Exec, System: system, Notices: notices,
-		MaxTurns: a.cfg.MaxTurns, Effort: opts.Effort, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
+		MaxTurns: a.cfg.MaxTurns, Effort: effort, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
 		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, Hooks: a.agentHooks(),
 		Checkpointer: opts.Checkpointer, ShowChanges: opts.ShowChanges})

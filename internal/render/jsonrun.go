@@ -97,11 +97,11 @@ type doneEvent struct {
 	Text      string   `json:"text"`
 	Error     string   `json:"error,omitempty"`
 	SessionID string   `json:"session_id,omitempty"`
-	// Model is the model that gave the last answer.
-	Model string `json:"model,omitempty"`
 	// FilesChanged are the files Write, Edit and NotebookEdit changed,
 	// relative to the working directory when inside it.
 	FilesChanged []string `json:"files_changed,omitempty"`
+	// Model is the model that gave the last answer.
+	Model string `json:"model,omitempty"`
 }
 
 func newUsage(u llm.Usage) usageJSON {
