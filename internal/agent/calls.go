@@ -64,6 +64,7 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall) bool {
 		msg.Result.Images = llmImages(p.res.Result.Images)
 		r.conv.appendResult(msg, p.res.Output)
 	}
+	r.narrowForSkills(ps)
 	if !stop && ctx.Err() != nil {
 		r.done.Reason, stop = ReasonCancelled, true
 	}
