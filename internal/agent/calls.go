@@ -63,7 +63,9 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall) bool {
 			p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")
 		}
 		r.report(p)
-		r.conv.appendResult(toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess), p.res.Output)
+		msg := toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess)
+		msg.Result.Images = llmImages(p.res.Result.Images)
+		r.conv.appendResult(msg, p.res.Output)
 	}
 	r.narrowForSkills(ps)
 	if !stop && ctx.Err() != nil {

@@ -15,10 +15,15 @@ type EventType string
 const (
 	// EventTextDelta is a piece of the model's text as it streams in.
 	EventTextDelta EventType = "text_delta"
-	// EventThinking says a model request is under way (a spinner's cue).
+	// EventRequest says a model request is under way (a spinner's cue).
+	EventRequest EventType = "request"
+	// EventThinking is one assistant message's whole readable thinking,
+	// before its text event.
 	EventThinking EventType = "thinking"
-	// EventThoughtDelta is a piece of a reasoning model's thinking (Text),
-	// as it streams in; it is not part of the conversation.
+	// EventThoughtDelta is a piece of the model's thinking (Text) as it
+	// streams in: shown apart from its text, never part of it (the
+	// message keeps its thinking apart too, for the providers that want
+	// it back).
 	EventThoughtDelta EventType = "thought_delta"
 	// EventText is one assistant message's whole text.
 	EventText EventType = "text"
@@ -60,8 +65,8 @@ const (
 // never prints: the printer and the session log consume them.
 type Event struct {
 	Type EventType
-	// Text is the text of a text_delta, text, notice or tool_output
-	// event.
+	// Text is the text of a text_delta, text, thinking_delta, thinking,
+	// notice or tool_output event.
 	Text string
 	// Call is the call of a tool_call, approval, tool_start, tool_output,
 	// tool_question or tool_result event.
@@ -151,6 +156,9 @@ type Done struct {
 	Cost float64
 	// Priced says the model's price is known, so Cost counts.
 	Priced bool
+	// Model is the model that gave the run's last answer, as its provider
+	// named it ("" when none answered).
+	Model string
 	// Text is the final answer: the model's last text, or what a
 	// loop-breaking tool returned.
 	Text string

@@ -14,6 +14,7 @@ import (
 	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/custom"
 	"github.com/forgehq/forge/internal/hooks"
+	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/mcp"
 	"github.com/forgehq/forge/internal/memory"
 	"github.com/forgehq/forge/internal/permission"
@@ -73,6 +74,9 @@ type Env struct {
 
 	// Agent makes the agent for one prompt; nil when this forge has none.
 	Agent AgentFactory
+	// Models lists and switches the model of the prompts; nil when this
+	// forge has no agent.
+	Models ModelControl
 	// Conversation is this session's conversation with the agent.
 	Conversation agent.Conversation
 	// Spending is what this session's prompts have used.
@@ -143,6 +147,8 @@ type AgentOptions struct {
 	// ModelFrom is the file that asks for it, for messages.
 	Model     string
 	ModelFrom string
+	// Effort is how hard a model that reasons thinks; "" its default.
+	Effort llm.Effort
 	// Checkpointer keeps the files the agent's calls change, for /undo.
 	Checkpointer agent.Checkpointer
 	// ShowChanges has the agent work out the change of each edit made

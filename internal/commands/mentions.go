@@ -35,8 +35,8 @@ func (e *Env) attachMentions(ctx context.Context, prompt string) string {
 	total := 0
 	for _, m := range mention.FindAllStringSubmatch(prompt, -1) {
 		name, abs, ok := e.mentioned(m[1])
-		if !ok || seen[abs] {
-			continue
+		if !ok || seen[abs] || isImageFile(abs) {
+			continue // an image is attached as a picture (attachImages)
 		}
 		seen[abs] = true
 		content, refusal := e.attachment(ctx, name, abs, maxAttachments-total)

@@ -70,6 +70,8 @@ var badKeys = []badKey{
 	{key: "max_turns", wrongType: "many", outOfRange: "0", env: "abc", flag: "0"},
 	{key: "loop_detection", wrongType: "[true]", outOfRange: "2", env: "maybe"},
 	{key: "tool_format", wrongType: "{a: xml}", outOfRange: "json", env: "json", flag: "yaml"},
+	{key: "api", wrongType: "{a: chat}", outOfRange: "completions", env: "legacy", flag: "grpc"},
+	{key: "effort", wrongType: "{a: low}", outOfRange: "extreme", env: "max", flag: "ultra"},
 	{key: "max_cost", wrongType: "[1]", outOfRange: "-1", env: "cheap", flag: "-0.5"},
 	{key: "max_tokens", wrongType: "lots", outOfRange: "-1", env: "many", flag: "-1"},
 	{key: "context_window", wrongType: "[1]", outOfRange: "10", env: "big", flag: "999"},

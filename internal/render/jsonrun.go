@@ -107,6 +107,8 @@ type doneEvent struct {
 	// FilesChanged are the files Write, Edit and NotebookEdit changed,
 	// relative to the working directory when inside it.
 	FilesChanged []string `json:"files_changed,omitempty"`
+	// Model is the model that gave the last answer.
+	Model string `json:"model,omitempty"`
 }
 
 func newUsage(u llm.Usage) usageJSON {
@@ -118,6 +120,8 @@ func (v jsonRun) Event(e agent.Event) {
 	switch e.Type {
 	case agent.EventText:
 		v.write(textEvent{Type: "text", Text: e.Text, ParentID: e.ParentID})
+	case agent.EventThinking:
+		v.write(textEvent{Type: "thinking", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventNotice:
 		v.write(textEvent{Type: "notice", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventCompaction:
@@ -148,7 +152,7 @@ func (v jsonRun) Event(e agent.Event) {
 		v.write(ev)
 	case agent.EventDone:
 		d := doneEvent{Type: "done", Reason: string(e.Done.Reason), Turns: e.Done.Turns, Usage: newUsage(e.Done.Usage),
-			Text: e.Done.Text, SessionID: v.sessionID, FilesChanged: RelPaths(v.wd, e.Done.FilesChanged)}
+			Text: e.Done.Text, SessionID: v.sessionID, Model: e.Done.Model, FilesChanged: RelPaths(v.wd, e.Done.FilesChanged)}
 		if e.Done.Priced {
 			d.CostUSD = roundedCost(e.Done.Cost)
 		}

@@ -73,6 +73,9 @@ func (v *runView) redraw() {
 		return
 	}
 	switch {
+	case v.thought != nil:
+		v.endLine(v.p.Out)
+		v.live.show("Thinking…", v.thoughtStart, v.thought)
 	case v.thinking:
 		v.endLine(v.p.Out)
 		v.live.show("Thinking…", time.Time{}, nil)
