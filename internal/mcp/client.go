@@ -71,6 +71,9 @@ type Server struct {
 	// passEnv are the secret-looking variables of forge's environment a
 	// stdio server inherits all the same (Manager's WithPassEnv).
 	passEnv []string
+	// dial, when set, makes the transport in place of the configuration
+	// (the tests' in-memory servers).
+	dial func() mcp.Transport
 
 	connMu sync.Mutex // serialises connection attempts
 
@@ -173,6 +176,9 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, error) {
 
 // transport builds the transport of the configuration.
 func (s *Server) transport() (mcp.Transport, *tail, error) {
+	if s.dial != nil {
+		return s.dial(), nil, nil
+	}
 	if s.cfg.URL != "" {
 		t, err := httpTransport(s.cfg)
 		return t, nil, err

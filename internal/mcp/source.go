@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -316,6 +317,20 @@ func (t *remoteTool) Category() tools.Category { return tools.CategoryMCP }
 // Parameters are the schema's top-level properties (see inputSchema).
 func (t *remoteTool) Parameters() []tools.Parameter { return t.schema.params }
 
+// InputSchema is the server's schema of the tool's arguments, which models
+// get as declared (tools.SchemaTool).
+func (t *remoteTool) InputSchema() json.RawMessage { return t.schema.raw }
+
+// ValidateArgs checks args against the server's schema, so that forge
+// accepts exactly what the server accepts; the arguments are sent as given.
+func (t *remoteTool) ValidateArgs(args tools.Args) *tools.ValidationError {
+	verr := t.schema.validate(args)
+	if verr != nil {
+		verr.Tool = t.name
+	}
+	return verr
+}
+
 // IsReadOnly reports whether the server declares that the tool changes
 // nothing (annotations.readOnlyHint). Forge takes the server's word: the
 // hint is what lets forge offer the tool where only readers are allowed.
@@ -351,16 +366,11 @@ func (t *remoteTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 	return fmt.Sprintf("Would call tool %s on MCP server %s with %s", t.remote.Name, t.srv.cfg.Name, jsonText(args))
 }
 
-// Execute validates args against the server's inputSchema, then calls the
-// tool. The call's context goes to the SDK, which sends
+// Execute calls the tool with args, which the executor has checked with
+// ValidateArgs. The call's context goes to the SDK, which sends
 // notifications/cancelled to the server when it ends early (forge's
 // timeout, Ctrl-C), so the server can stop working too.
 func (t *remoteTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
-	if msg := t.schema.validate(args); msg != "" {
-		r := tools.Fail(fmt.Sprintf("Invalid arguments for %s: %s", t.name, msg))
-		r.ErrorKind = tools.KindValidation
-		return r
-	}
 	cs, listed, err := t.srv.Session(ctx)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("MCP server %s is not available: %v", t.srv.cfg.Name, unwrapServer(err)), "server", t.srv.cfg.Name)
