@@ -112,7 +112,6 @@ func (s *inputSchema) validate(args tools.Args) *tools.ValidationError {
 	return &out
 }
 
-
 // maxLeaves bounds the places one message names.
 const maxLeaves = 5
 
