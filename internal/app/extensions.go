@@ -82,9 +82,11 @@ func (a *App) startMCP(ctx context.Context) {
 	for _, name := range slices.Sorted(maps.Keys(a.cfg.MCP.Servers)) {
 		s := a.cfg.MCP.Servers[name]
 		cfgs = append(cfgs, mcp.ServerConfig{Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
-			URL: s.URL, Headers: s.Headers, Start: s.Start, Timeout: s.Timeout})
+			URL: s.URL, Headers: s.Headers, Start: s.Start, Timeout: s.Timeout,
+			ResetTimeoutOnProgress: s.ResetTimeoutOnProgress, MaxTotalTimeout: s.MaxTotalTimeout})
 	}
-	opts := []mcp.Option{mcp.WithPassEnv(a.cfg.PassEnv...)}
+	opts := []mcp.Option{mcp.WithPassEnv(a.cfg.PassEnv...), mcp.WithRoot(a.projectRoot()),
+		mcp.WithLogger(a.log)}
 	if a.env.Limits != nil {
 		opts = append(opts, mcp.WithWrap(a.env.Limits.Wrap))
 	}

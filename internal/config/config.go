@@ -115,6 +115,11 @@ type MCPServer struct {
 
 	Start   bool          // start: connect when forge starts instead of on first use
 	Timeout time.Duration // timeout: per-call limit; 0 = the call's own timeout
+	// ResetTimeoutOnProgress (reset_timeout_on_progress): the timeout limits
+	// the silence between the server's progress notifications instead.
+	ResetTimeoutOnProgress bool
+	// MaxTotalTimeout (max_total_timeout) bounds such a call in all; 0 = an hour.
+	MaxTotalTimeout time.Duration
 }
 
 // RateLimit is tools.<Name>.rate: {per_second: 2, burst: 5}.

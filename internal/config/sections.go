@@ -108,7 +108,7 @@ func parseRate(v any) (RateLimit, []string, error) {
 }
 
 // serverFields are the keys of an mcp.servers.<name> entry.
-var serverFields = []string{"command", "args", "env", "cwd", "url", "headers", "start", "timeout"}
+var serverFields = []string{"command", "args", "env", "cwd", "url", "headers", "start", "timeout", "reset_timeout_on_progress", "max_total_timeout"}
 
 // parseMCP reads mcp.servers.<name>. Server names and env names keep their case;
 // field names are matched ignoring case, like every other key.
@@ -186,6 +186,12 @@ func parseServer(path, name string, v any, r resolver) (MCPServer, []string, err
 		case "timeout":
 			if val != nil {
 				s.Timeout, err = toDuration(val)
+			}
+		case "reset_timeout_on_progress":
+			s.ResetTimeoutOnProgress, err = toBool(val)
+		case "max_total_timeout":
+			if val != nil {
+				s.MaxTotalTimeout, err = toDuration(val)
 			}
 		default:
 			warnings = append(warnings, unknownKey(path, k, prefix+".", serverFields))

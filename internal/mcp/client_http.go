@@ -10,10 +10,15 @@ import (
 	"golang.org/x/net/http/httpguts"
 )
 
+// httpRetries is how often a dropped event stream is resumed (with
+// Last-Event-ID, after the server's retry delay or a growing backoff)
+// before the server counts as gone.
+const httpRetries = 3
+
 // httpTransport is the streamable HTTP transport of a server configured by
 // URL, sending the configured headers with every request.
 func httpTransport(cfg ServerConfig) (mcp.Transport, error) {
-	t := &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1}
+	t := &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: httpRetries}
 	if len(cfg.Headers) == 0 {
 		return t, nil
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -36,6 +37,15 @@ type Manager struct {
 
 	servers map[string]*Server
 	order   []string
+	env     clientEnv
+	// media is where images, audio and binary resources from tools are
+	// written for the person to open.
+	media string
+	// onChange, when set, is told when a server's prompts or resources
+	// change (the shell's commands and completion follow them).
+	onChange func(server string)
+	// resourceTools registers the resource tools once.
+	resourceTools sync.Once
 
 	mu    sync.Mutex
 	owned map[string]owned // forge name -> what we registered under it
@@ -63,17 +73,35 @@ func WithPassEnv(names ...string) Option {
 	return func(m *Manager) { m.passEnv = append(m.passEnv, names...) }
 }
 
+// WithLogger sets the log that servers' log messages and list refresh
+// failures go to (at the level each message gives).
+func WithLogger(l zerolog.Logger) Option { return func(m *Manager) { m.env.log = l } }
+
+// WithRoot names the project's root: the one root servers are told of
+// (roots/list), as a file:// URI.
+func WithRoot(dir string) Option { return func(m *Manager) { m.env.root = dir } }
+
+// WithMediaDir sets where images, audio and binary resources that tools
+// return are written, for the person to open; "" is the temporary
+// directory.
+func WithMediaDir(dir string) Option { return func(m *Manager) { m.media = dir } }
+
+// WithOnChange sets a function told, on a goroutine of its own, when a
+// server's prompts or resources change.
+func WithOnChange(fn func(server string)) Option { return func(m *Manager) { m.onChange = fn } }
+
 // NewManager returns a manager for the servers, none connected yet.
 func NewManager(reg *tools.Registry, servers []ServerConfig, opts ...Option) *Manager {
-	m := &Manager{reg: reg, servers: map[string]*Server{}, owned: map[string]owned{}}
+	m := &Manager{reg: reg, servers: map[string]*Server{}, owned: map[string]owned{}, env: clientEnv{log: zerolog.Nop()}}
 	for _, o := range opts {
 		o(m)
 	}
+	m.env.changed = m.changed
 	for _, c := range servers {
 		if _, dup := m.servers[c.Name]; dup {
 			continue
 		}
-		s := NewServer(c)
+		s := newRemoteServer(c, &m.env)
 		s.passEnv = m.passEnv
 		m.servers[c.Name] = s
 		m.order = append(m.order, c.Name)
@@ -184,6 +212,9 @@ func (m *Manager) unknown(name string) error {
 // sync makes the registry hold exactly the server's listed tools.
 func (m *Manager) sync(s *Server) error {
 	_, list, _ := s.Status()
+	if s.offersResources() {
+		m.registerResourceTools()
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	server := s.cfg.Name
@@ -208,6 +239,40 @@ func (m *Manager) sync(s *Server) error {
 		m.owned[name] = owned{server: server, tool: t.Name, value: tool}
 	}
 	return errors.Join(errs...)
+}
+
+// registerResourceTools registers ReadMcpResource and ListMcpResources,
+// once: when the first server that offers resources connects.
+func (m *Manager) registerResourceTools() {
+	m.resourceTools.Do(func() {
+		for _, list := range []bool{false, true} {
+			var t tools.Tool = &resourceTool{m: m, list: list}
+			if m.wrap != nil {
+				t = m.wrap(t)
+			}
+			if err := m.reg.Register(t); err != nil {
+				m.env.log.Warn().Str("component", "mcp").Msg(err.Error())
+			}
+		}
+	})
+}
+
+// changed lists again what server s says changed: new tools join the
+// registry, those gone leave it, while forge runs.
+func (m *Manager) changed(s *Server, what listKind) {
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	err := s.refresh(ctx, what)
+	if err == nil && what == kindTools {
+		err = m.sync(s)
+	}
+	if err != nil {
+		m.env.log.Warn().Str("component", "mcp").Str("server", s.cfg.Name).Msg(err.Error())
+		return
+	}
+	if what != kindTools && m.onChange != nil {
+		m.onChange(s.cfg.Name)
+	}
 }
 
 // deregister removes the tools registered for server.
@@ -352,7 +417,15 @@ func (t *remoteTool) Egress(tools.ExecutionContext, tools.Args) tools.Egress {
 }
 
 // CallTimeout is the server's configured timeout; 0 means the context's.
+// When progress resets it, the executor's deadline is the total limit and
+// Execute watches the silence between notifications itself.
 func (t *remoteTool) CallTimeout(tools.ExecutionContext, tools.Args) time.Duration {
+	if t.srv.cfg.ResetTimeoutOnProgress {
+		if t.srv.cfg.MaxTotalTimeout > 0 {
+			return t.srv.cfg.MaxTotalTimeout
+		}
+		return defaultMaxTotal
+	}
 	return t.srv.cfg.Timeout
 }
 
@@ -381,15 +454,17 @@ func (t *remoteTool) Execute(ctx context.Context, ec tools.ExecutionContext, arg
 	if args == nil {
 		args = tools.Args{}
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: t.remote.Name, Arguments: map[string]any(args)})
+	ctx, watch := t.watch(ctx, ec)
+	defer watch.stop()
+	params := &mcp.CallToolParams{Name: t.remote.Name, Arguments: map[string]any(args)}
+	token, forget := t.srv.progress.add(watch.progress)
+	defer forget()
+	params.SetProgressToken(token)
+	defer t.srv.askers.push(ec.Asker)()
+	res, err := cs.CallTool(ctx, params)
 	if err != nil {
 		if ctx.Err() != nil {
-			r := tools.Fail("Tool execution cancelled")
-			r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout
-			}
-			return r
+			return ended(ctx, watch.limit)
 		}
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
@@ -401,7 +476,7 @@ func (t *remoteTool) Execute(ctx context.Context, ec tools.ExecutionContext, arg
 		t.srv.drop(reason)
 		return tools.Fail(fmt.Sprintf("MCP server %s stopped during the call (it is restarted on the next call): %v", t.srv.cfg.Name, err), "server", t.srv.cfg.Name)
 	}
-	return toResult(t.srv.cfg.Name, t.remote.Name, res)
+	return toResult(t.srv.cfg.Name, t.remote.Name, res, t.m.media)
 }
 
 // unwrapServer drops the "MCP server NAME: " prefix fail adds, which the
