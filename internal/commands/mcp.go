@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -20,9 +21,11 @@ func mcpCommand() Command {
 		return withSpace(env.MCP.Names())
 	}
 	return Command{
-		Name: "mcp", Usage: "/mcp [list | connect NAME | reload NAME]",
+		Name: "mcp", Usage: "/mcp [list | connect NAME | reload NAME | resources [NAME]]",
 		Summary: "Show the MCP servers and their tools; connect or reconnect one",
 		Help: `Each server configured under mcp.servers is shown with its state (connected, failed with the reason, not started) and its tools, named mcp__SERVER__TOOL. A server marked start: true connects when forge starts; the others stay not started until /mcp connect NAME (or reload, or the first call of one of its tools). forge mcp list connects every server first. reload reconnects and refreshes the tools, deregistering those that disappeared.
+
+A server's prompts are commands of the shell, /mcp__SERVER__PROMPT ARGS (listed in /help once the server is connected); its resources are listed by /mcp resources and attached to a prompt with @SERVER:URI.
 
 forge mcp serve serves forge's own tools to an MCP client over standard input and output.`,
 		Example:    "/mcp\n/mcp connect github\n/mcp reload github",
@@ -31,6 +34,8 @@ forge mcp serve serves forge's own tools to an MCP client over standard input an
 			{Name: "list", Usage: "/mcp list", Summary: "List the MCP servers, their state and tools", Run: runMCPList, Args: AtMost(0)},
 			{Name: "connect", Usage: "/mcp connect NAME", Summary: "Connect an MCP server", Run: mcpConnect(false), Complete: servers},
 			{Name: "reload", Usage: "/mcp reload NAME", Summary: "Reconnect an MCP server and refresh its tools", Run: mcpConnect(true), Complete: servers},
+			{Name: "resources", Usage: "/mcp resources [NAME]", Summary: "List the resources the MCP servers offer (attach one to a prompt with @SERVER:URI)",
+				Run: runMCPResources, Args: AtMost(1), Complete: servers},
 			mcpServeCommand(),
 		},
 	}
@@ -49,6 +54,45 @@ func runMCPList(ctx context.Context, env *Env, inv Invocation) int {
 	}
 	env.Printer().MCPServers(mcpServers(env.MCP.Status()))
 	return code
+}
+
+func runMCPResources(ctx context.Context, env *Env, inv Invocation) int {
+	if env.MCP == nil {
+		return env.Fail(ExitFailed, "error", "MCP servers are not loaded in this session")
+	}
+	server := ""
+	if len(inv.Args) == 1 {
+		server = inv.Args[0]
+		if _, ok := env.MCP.Server(server); !ok {
+			return env.Usage(mcpCommand(), inv, "Unknown MCP server: "+server+" (configured: "+strings.Join(env.MCP.Names(), ", ")+")")
+		}
+	}
+	list, err := env.MCP.Resources(ctx, server)
+	var b strings.Builder
+	for _, r := range list {
+		fmt.Fprintf(&b, "@%s:%s", r.Server, r.URI)
+		if r.Name != "" && r.Name != r.URI {
+			b.WriteString("  " + oneLine(r.Name))
+		}
+		if r.MIMEType != "" {
+			b.WriteString("  " + r.MIMEType)
+		}
+		if r.Description != "" {
+			b.WriteString("  " + oneLine(r.Description))
+		}
+		b.WriteByte('\n')
+	}
+	if len(list) == 0 {
+		b.WriteString("No resources.\n")
+	}
+	if list == nil {
+		list = []mcp.ResourceInfo{}
+	}
+	env.Printer().Value(strings.TrimRight(b.String(), "\n"), map[string]any{"resources": list})
+	if err != nil {
+		return env.Fail(ExitFailed, "error", err.Error())
+	}
+	return ExitOK
 }
 
 // mcpConnect is the Run of connect, or of reload (reconnect and refresh).

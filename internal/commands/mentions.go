@@ -34,6 +34,14 @@ func (e *Env) attachMentions(ctx context.Context, prompt string) string {
 	seen := map[string]bool{}
 	total := 0
 	for _, m := range mention.FindAllStringSubmatch(prompt, -1) {
+		if server, uri, ok := e.resourceMention(m[1]); ok {
+			if seen[m[1]] {
+				continue
+			}
+			seen[m[1]] = true
+			total += e.attachResource(ctx, &b, server, uri, maxAttachments-total)
+			continue
+		}
 		name, abs, ok := e.mentioned(m[1])
 		if !ok || seen[abs] {
 			continue
@@ -56,7 +64,7 @@ func (e *Env) attachMentions(ctx context.Context, prompt string) string {
 	if b.Len() == 0 {
 		return prompt
 	}
-	return prompt + "\n\nThe person attached these files to the prompt with @mentions:" + b.String()
+	return prompt + "\n\nThe person attached these files (or MCP resources) to the prompt with @mentions:" + b.String()
 }
 
 // mentioned resolves the word after @ to a file: as written, or without
