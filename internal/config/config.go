@@ -120,6 +120,17 @@ type MCPServer struct {
 	ResetTimeoutOnProgress bool
 	// MaxTotalTimeout (max_total_timeout) bounds such a call in all; 0 = an hour.
 	MaxTotalTimeout time.Duration
+	// OAuth (oauth) configures the login of a url server that asks for one.
+	OAuth MCPOAuth
+}
+
+// MCPOAuth is mcp.servers.<name>.oauth: how forge registers with the
+// server's authorization server (dynamic registration when none is set).
+type MCPOAuth struct {
+	ClientID          string // client_id: credentials registered beforehand
+	ClientSecret      string // client_secret: their secret, for a confidential client
+	ClientMetadataURL string // client_metadata_url: an https client ID metadata document
+	CallbackPort      int    // callback_port: the loopback redirect's port; 0 = any free one
 }
 
 // RateLimit is tools.<Name>.rate: {per_second: 2, burst: 5}.

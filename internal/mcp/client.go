@@ -38,6 +38,9 @@ type ServerConfig struct {
 	// latest (an hour when 0).
 	ResetTimeoutOnProgress bool
 	MaxTotalTimeout        time.Duration
+	// OAuth configures the login of a URL server that asks for one; a
+	// server given an Authorization header is never logged into.
+	OAuth OAuthConfig
 }
 
 // Transport describes how the server is reached, for /mcp.
@@ -263,7 +266,7 @@ func (s *Server) transport() (mcp.Transport, *tail, error) {
 		return s.dial(), nil, nil
 	}
 	if s.cfg.URL != "" {
-		t, err := httpTransport(s.cfg)
+		t, err := httpTransport(s.cfg, s.env)
 		return t, nil, err
 	}
 	if s.cfg.Command == "" {

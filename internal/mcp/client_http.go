@@ -17,11 +17,29 @@ const httpRetries = 3
 
 // httpTransport is the streamable HTTP transport of a server configured by
 // URL, sending the configured headers with every request.
-func httpTransport(cfg ServerConfig) (mcp.Transport, error) {
+func httpTransport(cfg ServerConfig, env *clientEnv) (mcp.Transport, error) {
 	t := &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: httpRetries}
-	if len(cfg.Headers) == 0 {
-		return t, nil
+	h, err := headers(cfg)
+	if err != nil {
+		return nil, err
 	}
+	client := http.DefaultClient
+	if len(h) > 0 {
+		client = &http.Client{Transport: &headerTransport{headers: h, next: http.DefaultTransport}}
+		t.HTTPClient = client
+	}
+	if h.Get("Authorization") == "" && env != nil {
+		oh, err := oauthHandler(cfg, env.tokens, env.authorizer, http.DefaultClient)
+		if err != nil {
+			return nil, err
+		}
+		t.OAuthHandler = oh
+	}
+	return t, nil
+}
+
+// headers checks and collects the configured headers.
+func headers(cfg ServerConfig) (http.Header, error) {
 	h := make(http.Header, len(cfg.Headers))
 	for _, name := range slices.Sorted(maps.Keys(cfg.Headers)) {
 		value := cfg.Headers[name]
@@ -34,8 +52,7 @@ func httpTransport(cfg ServerConfig) (mcp.Transport, error) {
 		}
 		h.Set(name, value)
 	}
-	t.HTTPClient = &http.Client{Transport: &headerTransport{headers: h, next: http.DefaultTransport}}
-	return t, nil
+	return h, nil
 }
 
 // headerTransport adds fixed headers to every request that does not set

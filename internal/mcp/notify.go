@@ -25,6 +25,10 @@ type clientEnv struct {
 	// changed is called, on a goroutine of its own, when a server says a
 	// list changed.
 	changed func(s *Server, what listKind)
+	// tokens keeps the OAuth logins; authorizer has the person log in,
+	// nil when nobody can (see Authorizer).
+	tokens     *tokenStore
+	authorizer Authorizer
 }
 
 // listKind names a list a server may change while connected.

@@ -86,13 +86,22 @@ func WithRoot(dir string) Option { return func(m *Manager) { m.env.root = dir } 
 // directory.
 func WithMediaDir(dir string) Option { return func(m *Manager) { m.media = dir } }
 
+// WithTokenDir sets the directory of the OAuth logins (one 0600 file per
+// server); "" keeps them in memory only.
+func WithTokenDir(dir string) Option { return func(m *Manager) { m.env.tokens = &tokenStore{dir: dir} } }
+
+// WithAuthorizer sets how the person logs in to a server that asks for
+// OAuth; without one such a server fails with ErrLoginNeeded.
+func WithAuthorizer(a Authorizer) Option { return func(m *Manager) { m.env.authorizer = a } }
+
 // WithOnChange sets a function told, on a goroutine of its own, when a
 // server's prompts or resources change.
 func WithOnChange(fn func(server string)) Option { return func(m *Manager) { m.onChange = fn } }
 
 // NewManager returns a manager for the servers, none connected yet.
 func NewManager(reg *tools.Registry, servers []ServerConfig, opts ...Option) *Manager {
-	m := &Manager{reg: reg, servers: map[string]*Server{}, owned: map[string]owned{}, env: clientEnv{log: zerolog.Nop()}}
+	m := &Manager{reg: reg, servers: map[string]*Server{}, owned: map[string]owned{},
+		env: clientEnv{log: zerolog.Nop(), tokens: &tokenStore{}}}
 	for _, o := range opts {
 		o(m)
 	}
