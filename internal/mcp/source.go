@@ -88,7 +88,9 @@ func WithMediaDir(dir string) Option { return func(m *Manager) { m.media = dir }
 
 // WithTokenDir sets the directory of the OAuth logins (one 0600 file per
 // server); "" keeps them in memory only.
-func WithTokenDir(dir string) Option { return func(m *Manager) { m.env.tokens = &tokenStore{dir: dir} } }
+func WithTokenDir(dir string) Option {
+	return func(m *Manager) { m.env.tokens = &tokenStore{dir: dir} }
+}
 
 // WithAuthorizer sets how the person logs in to a server that asks for
 // OAuth; without one such a server fails with ErrLoginNeeded.
