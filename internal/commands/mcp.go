@@ -246,7 +246,11 @@ func (s *mcpServeFlags) run(ctx context.Context, env *Env, inv Invocation) int {
 		}
 	}
 	opts := mcp.ServeOptions{Context: env.Exec, Tools: names, Category: tools.Category(s.category),
-		DryRun: env.Exec.DryRun, Log: env.IO.Err}
+		DryRun: env.Exec.DryRun, Log: env.IO.Err,
+		Call: func(ctx context.Context, name string, ec tools.ExecutionContext, args tools.Args) tools.Result {
+			res, _ := env.callTool(ctx, name, ec, args)
+			return res
+		}}
 	var err error
 	if s.http == "" {
 		if s.tokenFile != "" {
