@@ -77,6 +77,7 @@ A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 			root.AddCommand(a.cobraCommand(c, ""))
 		}
 	}
+	root.AddCommand(a.acpCommand())
 	a.addCompletionCommand(root)
 	return root
 }

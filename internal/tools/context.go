@@ -59,6 +59,17 @@ type ExecutionContext struct {
 	// tool learns it (an MCP server's progress notifications). Like
 	// LiveOutput it must not block, and may be called from any goroutine.
 	Progress func(Progress) `json:"-"`
+	// CallID is the id the model gave the call this context runs, when an
+	// agent runs it: what a front end that shows the call's progress
+	// (Terminals) knows it by.
+	CallID string `json:"-"`
+	// Files, when set, moves the text of the files the file tools read
+	// and write (an editor's buffers); nil reads and writes the disk.
+	Files Files `json:"-"`
+	// Terminals, when set, runs the commands of the tools that run
+	// commands (Bash) where the person watches them (an editor's
+	// terminals); nil runs them in forge.
+	Terminals Terminals `json:"-"`
 }
 
 // Progress is how far a running call has got.
