@@ -89,6 +89,9 @@ type Server struct {
 	// dial, when set, makes the transport in place of the configuration
 	// (the tests' in-memory servers).
 	dial func() mcp.Transport
+	// authorizer, when set, has the person log in in place of the
+	// manager's (see Manager.Login); guarded by connMu.
+	authorizer Authorizer
 
 	connMu sync.Mutex // serialises connection attempts
 
@@ -266,7 +269,7 @@ func (s *Server) transport() (mcp.Transport, *tail, error) {
 		return s.dial(), nil, nil
 	}
 	if s.cfg.URL != "" {
-		t, err := httpTransport(s.cfg, s.env)
+		t, err := httpTransport(s.cfg, s.env, s.authorizer)
 		return t, nil, err
 	}
 	if s.cfg.Command == "" {

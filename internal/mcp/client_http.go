@@ -17,7 +17,8 @@ const httpRetries = 3
 
 // httpTransport is the streamable HTTP transport of a server configured by
 // URL, sending the configured headers with every request.
-func httpTransport(cfg ServerConfig, env *clientEnv) (mcp.Transport, error) {
+// authorizer, when not nil, has the person log in in place of env's.
+func httpTransport(cfg ServerConfig, env *clientEnv, authorizer Authorizer) (mcp.Transport, error) {
 	t := &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: httpRetries}
 	h, err := headers(cfg)
 	if err != nil {
@@ -29,7 +30,10 @@ func httpTransport(cfg ServerConfig, env *clientEnv) (mcp.Transport, error) {
 		t.HTTPClient = client
 	}
 	if h.Get("Authorization") == "" && env != nil {
-		oh, err := oauthHandler(cfg, env.tokens, env.authorizer, http.DefaultClient)
+		if authorizer == nil {
+			authorizer = env.authorizer
+		}
+		oh, err := oauthHandler(cfg, env.tokens, authorizer, http.DefaultClient)
 		if err != nil {
 			return nil, err
 		}

@@ -7,11 +7,14 @@ import (
 	"io"
 	"os/exec"
 	"runtime"
+	"sync"
 )
 
 // Login has the person log in to the named server afresh: its stored
-// login is forgotten, and the server connected again through authorizer.
-// It reports false when the server did not ask for a login.
+// login is forgotten, and the server connected again through authorizer,
+// which the server keeps for this process: the person who logged in is
+// there to log in again should the server ask for more scopes. It reports
+// false when the server did not ask for a login.
 func (m *Manager) Login(ctx context.Context, name string, authorizer Authorizer) (bool, error) {
 	s, ok := m.servers[name]
 	if !ok {
@@ -24,14 +27,11 @@ func (m *Manager) Login(ctx context.Context, name string, authorizer Authorizer)
 		return false, fmt.Errorf("forget the old login of %s: %w", name, err)
 	}
 	asked := &recordingAuthorizer{next: authorizer}
-	env := m.env
-	env.authorizer = asked
-	s.setEnv(&env)
-	defer s.setEnv(&m.env)
+	s.setAuthorizer(asked)
 	if err := m.Reload(ctx, name); err != nil {
-		return asked.used, err
+		return asked.asked(), err
 	}
-	return asked.used, nil
+	return asked.asked(), nil
 }
 
 // Logout forgets the named server's login and closes its session.
@@ -48,22 +48,31 @@ func (m *Manager) Logout(name string) (bool, error) {
 	return had, nil
 }
 
-// setEnv changes what s's next connection uses.
-func (s *Server) setEnv(env *clientEnv) {
+// setAuthorizer makes a the way s's connections have the person log in.
+func (s *Server) setAuthorizer(a Authorizer) {
 	s.connMu.Lock()
 	defer s.connMu.Unlock()
-	s.env = env
+	s.authorizer = a
 }
 
 // recordingAuthorizer notes that a login was asked for.
 type recordingAuthorizer struct {
 	next Authorizer
+	mu   sync.Mutex
 	used bool
 }
 
 func (r *recordingAuthorizer) Authorize(ctx context.Context, server, url string) error {
+	r.mu.Lock()
 	r.used = true
+	r.mu.Unlock()
 	return r.next.Authorize(ctx, server, url)
+}
+
+func (r *recordingAuthorizer) asked() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.used
 }
 
 // BrowserAuthorizer has the person log in: it prints the authorization URL

@@ -224,6 +224,12 @@ func TestOAuthLogin(t *testing.T) {
 	if err != nil || !asked || len(b.urls) != 2 {
 		t.Fatalf("login: %v %v %d", asked, err, len(b.urls))
 	}
+	// The person who logged in stays to log in again (a step-up, a
+	// revoked token) for the rest of the process.
+	_, _ = (&tokenStore{dir: dir}).remove("guarded")
+	if err := m.Reload(context.Background(), "guarded"); err != nil || len(b.urls) != 3 {
+		t.Fatalf("a new login after Login: %v, %d logins", err, len(b.urls))
+	}
 	if had, err := m.Logout("guarded"); !had || err != nil {
 		t.Errorf("logout: %v %v", had, err)
 	}
