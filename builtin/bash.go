@@ -160,7 +160,7 @@ func (b *bashTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	if err := ctx.Err(); err != nil {
 		return notStarted(err)
 	}
-	env := proc.Environ(b.environ(), ec.PassEnv)
+	env := append(proc.Environ(b.environ(), ec.PassEnv), ec.Env...)
 	sb := tools.SandboxFor(b, ec, args)
 	if args.Bool("run_in_background") {
 		return b.background(command, dir, env, sb)

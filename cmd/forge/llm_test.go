@@ -63,13 +63,18 @@ func cmdLLMCheck(ts *testscript.TestScript, neg bool, args []string) {
 		if r.Rejected != "" {
 			ts.Fatalf("request %d was rejected as the real API would: %s", r.N, r.Rejected)
 		}
+		descs := map[string]string{}
+		for _, t := range r.Tools {
+			descs[t.Name] = t.Description
+		}
 		line, err := json.Marshal(struct {
-			N        int           `json:"n"`
-			Bytes    int           `json:"bytes"`
-			Messages []llm.Message `json:"messages"`
-			Tools    []string      `json:"tools"`
-			System   string        `json:"system"`
-		}{r.N, len(r.Body), r.Messages, r.ToolNames(), r.System})
+			N        int               `json:"n"`
+			Bytes    int               `json:"bytes"`
+			Messages []llm.Message     `json:"messages"`
+			Tools    []string          `json:"tools"`
+			System   string            `json:"system"`
+			Descs    map[string]string `json:"tool_descriptions"`
+		}{r.N, len(r.Body), r.Messages, r.ToolNames(), r.System, descs})
 		ts.Check(err)
 		b.Write(append(line, '\n'))
 	}

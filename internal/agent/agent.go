@@ -78,6 +78,10 @@ type Config struct {
 	// Subagents are the subagents the Task tool offers besides the
 	// general one (custom agents).
 	Subagents []Profile
+	// SkillScopes are the allowed-tools of the skills that have them, by
+	// name: once the model loads one with the Skill tool, the rest of the
+	// prompt works within it.
+	SkillScopes map[string]*permission.Scope
 	// Sandbox confines the commands of the calls of tools that run
 	// confined (Bash, plugin tools): such a call runs in it without a
 	// question unless a deny or ask rule could match it, or it asks to

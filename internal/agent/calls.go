@@ -62,6 +62,7 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall) bool {
 		r.report(p)
 		r.conv.appendResult(toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess), p.res.Output)
 	}
+	r.narrowForSkills(ps)
 	if !stop && ctx.Err() != nil {
 		r.done.Reason, stop = ReasonCancelled, true
 	}

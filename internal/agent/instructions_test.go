@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/llm/llmtest"
+	"github.com/forgehq/forge/internal/memory"
 )
 
 // The project's instructions reach the system prompt only from regular
@@ -85,7 +86,7 @@ func TestInstructionsFiles(t *testing.T) {
 			return ""
 		}, want: "Project instructions (CLAUDE.md):\nUse spaces.", notice: "AGENTS.md is not read: it is a directory, not a regular file"},
 		{name: "an oversized file is cut", setup: func(t *testing.T, proj, _ string) string {
-			write(t, filepath.Join(proj, "AGENTS.md"), strings.Repeat("a", maxInstructions)+secret)
+			write(t, filepath.Join(proj, "AGENTS.md"), strings.Repeat("a", memory.MaxFile)+secret)
 			return ""
 		}, want: "[... cut: the file is longer than 16 KiB]", notice: "AGENTS.md is longer than 16 KiB: only its first 16 KiB are sent"},
 		{name: "none", setup: func(*testing.T, string, string) string { return "" }},

@@ -4,23 +4,32 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/forgehq/forge/internal/memory"
 )
 
 // PromptInfo is what forge's own system prompt says about the place it
 // runs in.
 type PromptInfo struct {
 	WorkingDir string
-	// Root is the project's root: the instructions files are read only
-	// from inside it. "" is WorkingDir.
+	// Root is the project's root: the instructions files are read from it
+	// down to WorkingDir, and only from inside it. "" is WorkingDir.
 	Root string
-	OS   string
-	Now  time.Time
+	// Home is the person's home, for ~ in imports; User are the person's
+	// own instructions files; HomeImports lets the project's files import
+	// files of the home (a trusted project's). See memory.Options.
+	Home        string
+	User        []string
+	HomeImports bool
+	OS          string
+	Now         time.Time
 	// ToolFormat is FormatXML when tools are called in text.
 	ToolFormat Format
 }
 
-// SystemPrompt is forge's own system prompt, followed by the project's
-// instructions (AGENTS.md in the working directory) when present. It is
+// SystemPrompt is forge's own system prompt, followed by the instructions
+// files (the person's, then AGENTS.md and CLAUDE.md from the project's
+// root down to the working directory, with their imports). It is
 // short on purpose: each tool's description and schema say how to use it.
 // The notices name the instructions files it did not read, or not whole,
 // and why: for the person, through Config.Notices.
@@ -38,13 +47,12 @@ How to work:
 - A failed call's result says what was wrong: correct the call rather than repeating it.
 - When the task is done, answer briefly: what you did and what is left. Use task_completion to end with a summary, ask_question when a decision belongs to the person.
 `, info.WorkingDir, info.OS, info.Now.Format("Monday, 2 January 2006"))
-	root := info.Root
-	if root == "" {
-		root = info.WorkingDir
-	}
-	in := readInstructions(info.WorkingDir, root)
-	if in.text != "" {
-		fmt.Fprintf(&b, "\nProject instructions (%s):\n%s\n", in.name, in.text)
-	}
-	return b.String(), in.notices
+	mem := memory.Load(info.Memory())
+	b.WriteString(mem.Text)
+	return b.String(), mem.Notices
+}
+
+// Memory is where the instructions files of info are read from.
+func (info PromptInfo) Memory() memory.Options {
+	return memory.Options{WorkingDir: info.WorkingDir, Root: info.Root, Home: info.Home, User: info.User, HomeImports: info.HomeImports}
 }

@@ -70,9 +70,14 @@ var taskDescriptor = tools.Descriptor{
 	},
 }
 
+// maxTaskList bounds the Task tool's description, sent with every
+// request: a project with 140 agents must not add 45 KB to each. Past it,
+// agents are listed by name only, and still picked by name.
+const maxTaskList = 8 << 10
+
 // taskDescriptorFor is the Task tool as offered with profiles: their
-// names in an enum, their descriptions in the tool's, so that the model
-// can choose.
+// names in an enum, their descriptions (one short line each, as the app
+// gives them) in the tool's, so that the model can choose.
 func taskDescriptorFor(profiles []Profile) tools.Descriptor {
 	d := taskDescriptor
 	if len(profiles) == 0 {
@@ -82,12 +87,21 @@ func taskDescriptorFor(profiles []Profile) tools.Descriptor {
 	b.WriteString(d.Description)
 	b.WriteString("\n\nsubagent_type picks the subagent:\n- " + GeneralSubagent + " (the default): the read-only research subagent described above")
 	names := []any{GeneralSubagent}
+	var rest []string
 	for _, p := range profiles {
 		names = append(names, p.Name)
-		b.WriteString("\n- " + p.Name)
+		line := "\n- " + p.Name
 		if p.Description != "" {
-			b.WriteString(": " + p.Description)
+			line += ": " + p.Description
 		}
+		if b.Len()+len(line) > maxTaskList {
+			rest = append(rest, p.Name)
+			continue
+		}
+		b.WriteString(line)
+	}
+	if len(rest) > 0 {
+		b.WriteString("\n- and, by name only: " + strings.Join(rest, ", "))
 	}
 	d.Description = b.String()
 	d.Parameters = slices.Clone(d.Parameters)

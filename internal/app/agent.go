@@ -3,9 +3,12 @@ package app
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/forgehq/forge/internal/agent"
@@ -13,6 +16,7 @@ import (
 	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/memory"
 	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/proc"
 	"github.com/forgehq/forge/internal/render"
@@ -91,7 +95,7 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		Policy: policy, Approver: opts.Approver, Exec: opts.Exec, System: system, Notices: notices,
 		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
-		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, Hooks: a.agentHooks(),
+		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, SkillScopes: a.skillScopes(opts.Exec.WorkingDir), Hooks: a.agentHooks(),
 		Checkpointer: opts.Checkpointer, ShowChanges: opts.ShowChanges})
 	info := render.RunInfo{Version: version.Version, Provider: a.model.Provider, Model: name,
 		WorkingDir: opts.Exec.WorkingDir, Tools: ag.ToolNames(), Approval: string(policy.Mode()),
@@ -163,8 +167,7 @@ func (a *App) systemPrompt(wd string) (string, []string, error) {
 		}
 		return string(b), nil, nil
 	}
-	text, notices := agent.SystemPrompt(agent.PromptInfo{WorkingDir: wd, Root: a.cfg.ProjectDir, OS: runtime.GOOS,
-		Now: a.opts.Clock(), ToolFormat: agent.Format(a.cfg.ToolFormat)})
+	text, notices := agent.SystemPrompt(a.promptInfo(wd))
 	fresh := notices[:0]
 	for _, n := range notices {
 		if _, said := a.noticed.LoadOrStore(n, true); !said {
@@ -172,6 +175,33 @@ func (a *App) systemPrompt(wd string) (string, []string, error) {
 		}
 	}
 	return text, fresh, nil
+}
+
+// promptInfo is what the system prompt of an agent working in wd says
+// and where its instructions files are read from: the person's own
+// (Claude Code's, then forge's), then the project's from the repository's
+// root (the project's, outside a repository) down to wd.
+func (a *App) promptInfo(wd string) agent.PromptInfo {
+	root := config.RepositoryRoot(wd)
+	if root == "" {
+		root = a.cfg.ProjectDir
+	}
+	var user []string
+	home := a.getenv("HOME")
+	if home != "" {
+		user = append(user, filepath.Join(home, ".claude", "CLAUDE.md"))
+	}
+	if f := config.DefaultConfigFile(a.opts.LookupEnv); f != "" {
+		user = append(user, filepath.Join(filepath.Dir(f), "AGENTS.md"))
+	}
+	return agent.PromptInfo{WorkingDir: wd, Root: root, Home: home, User: user, HomeImports: a.cfg.Project.Trusted,
+		OS: runtime.GOOS, Now: a.opts.Clock(), ToolFormat: agent.Format(a.cfg.ToolFormat)}
+}
+
+// memory is what the instructions files of an agent working in the
+// session's directory are, for /memory.
+func (a *App) memory() memory.Memory {
+	return memory.Load(a.promptInfo(a.env.Exec.WorkingDir).Memory())
 }
 
 // newHooks is the runner of the configured hooks; nil when there are none.
@@ -184,13 +214,33 @@ func (a *App) newHooks() (*hooks.Runner, error) {
 	hs := make([]hooks.Hook, len(a.cfg.Hooks))
 	for i, h := range a.cfg.Hooks {
 		hs[i] = hooks.Hook{Event: hooks.Event(h.Event), Matcher: h.Matcher, Command: h.Command, Timeout: h.Timeout, Source: h.File,
-			Project: a.inProject(h.File)}
+			Project: a.inProject(h.File) || a.inClaudeProject(h.File)}
 		if hs[i].Project {
 			hs[i].Dir = a.cfg.ProjectDir
 		}
 	}
 	return hooks.New(hs, hooks.Options{Dir: a.cfg.WorkingDir, ProjectDir: a.cfg.ProjectDir,
-		Env: proc.Environ(os.Environ(), a.cfg.PassEnv), Log: a.log.With().Str("component", "hooks").Logger(), Now: a.opts.Clock})
+		Env: append(proc.Environ(os.Environ(), a.cfg.PassEnv), a.configEnv()...), Shell: hookShell(),
+		Log: a.log.With().Str("component", "hooks").Logger(), Now: a.opts.Clock})
+}
+
+// configEnv is the configuration's env (Claude Code's settings) as
+// KEY=VALUE, sorted.
+func (a *App) configEnv() []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(a.cfg.Env)) {
+		out = append(out, k+"="+a.cfg.Env[k])
+	}
+	return out
+}
+
+// hookShell is the shell hooks run in: bash when there is one, as the
+// hooks written for Claude Code assume it ([[ ]], arrays), else sh.
+func hookShell() string {
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return ""
 }
 
 // inProject says the file is the project's, under its .forge directory.

@@ -89,9 +89,14 @@ type App struct {
 	model       modelChoice // chosen on the first prompt
 	// agents are the custom subagents loaded at start.
 	agents []custom.Agent
-	// aliasWarned holds the files whose model: was warned about (a Claude
-	// alias elsewhere, an untrusted project's), so that each is warned
-	// about once.
+	// skills are the skills loaded at start.
+	skills []custom.Skill
+	// modelFiles are the definitions loaded at start that name a model,
+	// by their file, for the one line that says which are not used.
+	modelFiles map[string]string
+	// aliasWarned holds the reasons a definition's model: was not used
+	// that were warned about (a Claude alias elsewhere, an untrusted
+	// project's), so that each is said once, for all the files.
 	aliasWarned sync.Map
 	// noticed holds the notices about instructions files already given,
 	// so that each is given once, not with every prompt.

@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,19 +15,56 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// customDirs are the directories of custom commands or agents (sub is
-// "commands" or "agents"): the user's, then the project's, which
-// override the user's when the project is trusted.
+// claudeDirName is Claude Code's directory, in a project and in the home:
+// forge reads the commands, agents and skills a team keeps there in place.
+const claudeDirName = ".claude"
+
+// customDirs are the directories of custom definitions (sub is
+// "commands", "agents" or "skills"): the user's (Claude Code's
+// ~/.claude, then forge's own, user), then the project's (.claude, then
+// .forge), which override the user's when the project is trusted. Within
+// a scope forge's own directory comes last, so it wins.
 func (a *App) customDirs(sub string, user string) []custom.Dir {
 	var dirs []custom.Dir
+	if home := a.getenv("HOME"); home != "" {
+		dirs = append(dirs, custom.Dir{Path: filepath.Join(home, claudeDirName, sub), Scope: custom.ScopeUser})
+	}
 	if user != "" {
 		dirs = append(dirs, custom.Dir{Path: user, Scope: custom.ScopeUser})
 	}
+	untrusted := !a.cfg.Project.Trusted // only a trusted project's definitions replace the person's
+	if root := a.claudeProject(); root != "" {
+		dirs = append(dirs, custom.Dir{Path: filepath.Join(root, claudeDirName, sub), Scope: custom.ScopeProject, NoOverride: untrusted})
+	}
 	if a.cfg.ProjectDir != "" {
 		dirs = append(dirs, custom.Dir{Path: filepath.Join(a.cfg.ProjectDir, config.ProjectDirName, sub), Scope: custom.ScopeProject,
-			NoOverride: !a.cfg.Project.Trusted}) // only a trusted project's definitions replace the person's
+			NoOverride: untrusted})
 	}
 	return dirs
+}
+
+// claudeProject is the directory whose .claude forge reads: the
+// project's, else the repository's root, else the working directory; ""
+// when that is the home, whose .claude is the person's.
+func (a *App) claudeProject() string {
+	root := a.cfg.ProjectDir
+	if root == "" {
+		root = config.RepositoryRoot(a.cfg.WorkingDir)
+	}
+	if root == "" {
+		root = a.cfg.WorkingDir
+	}
+	if home := a.getenv("HOME"); home != "" && sameDir(root, home) {
+		return ""
+	}
+	return root
+}
+
+// sameDir says a and b name one directory.
+func sameDir(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // loadCustomCommands gives the shell the custom commands; what is wrong
@@ -35,6 +74,7 @@ func (a *App) loadCustomCommands() {
 	a.reportCustom("command", rep)
 	kept := defs[:0]
 	for _, d := range defs {
+		a.noteModel(d.Source.Path, d.Model)
 		if d.AllowedTools != nil {
 			s, err := permission.NewScope(d.AllowedTools, a.cfg.WorkingDir, a.getenv("HOME"))
 			if err != nil {
@@ -60,6 +100,7 @@ func (a *App) loadCustomAgents() {
 			a.warn(d.Source.Path + ": " + agent.GeneralSubagent + " is forge's own subagent; this agent is skipped (rename it)")
 			continue
 		}
+		a.noteModel(d.Source.Path, d.Model)
 		if d.Tools != nil {
 			if _, err := permission.NewScope(d.Tools, a.cfg.WorkingDir, a.getenv("HOME")); err != nil {
 				a.warn(d.Source.Path + ": tools: " + oneLine(err) + "; skipped")
@@ -112,29 +153,76 @@ const mcpPrefix = "mcp__"
 
 // reportCustom logs what loading found: warnings, the definitions of an
 // untrusted project that were refused as they would replace the user's,
-// and at debug level the trusted project's that do.
+// in one line the Claude Code definitions that forge's own of the same
+// name hide, in one line the tools of Claude Code's that forge does not
+// have, and at debug level the trusted project's definitions that
+// replace the person's.
 func (a *App) reportCustom(kind string, rep custom.Report) {
 	for _, w := range rep.Warnings {
 		a.warn(w.String())
 	}
+	var hidden []string
 	for _, o := range rep.Overrides {
-		if o.Refused {
+		switch {
+		case o.Refused:
 			a.warn(fmt.Sprintf("%s %s: %s is not used, %s is: the project is not trusted, so it cannot replace "+
 				"your own %s; to let it, run: forge trust", kind, o.Name, o.Replaced, o.Kept, kind))
-			continue
+		case o.Kept.Scope == o.Replaced.Scope && inClaudeDir(o.Replaced.Path) && !inClaudeDir(o.Kept.Path):
+			hidden = append(hidden, fmt.Sprintf("%s (%s)", o.Name, o.Replaced.Path))
+		default:
+			a.log.Debug().Str("component", "custom").Msgf("%s %s: %s overrides %s", kind, o.Name, o.Kept, o.Replaced)
 		}
-		a.log.Debug().Str("component", "custom").Msgf("%s %s: %s overrides %s", kind, o.Name, o.Kept, o.Replaced)
 	}
+	if len(hidden) > 0 {
+		a.warn(fmt.Sprintf("%s of .claude %s not used, as forge's own directory has one of the same name: %s",
+			pluralize(len(hidden), kind), verb(len(hidden), "is", "are"), strings.Join(hidden, ", ")))
+	}
+	if len(rep.Dropped) > 0 {
+		var names []string
+		n := 0
+		for _, t := range slices.Sorted(maps.Keys(rep.Dropped)) {
+			names = append(names, fmt.Sprintf("%s (%d)", t, rep.Dropped[t]))
+			n += rep.Dropped[t]
+		}
+		a.warn(fmt.Sprintf("%s %s tools of Claude Code that forge does not have, and %s without them: %s",
+			pluralize(n, kind+" file"), verb(n, "names", "name"), verb(n, "goes", "go"), strings.Join(names, ", ")))
+	}
+}
+
+// inClaudeDir says p lies under a .claude directory.
+func inClaudeDir(p string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(p), "/"), claudeDirName)
+}
+
+// verb is one when n is 1, else many.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// pluralize is "1 agent", "3 agents".
+func pluralize(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // oneLine joins an error's lines (errors.Join lists one per line).
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
 
+// maxSummary bounds the one line of description of an agent or a skill
+// that goes with every request; agents written for Claude Code carry
+// pages of examples in theirs.
+const maxSummary = 160
+
 // taskProfiles name the custom subagents for the registry's Task tool.
 func (a *App) taskProfiles() []agent.Profile {
 	out := make([]agent.Profile, len(a.agents))
 	for i, d := range a.agents {
-		out[i] = agent.Profile{Name: d.Name, Description: d.Description}
+		out[i] = agent.Profile{Name: d.Name, Description: custom.Summary(d.Description, maxSummary)}
 	}
 	return out
 }
@@ -144,7 +232,7 @@ func (a *App) taskProfiles() []agent.Profile {
 func (a *App) profiles(wd string) ([]agent.Profile, error) {
 	out := make([]agent.Profile, 0, len(a.agents))
 	for _, d := range a.agents {
-		p := agent.Profile{Name: d.Name, Description: d.Description, System: d.Prompt}
+		p := agent.Profile{Name: d.Name, Description: custom.Summary(d.Description, maxSummary), System: d.Prompt}
 		if d.Tools != nil {
 			s, err := permission.NewScope(d.Tools, wd, a.getenv("HOME"))
 			if err != nil {
@@ -165,6 +253,17 @@ func (a *App) profiles(wd string) ([]agent.Profile, error) {
 	return out, nil
 }
 
+// inClaudeProject says the file is the project's, under its .claude
+// directory.
+func (a *App) inClaudeProject(file string) bool {
+	root := a.claudeProject()
+	if root == "" || file == "" {
+		return false
+	}
+	rel, err := filepath.Rel(filepath.Join(root, claudeDirName), file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // claudeAliases are the model names Claude Code's files use, for the
 // Anthropic provider.
 var claudeAliases = map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "claude-opus-4-5", "haiku": "claude-haiku-4-5"}
@@ -179,22 +278,58 @@ func (a *App) modelFor(name, path string) string {
 	if name == "" || strings.EqualFold(name, "inherit") {
 		return ""
 	}
-	if a.inProject(path) && !a.cfg.Project.Trusted {
-		if _, warned := a.aliasWarned.LoadOrStore(path, true); !warned {
-			a.warn(fmt.Sprintf("%s: model: %s is ignored: the project is not trusted, so it cannot choose the model; "+
-				"the session's model, %s, is used; to let it, run: forge trust", path, name, a.model.Name))
-		}
+	if (a.inProject(path) || a.inClaudeProject(path)) && !a.cfg.Project.Trusted {
+		a.warnModels("untrusted", func(p, _ string) bool { return a.inProject(p) || a.inClaudeProject(p) },
+			"ignored: the project is not trusted, so it cannot choose the model; the session's model, "+a.model.Name+", is used; to let it, run: forge trust")
 		return ""
 	}
 	if full, ok := claudeAliases[strings.ToLower(name)]; ok {
 		if a.model.Provider == "anthropic" {
 			return full
 		}
-		if _, warned := a.aliasWarned.LoadOrStore(path, true); !warned {
-			a.warn(fmt.Sprintf("%s: model: %s names an Anthropic model, and the provider is %s: the session's model, %s, is used",
-				path, name, a.model.Provider, a.model.Name))
-		}
+		a.warnModels("alias", func(_, m string) bool { _, ok := claudeAliases[strings.ToLower(m)]; return ok },
+			"an Anthropic model, and the provider is "+a.model.Provider+": the session's model, "+a.model.Name+", is used")
 		return ""
 	}
 	return name
+}
+
+// warnModels says once, in one line for every definition loaded whose
+// file and model match, that its model is why: 140 agents written for
+// Claude Code must not make 140 warnings.
+func (a *App) warnModels(reason string, match func(path, model string) bool, why string) {
+	if _, warned := a.aliasWarned.LoadOrStore(reason, true); warned {
+		return
+	}
+	var files []string
+	for _, p := range slices.Sorted(maps.Keys(a.modelFiles)) {
+		if match(p, a.modelFiles[p]) {
+			files = append(files, fmt.Sprintf("%s (%s)", p, a.modelFiles[p]))
+		}
+	}
+	switch len(files) {
+	case 0:
+		return
+	case 1:
+		p, m, _ := strings.Cut(strings.TrimSuffix(files[0], ")"), " (")
+		a.warn(p + ": model: " + m + " is " + why)
+	default:
+		more := ""
+		if len(files) > 3 {
+			more = fmt.Sprintf(" and %d more", len(files)-3)
+			files = files[:3]
+		}
+		a.warn(fmt.Sprintf("model: %s%s: each is %s", strings.Join(files, ", "), more, why))
+	}
+}
+
+// noteModel keeps the model a definition's file names, for warnModels.
+func (a *App) noteModel(path, model string) {
+	if model = strings.TrimSpace(model); model == "" || strings.EqualFold(model, "inherit") {
+		return
+	}
+	if a.modelFiles == nil {
+		a.modelFiles = map[string]string{}
+	}
+	a.modelFiles[path] = model
 }

@@ -34,6 +34,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 	cfg := a.cfg
 	if !lenient {
 		a.loadCustomAgents()
+		a.loadSkills()
 	}
 	reg := a.opts.Registry
 	if reg == nil {
@@ -43,6 +44,11 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		}
 		if err := reg.Register(agent.NewTaskTool(a.spawnAgent, a.taskProfiles()...)); err != nil {
 			return fmt.Errorf("register the Task tool: %w", err)
+		}
+		if defs := a.skillDefs(); len(defs) > 0 {
+			if err := reg.Register(builtin.NewSkillTool(defs)); err != nil {
+				return fmt.Errorf("register the Skill tool: %w", err)
+			}
 		}
 	}
 	exec := tools.NewExecutor(reg, tools.WithLogger(a.executorLogger(cmd)),
@@ -60,6 +66,8 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		a.env.Agent = a.newAgent
 		a.env.Sandbox = sandboxControl{a}
 		a.env.ContextWindow = a.contextWindow
+		a.env.Memory = a.memory
+		a.env.Skills = a.skillViews
 	}
 	if a.opts.Registry == nil && !lenient {
 		a.loadExtensions(ctx)
@@ -187,6 +195,7 @@ func (a *App) executionContext() tools.ExecutionContext {
 	ec.AllowedRoots = a.cfg.AllowedRoots
 	ec.ConfineReads = !a.cfg.Read.AllowOutside
 	ec.PassEnv = a.cfg.PassEnv
+	ec.Env = a.configEnv()
 	ec.SessionID = a.newID("sess_")
 	return ec
 }

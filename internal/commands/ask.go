@@ -176,6 +176,9 @@ func runPrompt(ctx context.Context, env *Env, prompt, typed string, toErr bool, 
 	info.SessionID = env.Exec.SessionID
 	view := env.Printer().Run(info, render.RunOptions{ProgressToErr: toErr, Lookup: env.Registry.Get})
 	defer view.Close()
+	if opts.command {
+		prompt = env.commandContext(ctx, a, prompt, view.Event)
+	}
 	h := env.History()
 	h.Prompt(orText(typed, prompt), env.Conversation.Messages)
 	defer env.recordTyped(typed)()

@@ -46,6 +46,9 @@ type Command struct {
 	Usage   string
 	Summary string // one line, no final period
 	Help    string // more, paragraphs separated by blank lines
+	// helpFn, when set, makes Help on demand: a custom command's shows
+	// its whole prompt, and a project may have a hundred of them.
+	helpFn func() string
 	// Example holds example lines as typed in the shell; CLIExample holds
 	// lines only the command line has (pipes, standard input).
 	Example, CLIExample string
@@ -165,6 +168,8 @@ func Table() []Command {
 		schemaCommand(),
 		historyCommand(),
 		contextCommand(),
+		memoryCommand(),
+		skillsCommand(),
 		setCommand(),
 		configCommand(),
 		trustCommand(),
@@ -179,6 +184,14 @@ func Table() []Command {
 		versionCommand(),
 		exitCommand(),
 	}
+}
+
+// help is c's longer help.
+func (c Command) help() string {
+	if c.helpFn != nil {
+		return c.helpFn()
+	}
+	return c.Help
 }
 
 // lookup finds a command of table by name or alias.

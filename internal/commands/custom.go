@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/custom"
 )
 
@@ -56,7 +57,7 @@ func customCommand(d custom.Command, wd string) Command {
 	return Command{
 		Name: d.Name, Usage: usage, Summary: summary, Where: ShellOnly, RawLine: true,
 		Source: "custom, " + string(d.Source.Scope) + " " + displayPath(d.Source.Path, wd),
-		Help:   customHelp(d),
+		helpFn: func() string { return customHelp(d) },
 		Run: func(ctx context.Context, env *Env, inv Invocation) int {
 			prompt, opts, err := expandCustom(env, d, inv.Line)
 			if err != nil {
@@ -96,7 +97,7 @@ func expandCustom(env *Env, d custom.Command, args string) (string, AgentOptions
 	if prompt == "" {
 		return "", AgentOptions{}, fmt.Errorf("/%s has no prompt: %s is empty", d.Name, d.Source.Path)
 	}
-	return prompt, AgentOptions{Exec: env.Exec, Tools: d.AllowedTools, Model: d.Model, ModelFrom: d.Source.Path}, nil
+	return prompt, AgentOptions{Exec: env.Exec, Tools: d.AllowedTools, Model: d.Model, ModelFrom: d.Source.Path, command: true}, nil
 }
 
 // customFor finds the custom command a prompt such as "/review src/"
@@ -124,4 +125,21 @@ func displayPath(p, wd string) string {
 		return rel
 	}
 	return p
+}
+
+// commandContext is a custom command's prompt with the files it names as
+// @path attached, and the output of each of its !`commands` in its place:
+// each runs as the agent's Bash calls do (the command's allowed-tools,
+// the hooks, the rules and the person, the sandbox), its events shown.
+func (e *Env) commandContext(ctx context.Context, a *agent.Agent, prompt string, show func(agent.Event)) string {
+	if strings.Contains(prompt, "@") {
+		prompt = e.attachMentions(ctx, prompt)
+	}
+	if !custom.HasShell(prompt) {
+		return prompt
+	}
+	return custom.ExpandShell(prompt, func(command string) string {
+		out, _ := a.Shell(ctx, &e.Conversation, command, show)
+		return out
+	})
 }

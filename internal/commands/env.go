@@ -15,6 +15,7 @@ import (
 	"github.com/forgehq/forge/internal/custom"
 	"github.com/forgehq/forge/internal/hooks"
 	"github.com/forgehq/forge/internal/mcp"
+	"github.com/forgehq/forge/internal/memory"
 	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/plugin"
 	"github.com/forgehq/forge/internal/ratelimit"
@@ -89,6 +90,12 @@ type Env struct {
 	// Hooks runs the configured hooks, for the agent's calls and /run's;
 	// nil when none are configured.
 	Hooks *hooks.Runner
+	// Memory reads the instructions files an agent of this session gets,
+	// for /memory; nil without an agent.
+	Memory func() memory.Memory
+	// Skills are the skills loaded at start, for /skills; nil when none
+	// were loaded.
+	Skills func() []custom.Skill
 	// ContextWindow is the window of the model prompts go to, in tokens;
 	// nil or 0 when unknown. The shell's prompt shows how full it is.
 	ContextWindow func() int
@@ -144,6 +151,9 @@ type AgentOptions struct {
 	// Policy, when set, decides this prompt's calls instead of the
 	// session's (a conversation of its own, as an editor's are).
 	Policy *permission.Policy
+	// command says the prompt is a custom command's: its @files are
+	// attached and its !`commands` run before it is sent.
+	command bool
 }
 
 // Printer returns the printer of the current output mode.

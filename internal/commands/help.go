@@ -41,7 +41,7 @@ func runHelp(_ context.Context, env *Env, inv Invocation) int {
 			return NewShell(env).unknownCommand("/" + name)
 		}
 		info := commandInfo(c)
-		info.Help, info.Example = c.Help, c.Example
+		info.Help, info.Example = c.help(), c.Example
 		env.Printer().CommandHelp(info)
 		return ExitOK
 	}

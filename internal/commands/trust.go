@@ -107,8 +107,12 @@ func trustTarget(env *Env, args []string) (string, error) {
 
 // trustedText says what trusting dir changed.
 func trustedText(env *Env, dir string, shell bool) string {
-	text := "Trusted " + dir + ": its " + filepath.Join(config.ProjectDirName, "config.yaml") + " now applies in full."
 	p := env.Config.Project
+	what := filepath.Join(config.ProjectDirName, "config.yaml") + " now applies"
+	if p.File == "" && env.Config.ProjectDir == dir {
+		what = "Claude Code settings (" + filepath.Join(config.ClaudeDirName, "settings.json") + ", .mcp.json) now apply"
+	}
+	text := "Trusted " + dir + ": its " + what + " in full."
 	if env.Config.ProjectDir == dir && len(p.Ignored) > 0 {
 		text += " Newly applied: " + strings.Join(p.Ignored, ", ") + "."
 	}

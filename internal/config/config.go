@@ -68,11 +68,17 @@ type Config struct {
 	File              string                    // the config file actually read, "" if none
 	ProjectDir        string                    // the directory holding the project's .forge (see FindProject); "" if none
 	Project           Project                   // the project's .forge/config.yaml, and whether it is trusted
-	Warnings          []string                  // things worth telling the user that did not stop loading (unknown keys)
+	// Env are variables the tools and hooks get, from Claude Code's
+	// settings (env): the person's, and a trusted project's.
+	Env      map[string]string
+	Warnings []string // things worth telling the user that did not stop loading (unknown keys)
 
 	home     string            // $HOME, for "~" in values given to Set
 	origins  map[string]string // setting key -> where its value came from
 	sections []Entry           // the sections' values and their files, for Entries
+	// claudeProject are the project's Claude Code settings and MCP file,
+	// read with the project and merged after its sections.
+	claudeProject []layer
 }
 
 // Read is the read section: where the reading tools may look.

@@ -95,7 +95,7 @@ func modelText(m ModelSettings) string {
 // noteHooks records the hooks one file gave, for Entries.
 func (c *Config) noteHooks(origin string, hooks []Hook) {
 	for _, h := range hooks {
-		c.sections = append(c.sections, Entry{Key: hookKey(h), Value: h.Command, Source: origin})
+		c.sections = append(c.sections, Entry{Key: hookKey(h), Value: oneLine(h.Command), Source: origin})
 	}
 }
 
@@ -106,3 +106,7 @@ func hookKey(h Hook) string {
 	}
 	return "hooks." + h.Event + "(" + h.Matcher + ")"
 }
+
+// oneLine is a value over several lines (a hook's script) on one line,
+// its line breaks written \n, for a listing of one value a line.
+func oneLine(v string) string { return strings.ReplaceAll(v, "\n", `\n`) }

@@ -51,6 +51,12 @@ func DefaultAgentsDir(env func(string) (string, bool)) string {
 	return xdgPath(env, "XDG_CONFIG_HOME", ".config", "forge", "agents")
 }
 
+// DefaultSkillsDir is $XDG_CONFIG_HOME/forge/skills, or ~/.config/forge/skills: the
+// user's skills (NAME/SKILL.md); "" when neither is known.
+func DefaultSkillsDir(env func(string) (string, bool)) string {
+	return xdgPath(env, "XDG_CONFIG_HOME", ".config", "forge", "skills")
+}
+
 // xdgPath joins elem under the XDG base directory named by xdgVar, falling back to
 // $HOME/fallback.
 func xdgPath(env func(string) (string, bool), xdgVar, fallback string, elem ...string) string {

@@ -18,7 +18,9 @@ const ProjectDirName = ".forge"
 
 // FindProject returns the directory holding the project's .forge directory:
 // the nearest one from dir upward, stopping at the repository's root (the
-// first directory with a .git entry). A .forge with a config.yaml wins over
+// first directory with a .git entry), else the repository's root when it
+// holds Claude Code's settings (.claude/settings.json, .mcp.json). A .forge
+// with a config.yaml wins over
 // a nearer one without (a vendored library's commands must not hide the
 // repository's deny rules). Outside a repository only dir itself is looked
 // at, so a stray ~/.forge never becomes every directory's project. The
@@ -44,6 +46,9 @@ func FindProject(dir string) string {
 			}
 		}
 		if d == root || d == filepath.Dir(d) {
+			if nearest == "" && hasClaudeSettings(root) {
+				return physical(root) // Claude Code's settings make the repository a project
+			}
 			return physical(nearest)
 		}
 	}
@@ -87,6 +92,7 @@ func isDir(p string) bool {
 // project's directory is Config.ProjectDir.
 type Project struct {
 	File    string // its .forge/config.yaml, "" when it has none
+	Dir     string // its directory (Config.ProjectDir)
 	Trusted bool   // the person trusts the project as it is, so every setting in File applies
 	// Changed says the project was trusted as it was before: it changed since.
 	Changed bool
@@ -108,13 +114,18 @@ func (p Project) Warning() string {
 	if p.Changed {
 		state = "changed since you trusted it"
 	}
+	what := "project file " + p.File
+	if p.File == "" {
+		what = "project " + p.Dir
+	}
+	ignored := p.Ignored
+	if len(ignored) > maxListedIgnored {
+		ignored = append(slices.Clone(ignored[:maxListedIgnored]), fmt.Sprintf("and %d more (forge config lists them)", len(p.Ignored)-maxListedIgnored))
+	}
 	return fmt.Sprintf(
-		"project file %s %s, so its settings that widen what forge may do are ignored: %s; to apply them, run: forge trust %s",
-		p.File, state, strings.Join(p.Ignored, ", "), shellQuote(p.dir()))
+		"%s %s, so its settings that widen what forge may do are ignored: %s; to apply them, run: forge trust %s",
+		what, state, strings.Join(ignored, ", "), shellQuote(p.Dir))
 }
-
-// dir is the project's directory, the one holding .forge/config.yaml.
-func (p Project) dir() string { return filepath.Dir(filepath.Dir(p.File)) }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
 func shellQuote(s string) string {
@@ -137,7 +148,7 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 		return nil, nil // the settings pass reports the bad working_dir
 	}
 	c.ProjectDir = FindProject(wd)
-	c.Project = Project{}
+	c.Project = Project{Dir: c.ProjectDir}
 	if c.ProjectDir == "" {
 		return nil, nil
 	}
@@ -170,6 +181,7 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 		c.Project.Trusted = ok && c.Project.Hash != "" && hash == c.Project.Hash
 		c.Project.Changed = ok && !c.Project.Trusted
 	}
+	c.claudeProject, c.Warnings = c.readClaudeProject(src, r, c.Warnings)
 	if !found {
 		return nil, nil
 	}
@@ -184,6 +196,19 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 		return nil, &ProjectError{File: path, Err: err}
 	}
 	return &l, nil
+}
+
+// readClaudeProject reads the project's Claude Code settings and MCP
+// file, adding their warnings to warnings.
+func (c *Config) readClaudeProject(src Source, r resolver, warnings []string) ([]layer, []string) {
+	pr := resolver{cwd: c.ProjectDir, home: r.home}
+	env := src.Env
+	if !c.Project.Trusted {
+		// Its servers are not started: the variables they lack are no news.
+		env = func(string) (string, bool) { return "", true }
+	}
+	layers, w := readClaudeLayers(filepath.Join(c.ProjectDir, ClaudeDirName, claudeSettingsFile), filepath.Join(c.ProjectDir, claudeMCPFile), env, pr)
+	return layers, append(warnings, w...)
 }
 
 // ProjectError is a project file that cannot be used. The commands that
@@ -256,14 +281,31 @@ func (c *Config) admitSettings(l layer, r resolver, v *viper.Viper) error {
 	return nil
 }
 
+// maxListedIgnored bounds the settings the one line about an untrusted
+// project names: a Claude Code setup may hold dozens of hooks and servers.
+const maxListedIgnored = 12
+
+// brief is a value's first line, cut at 60 characters, for a list of
+// settings on one line.
+func brief(v string) string {
+	first, _, more := strings.Cut(v, "\n")
+	if r := []rune(first); len(r) > 60 {
+		first, more = string(r[:57]), true
+	}
+	if more {
+		first += "..."
+	}
+	return first
+}
+
 // ignore notes a setting of an untrusted project that widens what forge may do.
 func (c *Config) ignore(origin, key, value string) {
 	name := key
 	if value != "" {
-		name += ": " + value
+		name += ": " + brief(value)
 	}
 	c.Project.Ignored = append(c.Project.Ignored, name)
-	c.sections = append(c.sections, Entry{Key: key, Value: value, Source: origin + " (ignored: not trusted)"})
+	c.sections = append(c.sections, Entry{Key: key, Value: oneLine(value), Source: origin + " (ignored: not trusted)"})
 }
 
 // mergeProjectSections adds the project's sections to the user's: deny
@@ -402,6 +444,10 @@ func (c *Config) toolKey(name string) string {
 	}
 	return name
 }
+
+// RepositoryRoot is the nearest directory from dir upward with a .git
+// entry, its links resolved; "" when there is none.
+func RepositoryRoot(dir string) string { return physical(repositoryRoot(dir)) }
 
 // NewProjectDir is where a project's settings would go when dir has none
 // yet: the project found from dir, else the repository's root; "" outside

@@ -45,7 +45,10 @@ func ProjectHash(dir, home string) (string, error) {
 	}
 	h := &hasher{h: sha256.New(), budget: maxHashedBytes}
 	err := h.tree(root, root, true)
-	for _, p := range projectRuns(dir, home) {
+	if err == nil {
+		err = h.claude(dir)
+	}
+	for _, p := range slices.Concat(projectRuns(dir, home), claudeRuns(dir, home)) {
 		if err != nil {
 			break
 		}
@@ -58,6 +61,59 @@ func ProjectHash(dir, home string) (string, error) {
 		return "", fmt.Errorf("project %s: %w", dir, err)
 	}
 	return hex.EncodeToString(h.h.Sum(nil)), nil
+}
+
+// claude adds Claude Code's files of the project at dir, when it has
+// them: its .claude directory (settings, hook scripts, commands, agents,
+// skills) but the person's own settings.local.json, and its .mcp.json.
+// A project without them hashes as before.
+func (h *hasher) claude(dir string) error {
+	root := filepath.Join(dir, ClaudeDirName)
+	if fi, err := os.Lstat(root); err == nil && fi.IsDir() {
+		fmt.Fprintf(h.h, "claude\n")
+		if err := h.tree(root, dir, true); err != nil {
+			return err
+		}
+	}
+	mcp := filepath.Join(dir, claudeMCPFile)
+	if _, err := os.Lstat(mcp); err == nil {
+		return h.path(mcp)
+	}
+	return nil
+}
+
+// claudeRuns are the files the project's Claude Code settings and MCP
+// file make forge run (their hooks' and servers' scripts), as projectRuns
+// finds those of .forge/config.yaml; variables without a default expand
+// to nothing, as they would in a bare environment.
+func claudeRuns(dir, home string) []string {
+	r := resolver{cwd: dir, home: home}
+	none := func(string) (string, bool) { return "", false }
+	layers, _ := readClaudeLayers(filepath.Join(dir, ClaudeDirName, claudeSettingsFile), filepath.Join(dir, claudeMCPFile), none, r)
+	place := scripts.Place{Dir: dir, Home: home, Env: func(name string) (string, bool) {
+		if name == "FORGE_PROJECT_DIR" || name == "CLAUDE_PROJECT_DIR" {
+			return dir, true
+		}
+		return "", false
+	}}
+	var runs []string
+	for _, l := range layers {
+		if hooks, _, err := parseHooks(l.path, l.sections["hooks"]); err == nil {
+			for _, hk := range hooks {
+				runs = append(runs, scripts.Line(hk.Command, place)...)
+			}
+		}
+		if mcp, _, err := parseMCP(l.path, l.sections["mcp"], r); err == nil {
+			for _, s := range mcp.Servers {
+				if s.Command != "" {
+					p := place
+					p.Dir = projectServerDir(dir, s.Cwd)
+					runs = append(runs, scripts.Argv(append([]string{s.Command}, s.Args...), p)...)
+				}
+			}
+		}
+	}
+	return runs
 }
 
 // hasher sums names and contents within a budget of bytes and entries.
@@ -79,6 +135,9 @@ func (h *hasher) tree(root, base string, quiet bool) error {
 				return filepath.SkipAll
 			}
 			return err
+		}
+		if d.Name() == "settings.local.json" && filepath.Base(filepath.Dir(path)) == ClaudeDirName {
+			return nil // the person's own, which Claude Code keeps out of the repository
 		}
 		if h.entries++; h.entries > maxHashedEntries {
 			return errUnverifiable

@@ -1,6 +1,9 @@
 package custom
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Expand fills in a command's body: $ARGUMENTS is args (the whole
 // argument text), $1..$9 are its words (words[0]...), "" when there are
@@ -40,4 +43,19 @@ func Expand(body, args string, words []string) string {
 		b.WriteString("ARGUMENTS: " + args)
 	}
 	return b.String()
+}
+
+// shellCommand is a !`command` of a command's body, whose output Claude
+// Code's commands put in their prompt.
+var shellCommand = regexp.MustCompile("!`([^`\n]+)`")
+
+// HasShell says body holds a !`command`.
+func HasShell(body string) bool { return shellCommand.MatchString(body) }
+
+// ExpandShell replaces each !`command` of body with what run gives for
+// it, in order, each command run once per place it appears.
+func ExpandShell(body string, run func(command string) string) string {
+	return shellCommand.ReplaceAllStringFunc(body, func(m string) string {
+		return strings.TrimRight(run(shellCommand.FindStringSubmatch(m)[1]), "\n")
+	})
 }

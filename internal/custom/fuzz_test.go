@@ -23,11 +23,15 @@ func FuzzParse(f *testing.F) {
 		"\uFEFF---\n---\n",
 		"---\x00\n---\n",
 		"---\n\xff\n---\n",
+		"---\nname: a\ndescription: Use it. Examples:\n\n<example>\nuser: \"x\"\n</example>\ntools: [Read\n---\nbody",
+		"---\ndescription: a: b: c\ncolor: <example>\nmodel: x\n</example>\nallowed_tools: Read\n---\n",
+		"---\ntools:\n- LS\n- TodoWrite\n- MultiEdit(src/**)\n---\n",
+		"---\nname: s\ndisable-model-invocation: yes\nallowed-tools: Bash(git:*)\n---\n# Skill\n",
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, k := range []Kind{KindCommand, KindAgent} {
+		for _, k := range []Kind{KindCommand, KindAgent, KindSkill} {
 			doc, warns, err := Parse(data, k)
 			if err != nil {
 				if _, ok := err.(Issue); !ok {
@@ -39,6 +43,15 @@ func FuzzParse(f *testing.F) {
 				if strings.TrimSpace(tool) == "" {
 					t.Fatalf("empty tool in %q", doc.Meta.Tools)
 				}
+			}
+			mapped, _ := MapTools(doc.Meta.Tools)
+			for _, tool := range mapped {
+				if strings.TrimSpace(tool) == "" {
+					t.Fatalf("empty mapped tool in %q", mapped)
+				}
+			}
+			if s := Summary(doc.Meta.Description, 100); utf8.RuneCountInString(s) > 100 || strings.ContainsAny(s, "\n\t") {
+				t.Fatalf("summary %q", s)
 			}
 			for _, w := range warns {
 				if w.Line < 1 || w.Msg == "" {

@@ -35,9 +35,9 @@ const (
 type Dir struct {
 	Path  string
 	Scope Scope
-	// NoOverride keeps the definitions of earlier directories over this
-	// one's of the same name: an untrusted project's must not replace the
-	// person's own.
+	// NoOverride keeps the definitions of earlier directories of another
+	// scope over this one's of the same name: an untrusted project's must
+	// not replace the person's own.
 	NoOverride bool
 }
 
@@ -106,6 +106,20 @@ type Override struct {
 type Report struct {
 	Warnings  []Warning
 	Overrides []Override
+	// Dropped counts, by tool, the files that name a tool of Claude Code's
+	// that forge does not have (TodoWrite): they go without it, and the
+	// person gets one line for all of them rather than one a file.
+	Dropped map[string]int
+}
+
+// drop notes the tools a file goes without.
+func (r *Report) drop(tools []string) {
+	for _, t := range tools {
+		if r.Dropped == nil {
+			r.Dropped = map[string]int{}
+		}
+		r.Dropped[t]++
+	}
 }
 
 // validName is one segment of a command's name, or an agent's name.
@@ -154,19 +168,22 @@ func LoadAgents(dirs []Dir) ([]Agent, Report) {
 
 // definition is a command or an agent, as place keeps them.
 type definition interface {
-	Command | Agent
+	Command | Agent | Skill
 	from() Source
 }
 
 func (c Command) from() Source { return c.Source }
 func (a Agent) from() Source   { return a.Source }
+func (s Skill) from() Source   { return s.Source }
 
 // place puts def under name in byName, a later directory's definition
-// replacing an earlier one's unless d refuses to override (an untrusted
-// project); either way the override goes into rep.
+// replacing an earlier one's unless d refuses to override one of another
+// scope (an untrusted project, the person's); either way the override
+// goes into rep. Within a scope the later directory wins: forge's own
+// (.forge) over Claude Code's (.claude).
 func place[T definition](byName map[string]T, name string, def T, d Dir, rep *Report) {
 	if old, dup := byName[name]; dup {
-		if d.NoOverride {
+		if d.NoOverride && old.from().Scope != d.Scope {
 			rep.Overrides = append(rep.Overrides, Override{Name: name, Kept: old.from(), Replaced: def.from(), Refused: true})
 			return
 		}
@@ -199,6 +216,12 @@ type file struct {
 // prompt sent to the model. The person's own directories may hold links
 // (to their dotfiles).
 func readDir(d Dir, rep *Report) []file {
+	return readFiles(d, rep, func(rel string) bool { return strings.HasSuffix(rel, ".md") })
+}
+
+// readFiles reads the files under d whose slash-separated path under it
+// want accepts, as readDir does.
+func readFiles(d Dir, rep *Report, want func(rel string) bool) []file {
 	if d.Path == "" {
 		return nil
 	}
@@ -229,7 +252,8 @@ func readDir(d Dir, rep *Report) []file {
 			}
 			return nil
 		}
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+		rel, _ := filepath.Rel(d.Path, p)
+		if e.IsDir() || !want(filepath.ToSlash(rel)) {
 			return nil
 		}
 		if len(out) == maxFiles {
@@ -240,7 +264,6 @@ func readDir(d Dir, rep *Report) []file {
 			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: "a symbolic link, which forge does not follow in a project's directory; skipped"})
 			return nil
 		}
-		rel, _ := filepath.Rel(d.Path, p)
 		data, rerr := readCapped(open, rel)
 		if rerr != nil {
 			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: rerr.Error()})
@@ -322,7 +345,9 @@ func command(f file, rep *Report) (Command, bool) {
 	c := Command{Name: strings.Join(segs, ":"), Description: doc.Meta.Description, ArgumentHint: doc.Meta.ArgumentHint,
 		Model: doc.Meta.Model, Body: doc.Body, Source: f.src}
 	if doc.Meta.ToolsSet {
-		c.AllowedTools = doc.Meta.Tools
+		var dropped []string
+		c.AllowedTools, dropped = MapTools(doc.Meta.Tools)
+		rep.drop(dropped)
 	}
 	if c.Description == "" {
 		c.Description = firstLine(doc.Body)
@@ -351,7 +376,9 @@ func agent(f file, rep *Report) (Agent, bool) {
 	}
 	a := Agent{Name: name, Description: doc.Meta.Description, Model: doc.Meta.Model, Prompt: doc.Body, Source: f.src}
 	if doc.Meta.ToolsSet {
-		a.Tools = doc.Meta.Tools
+		var dropped []string
+		a.Tools, dropped = MapTools(doc.Meta.Tools)
+		rep.drop(dropped)
 	}
 	if a.Description == "" {
 		rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: "no description: the model will not know when to use this agent"})

@@ -1,9 +1,12 @@
-// Package custom reads custom slash commands and custom subagents from
-// Markdown files with YAML front matter, in the format Claude Code uses
-// (and gemini-cli, opencode and crush copy): a command's body is a prompt
-// with $ARGUMENTS and $1..$9 to fill in, an agent's body is its system
-// prompt. It reads files and returns plain values with warnings; it never
-// prints, and knows neither the command table nor the agent.
+// Package custom reads custom slash commands, custom subagents and skills
+// from Markdown files with YAML front matter, in the format Claude Code
+// uses (and gemini-cli, opencode and crush copy): a command's body is a
+// prompt with $ARGUMENTS and $1..$9 to fill in, an agent's body is its
+// system prompt, a skill's body its instructions. Front matter is read as
+// leniently as Claude Code reads it, and tool names of Claude Code's are
+// mapped to forge's. It reads files and returns plain values with
+// warnings; it never prints, and knows neither the command table nor the
+// agent.
 package custom
 
 import (
@@ -26,13 +29,16 @@ type Kind int
 const (
 	KindCommand Kind = iota
 	KindAgent
+	KindSkill
 )
 
-// keys are the front matter keys each kind reads; others are reported and
-// ignored, as Claude Code ignores keys it does not know.
+// keys are the front matter keys each kind reads. Others are ignored
+// without a word, as Claude Code ignores them (color, version, tags...),
+// unless one looks like a misspelling of a key forge reads.
 var keys = map[Kind]map[string]bool{
 	KindCommand: {"description": true, "argument-hint": true, "allowed-tools": true, "model": true},
 	KindAgent:   {"name": true, "description": true, "tools": true, "model": true},
+	KindSkill:   {"name": true, "description": true, "allowed-tools": true, "model": true, "disable-model-invocation": true},
 }
 
 // listKeys hold lists of tools: a comma-separated string or a YAML list.
@@ -44,10 +50,14 @@ type Meta struct {
 	Description  string
 	ArgumentHint string
 	Model        string
-	// Tools is allowed-tools (a command) or tools (an agent). ToolsSet
-	// says the key was given: an empty list then means no tools at all.
+	// Tools is allowed-tools (a command, a skill) or tools (an agent).
+	// ToolsSet says the key was given: an empty list then means no tools
+	// at all.
 	Tools    []string
 	ToolsSet bool
+	// NoModel is a skill's disable-model-invocation: it is not offered
+	// to the model.
+	NoModel bool
 }
 
 // Doc is one parsed file.
@@ -124,6 +134,9 @@ var bracketHint = regexp.MustCompile(`(?m)^(argument-hint[ \t]*:[ \t]*)(\[[^\n]*
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 
 // parseFront decodes the front matter, which starts at the file's line 2.
+// Front matter that is not valid YAML is read again line by line, as
+// Claude Code reads it: many published agents have descriptions written
+// over several lines without quotes, with <example> blocks and colons.
 func parseFront(front string, k Kind) (Meta, []Issue, error) {
 	front = bracketHint.ReplaceAllStringFunc(front, func(m string) string {
 		sub := bracketHint.FindStringSubmatch(m)
@@ -132,6 +145,9 @@ func parseFront(front string, k Kind) (Meta, []Issue, error) {
 	})
 	var root yaml.Node
 	if err := yaml.Unmarshal([]byte(front), &root); err != nil {
+		if m, ok := lenientFront(front); ok {
+			return decodeFront(m, k)
+		}
 		return Meta{}, nil, yamlIssue(err)
 	}
 	if len(root.Content) == 0 {
@@ -141,6 +157,11 @@ func parseFront(front string, k Kind) (Meta, []Issue, error) {
 	if m.Kind != yaml.MappingNode {
 		return Meta{}, nil, Issue{Line: m.Line + 1, Msg: "front matter must be keys with values (key: value)"}
 	}
+	return decodeFront(m, k)
+}
+
+// decodeFront reads the keys of the mapping m that kind k uses.
+func decodeFront(m *yaml.Node, k Kind) (Meta, []Issue, error) {
 	var meta Meta
 	var warns []Issue
 	seen := map[string]bool{}
@@ -149,7 +170,9 @@ func parseFront(front string, k Kind) (Meta, []Issue, error) {
 		name := key.Value
 		line := key.Line + 1
 		if !keys[k][name] {
-			warns = append(warns, Issue{Line: line, Msg: fmt.Sprintf("unknown key %q ignored", name)})
+			if near := misspelt(name, k); near != "" {
+				warns = append(warns, Issue{Line: line, Msg: fmt.Sprintf("unknown key %q ignored (did you mean %q?)", name, near)})
+			}
 			continue
 		}
 		if seen[name] {
@@ -196,6 +219,8 @@ func (m *Meta) set(name string, val *yaml.Node) error {
 		m.ArgumentHint = s
 	case "model":
 		m.Model = s
+	case "disable-model-invocation":
+		m.NoModel = strings.EqualFold(s, "true") || strings.EqualFold(s, "yes")
 	}
 	return nil
 }

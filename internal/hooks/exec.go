@@ -23,8 +23,8 @@ const (
 // may hold them.
 const waitDelay = 2 * time.Second
 
-// shell runs the commands, as Claude Code's do.
-const shell = "/bin/sh"
+// defaultShell runs the commands when Options.Shell names none.
+const defaultShell = "/bin/sh"
 
 // runResult is how one hook's process ended.
 type runResult struct {
@@ -57,6 +57,10 @@ func (r *Runner) exec(ctx context.Context, h Hook, input []byte) runResult {
 	defer cancel()
 	var stdout, stderr capped
 	stdout.limit, stderr.limit = maxStdout, maxStderr
+	shell := r.opts.Shell
+	if shell == "" {
+		shell = defaultShell
+	}
 	cmd := exec.CommandContext(ctx, shell, "-c", h.Command)
 	cmd.Dir = r.opts.Dir
 	if h.Dir != "" {

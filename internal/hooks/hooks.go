@@ -84,6 +84,9 @@ type Options struct {
 	// Env is the commands' environment before those two; nil means
 	// forge's own without its secrets (proc.Environ).
 	Env []string
+	// Shell runs each command with -c; "" is /bin/sh. Hooks written for
+	// Claude Code assume bash ([[ ]]), so forge gives bash when it has one.
+	Shell string
 	// Log receives, at debug level, each hook's input, answer and time.
 	Log zerolog.Logger
 	// Now is the clock the times are measured with; nil means time.Now.

@@ -44,6 +44,9 @@ type ExecutionContext struct {
 	// match case-insensitively and may be patterns ("AWS_*"); see
 	// proc.Environ.
 	PassEnv []string `json:"pass_env,omitempty"`
+	// Env are variables, as KEY=VALUE, the configuration sets for the
+	// commands tools start, over the inherited ones (Claude Code's env).
+	Env []string `json:"env,omitempty"`
 	// Asker, when set, lets a tool ask the person a question.
 	Asker Asker `json:"-"`
 	// Sandbox, when set, confines the commands of the tools that run

@@ -1,0 +1,164 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestExpandVars(t *testing.T) {
+	env := func(name string) (string, bool) {
+		v, ok := map[string]string{"HOME": "/h", "EMPTY": ""}[name]
+		return v, ok
+	}
+	tests := []struct{ in, want, missing string }{
+		{"${HOME}/x", "/h/x", ""},
+		{"${NOPE:-def}-${HOME}", "def-/h", ""},
+		{"${EMPTY:-def}", "def", ""},
+		{"${EMPTY}", "", ""},
+		{"${NOPE}", "", "NOPE"},
+		{"$HOME ${ unterminated", "$HOME ${ unterminated", ""},
+		{"a${HOME}b${NOPE:-}c", "a/hbc", ""},
+	}
+	for _, tt := range tests {
+		var missing []string
+		if got := expandVars(tt.in, env, &missing); got != tt.want || strings.Join(missing, ",") != tt.missing {
+			t.Errorf("expandVars(%q) = %q %v, want %q %q", tt.in, got, missing, tt.want, tt.missing)
+		}
+	}
+}
+
+// Claude Code's settings become forge's sections: what forge cannot run
+// is left out with one warning each for hooks and keys.
+func TestClaudeSettingsLayer(t *testing.T) {
+	dir := t.TempDir()
+	settings := filepath.Join(dir, "settings.json")
+	mcp := filepath.Join(dir, "mcp.json")
+	writeTestFile(t, settings, `{"permissions": {"allow": ["Bash(npm run test:*)"], "deny": ["Read(./.env)"], "defaultMode": "acceptEdits"},
+		"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}, {"type": "prompt", "prompt": "p"}]}],
+		          "SubagentStop": [{"hooks": [{"type": "command", "command": "y"}]}]},
+		"env": {"A": "1"}, "model": "opus"}`)
+	writeTestFile(t, mcp, `{"mcpServers": {"gh": {"type": "http", "url": "https://api.example.com/${SVC:-mcp}", "headers": {"Authorization": "Bearer ${TOKEN}"}},
+		"local": {"command": "node", "args": ["${ROOT:-.}/server.js"], "env": {"K": "${K:-v}"}}}}`)
+	env := func(name string) (string, bool) { return map[string]string{"TOKEN": "t0k"}[name], name == "TOKEN" }
+	layers, warns := readClaudeLayers(settings, mcp, env, resolver{cwd: dir})
+	if len(layers) != 2 {
+		t.Fatalf("%d layers; warnings %q", len(layers), warns)
+	}
+	perms, _, err := parsePermissions(settings, layers[0].sections["permissions"])
+	if err != nil || !slices.Equal(perms.Allow, []string{"Bash(npm run test:*)"}) || !slices.Equal(perms.Deny, []string{"Read(./.env)"}) {
+		t.Errorf("permissions %+v %v", perms, err)
+	}
+	hooks, _, err := parseHooks(settings, layers[0].sections["hooks"])
+	if err != nil || len(hooks) != 1 || hooks[0].Command != "x" || hooks[0].Matcher != "Bash" {
+		t.Errorf("hooks %+v %v", hooks, err)
+	}
+	m, _, err := parseMCP(mcp, layers[1].sections["mcp"], resolver{cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gh := m.Servers["gh"]; gh.URL != "https://api.example.com/mcp" || gh.Headers["Authorization"] != "Bearer t0k" {
+		t.Errorf("gh %+v", gh)
+	}
+	if l := m.Servers["local"]; l.Command != "node" || !slices.Equal(l.Args, []string{"./server.js"}) || l.Env["K"] != "v" {
+		t.Errorf("local %+v", l)
+	}
+	all := strings.Join(warns, "\n")
+	for _, w := range []string{
+		"permissions.defaultMode: not read by forge",
+		"hooks forge does not run are ignored: PreToolUse (type prompt), SubagentStop",
+		"model is Claude Code's own and ignored",
+	} {
+		if !strings.Contains(all, w) {
+			t.Errorf("warnings lack %q:\n%s", w, all)
+		}
+	}
+}
+
+// A Claude Code file forge cannot use is a warning, never an error.
+func TestClaudeFileUnusable(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{"bad.json": "{", "list.json": "[1]", "srv.json": `{"mcpServers": {"x": 3}}`} {
+		p := filepath.Join(dir, name)
+		writeTestFile(t, p, content)
+		layers, warns := readClaudeLayers(p, p, func(string) (string, bool) { return "", false }, resolver{cwd: dir})
+		if !strings.Contains(strings.Join(warns, "\n"), "is not used") {
+			t.Errorf("%s: layers %d, warnings %q", name, len(layers), warns)
+		}
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("/etc/passwd", link); err != nil {
+		t.Skip(err)
+	}
+	if _, warns := readClaudeLayers(link, "", nil, resolver{}); len(warns) != 1 || !strings.Contains(warns[0], "symbolic link") {
+		t.Errorf("link: %q", warns)
+	}
+}
+
+// A repository with Claude Code's settings is a project, and its trust
+// covers them: a change of settings.json revokes it, one of the person's
+// settings.local.json does not.
+func TestClaudeProjectTrust(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
+	sub := filepath.Join(dir, "src")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := FindProject(sub); got != "" {
+		t.Errorf("without settings, project %q", got)
+	}
+	writeTestFile(t, filepath.Join(dir, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(*)"]}}`)
+	if got := FindProject(sub); got != physical(dir) {
+		t.Errorf("project %q, want %q", got, dir)
+	}
+	h1, err := ProjectHash(dir, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(dir, ".claude", "settings.local.json"), `{"x": 1}`)
+	if h2, _ := ProjectHash(dir, dir); h2 != h1 {
+		t.Error("settings.local.json changed the hash")
+	}
+	writeTestFile(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {}}`)
+	h3, _ := ProjectHash(dir, dir)
+	writeTestFile(t, filepath.Join(dir, ".claude", "settings.json"), `{"permissions": {"allow": ["Bash(rm:*)"]}}`)
+	h4, _ := ProjectHash(dir, dir)
+	if h3 == h1 || h4 == h3 {
+		t.Error("a change of .mcp.json or settings.json kept the hash")
+	}
+}
+
+// FuzzClaudeSettings: any JSON object as settings.json or .mcp.json gives
+// layers forge's parsers take, or a warning; never a panic.
+func FuzzClaudeSettings(f *testing.F) {
+	for _, s := range []string{`{}`, `{"permissions": {"allow": ["Bash(x)"]}}`, `{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}}`,
+		`{"hooks": {"Stop": 3}}`, `{"env": {"A": 1}}`, `{"mcpServers": {"a": {"command": "${X:-y}", "args": [1, "${"]}}}`, `{"mcpServers": {"a": {"url": 3}}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "s.json")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		layers, _ := readClaudeLayers(p, p, func(string) (string, bool) { return "", false }, resolver{cwd: dir})
+		for _, l := range layers {
+			_, _, _ = parsePermissions(p, l.sections["permissions"])
+			_, _, _ = parseHooks(p, l.sections["hooks"])
+			_, _, _ = parseMCP(p, l.sections["mcp"], l.r)
+		}
+	})
+}
+
+func writeTestFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
