@@ -64,7 +64,7 @@ func (e *Env) attachMentions(ctx context.Context, prompt string) string {
 	if b.Len() == 0 {
 		return prompt
 	}
-	return prompt + "\n\nThe person attached these files (or MCP resources) to the prompt with @mentions:" + b.String()
+	return prompt + "\n\nThe person attached these files to the prompt with @mentions:" + b.String()
 }
 
 // mentioned resolves the word after @ to a file: as written, or without
