@@ -347,7 +347,7 @@ func (a *Agent) toolSpecs() []llm.ToolSpec {
 		if t.Name() == TaskToolName {
 			d = taskDescriptorFor(a.cfg.Subagents)
 		}
-		specs = append(specs, llm.ToolSpec{Name: d.Name, Description: d.Description, InputSchema: tools.ParametersSchema(d.Parameters)})
+		specs = append(specs, llm.ToolSpec{Name: d.Name, Description: d.Description, InputSchema: tools.InputSchema(d)})
 	}
 	return append(specs, a.ownSpecs()...)
 }

@@ -207,7 +207,7 @@ func (r *run) admit(ctx context.Context, p *pending) bool {
 // valid says p's arguments satisfy its tool's parameters: an invalid call
 // is not put to the person, the executor reports it to the model.
 func (r *run) valid(p *pending) bool {
-	_, verr := tools.Validate(p.tool.Parameters(), p.call.Args)
+	_, verr := tools.ValidateFor(p.tool, p.call.Args)
 	return verr == nil
 }
 

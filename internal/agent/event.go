@@ -36,6 +36,9 @@ const (
 	// EventToolOutput is a piece of what a running call prints (Text), as
 	// it prints it; its result still carries the whole output.
 	EventToolOutput EventType = "tool_output"
+	// EventToolProgress is how far a running call has got (Progress), as
+	// its tool reports it (an MCP server's progress notifications).
+	EventToolProgress EventType = "progress"
 	// EventToolQuestion says a running call is putting a question to the
 	// person (ask_question): a view stops drawing over the terminal.
 	EventToolQuestion EventType = "tool_question"
@@ -69,7 +72,7 @@ type Event struct {
 	// notice or tool_output event.
 	Text string
 	// Call is the call of a tool_call, approval, tool_start, tool_output,
-	// tool_question or tool_result event.
+	// progress, tool_question or tool_result event.
 	Call *Call
 	// Result is the outcome of a tool_result event.
 	Result *CallResult
@@ -84,6 +87,8 @@ type Event struct {
 	Hook *hooks.Note
 	// Todos is a todo event's task list.
 	Todos Todos
+	// Progress is a progress event's report.
+	Progress *tools.Progress
 	// ParentID is set on the events of a subagent: the id of the Task
 	// call it works for.
 	ParentID string

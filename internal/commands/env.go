@@ -272,20 +272,28 @@ func (e *Env) runTool(ctx context.Context, name string, args tools.Args) tools.R
 	if e.Ask != nil {
 		ec.Asker = askerFunc(e.Ask)
 	}
+	res, args := e.callTool(ctx, name, ec, args)
+	e.ShowResult(name, args, res)
+	return res
+}
+
+// callTool runs one call the way /run and forge mcp serve run them: the
+// PreToolUse hooks (which may refuse it or rewrite its arguments), the
+// executor, the PostToolUse hooks. It returns the result and the
+// arguments the call ran with.
+func (e *Env) callTool(ctx context.Context, name string, ec tools.ExecutionContext, args tools.Args) (tools.Result, tools.Args) {
 	t, hooked := e.hookedTool(ctx, name, args)
 	if hooked {
 		var refused *tools.Result
 		if args, refused = e.preToolUse(ctx, t, args); refused != nil {
-			e.ShowResult(name, args, *refused)
-			return *refused
+			return *refused, args
 		}
 	}
 	res := e.Executor.Execute(ctx, name, ec, args)
 	if hooked {
 		e.postToolUse(ctx, name, args, res)
 	}
-	e.ShowResult(name, args, res)
-	return res
+	return res, args
 }
 
 // ShowResult prints one call's result with what the printer needs to draw

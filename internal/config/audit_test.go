@@ -133,6 +133,9 @@ var badKeys = []badKey{
 	{key: "mcp.servers.x.headers", template: mcpURL, wrongType: "headers: [Authorization]", outOfRange: "headers: {Bad Name: x}"},
 	{key: "mcp.servers.x.start", template: mcpServer, wrongType: "start: [true]", outOfRange: "start: 2"},
 	{key: "mcp.servers.x.timeout", template: mcpServer, wrongType: "timeout: [1]", outOfRange: "timeout: -1"},
+	{key: "mcp.servers.x.reset_timeout_on_progress", template: mcpServer, wrongType: "reset_timeout_on_progress: [true]", outOfRange: "reset_timeout_on_progress: 2"},
+	{key: "mcp.servers.x.max_total_timeout", template: mcpServer, wrongType: "max_total_timeout: [1]", outOfRange: "max_total_timeout: -1"},
+	{key: "mcp.servers.x.oauth", template: mcpURL, wrongType: "oauth: [a]", outOfRange: "oauth: {callback_port: 70000}"},
 }
 
 // yaml writes the key with value v as a config file.

@@ -123,6 +123,22 @@ type MCPServer struct {
 
 	Start   bool          // start: connect when forge starts instead of on first use
 	Timeout time.Duration // timeout: per-call limit; 0 = the call's own timeout
+	// ResetTimeoutOnProgress (reset_timeout_on_progress): the timeout limits
+	// the silence between the server's progress notifications instead.
+	ResetTimeoutOnProgress bool
+	// MaxTotalTimeout (max_total_timeout) bounds such a call in all; 0 = an hour.
+	MaxTotalTimeout time.Duration
+	// OAuth (oauth) configures the login of a url server that asks for one.
+	OAuth MCPOAuth
+}
+
+// MCPOAuth is mcp.servers.<name>.oauth: how forge registers with the
+// server's authorization server (dynamic registration when none is set).
+type MCPOAuth struct {
+	ClientID          string // client_id: credentials registered beforehand
+	ClientSecret      string // client_secret: their secret, for a confidential client
+	ClientMetadataURL string // client_metadata_url: an https client ID metadata document
+	CallbackPort      int    // callback_port: the loopback redirect's port; 0 = any free one
 }
 
 // RateLimit is tools.<Name>.rate: {per_second: 2, burst: 5}.

@@ -79,6 +79,17 @@ type todoEvent struct {
 	ParentID string      `json:"parent_id,omitempty"`
 }
 
+// progressEvent is a running call's progress, as its server reports it.
+type progressEvent struct {
+	Type     string  `json:"type"`
+	ID       string  `json:"id"`
+	Name     string  `json:"name"`
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
+	Message  string  `json:"message,omitempty"`
+	ParentID string  `json:"parent_id,omitempty"`
+}
+
 type usageJSON struct {
 	InputTokens      int64 `json:"input_tokens"`
 	OutputTokens     int64 `json:"output_tokens"`
@@ -140,6 +151,11 @@ func (v jsonRun) Event(e agent.Event) {
 		ev := newCallEvent(string(e.Type), e.Call)
 		ev.ParentID = e.ParentID
 		v.write(ev)
+	case agent.EventToolProgress:
+		if e.Progress != nil {
+			v.write(progressEvent{Type: "progress", ID: e.Call.ID, Name: e.Call.Name, Progress: e.Progress.Progress,
+				Total: e.Progress.Total, Message: e.Progress.Message, ParentID: e.ParentID})
+		}
 	case agent.EventToolResult:
 		v.write(resultEvent{Type: "tool_result", ID: e.Call.ID, Name: e.Call.Name, Status: string(e.Result.Status),
 			Output: e.Result.Output, Error: e.Result.Error, Sandboxed: e.Call.Sandboxed && e.Result.Status != agent.StatusDenied,

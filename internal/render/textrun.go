@@ -73,6 +73,12 @@ func (v *runView) Event(e agent.Event) {
 	case e.Type == agent.EventToolOutput:
 		v.output(e)
 		return
+	case e.Type == agent.EventToolProgress:
+		if e.Progress != nil {
+			e.Text = progressLine(*e.Progress)
+			v.output(e)
+		}
+		return
 	case e.Type == agent.EventThoughtDelta:
 		v.think(e)
 		return

@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/forgehq/forge/internal/agent"
@@ -63,6 +65,24 @@ func (v *runView) output(e agent.Event) {
 		v.live.changed()
 		return
 	}
+}
+
+// progressLine is a progress report as a line of the call's live output:
+// "progress 3/10: indexing" (a percentage when the numbers are not whole).
+func progressLine(p tools.Progress) string {
+	num := strconv.FormatFloat(p.Progress, 'f', -1, 64)
+	if p.Total > 0 {
+		if p.Progress == math.Trunc(p.Progress) && p.Total == math.Trunc(p.Total) {
+			num += "/" + strconv.FormatFloat(p.Total, 'f', -1, 64)
+		} else {
+			num = strconv.Itoa(int(100*p.Progress/p.Total)) + "%"
+		}
+	}
+	line := "progress " + num
+	if m := oneLineText(p.Message); m != "" {
+		line += ": " + m
+	}
+	return line + "\n"
 }
 
 // redraw shows what the run waits for: the model, or the calls running
