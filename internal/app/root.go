@@ -53,9 +53,12 @@ A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 				return nil // completion functions set up leniently themselves
 			}
 			// forge version works even while the config file is broken.
-			return a.setup(cmd.Context(), cmd, cmd.Name() == "version")
+			return a.setup(cmd.Context(), cmd, asksVersion(cmd))
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asksVersion(cmd) {
+				return a.runE(commands.VersionCommand().Bind(cmd.Flags()))(cmd, args)
+			}
 			if cmd.Flags().Changed("command") {
 				return exitWith(a.runLine(cmd.Context(), line))
 			}
@@ -63,6 +66,7 @@ A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 		},
 	}
 	root.Flags().StringVarP(&line, "command", "c", "", "run one shell line (e.g. '/tools') and exit with its status")
+	root.Flags().BoolP("version", "v", false, "print forge's version and exit, as forge version does")
 	config.AddFlags(root.PersistentFlags())
 	addSessionFlags(root.PersistentFlags())
 	_ = root.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
@@ -193,6 +197,16 @@ func (a *App) addCompletionCommand(root *cobra.Command) {
 			sub.Example = "  forge completion " + sub.Name() + " --help"
 		}
 	}
+}
+
+// asksVersion says cmd only prints the version: forge version, or the
+// root's --version (-v), which every other agent CLI has.
+func asksVersion(cmd *cobra.Command) bool {
+	if cmd.Name() == "version" {
+		return true
+	}
+	v, err := cmd.Flags().GetBool("version")
+	return err == nil && v && !cmd.HasParent()
 }
 
 // isCompletionRequest reports whether cmd is cobra's hidden __complete.
