@@ -79,3 +79,8 @@ require (
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/tools v0.49.0 // indirect
 )
+
+// The JSON Schema validator with one change: its drafts' metaschemas are
+// compiled when the first schema is, not in init, so that no forge command
+// that validates no MCP tool's arguments pays for them at start-up.
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/santhosh-tekuri/jsonschema
