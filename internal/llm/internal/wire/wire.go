@@ -231,20 +231,6 @@ func secretParam(name string) bool {
 // Error's hint) instead of holding the user without a word.
 const MaxRetryAfter = 2 * time.Minute
 
-// CapRetryAfter is an SDK middleware that marks an answer asking for a
-// wait longer than max as not to be retried (x-should-retry: false, which
-// the SDKs obey). The OpenAI SDK has this limit built in; Anthropic's
-// would wait however long the server says.
-func CapRetryAfter(max time.Duration) func(*http.Request, Next) (*http.Response, error) {
-	return func(req *http.Request, next Next) (*http.Response, error) {
-		res, err := next(req)
-		if err == nil && res != nil && RetryAfter(res.Header) > max {
-			res.Header.Set("X-Should-Retry", "false")
-		}
-		return res, err
-	}
-}
-
 // ResponseError is the Error for an HTTP error answer res (which may be
 // nil) of status: the server's own message, read from the body and left
 // readable on res for whoever reads it next.
