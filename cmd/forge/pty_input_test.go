@@ -139,7 +139,7 @@ func TestInteractiveSingleKeyApproval(t *testing.T) {
 	tm.send("echo something\r")
 	tm.expect(`(?s)Allow Bash\?.*echo listed.*\n\? *$`)
 	tm.send("A")
-	tm.expect(`(?s)Save Bash\(echo listed:\*\) in permissions\.allow of: +\[p\] this project's settings \(~/\.forge/config\.yaml\) +\[u\] your settings .*\n\? *$`)
+	tm.expect(`(?s)Save Bash\(echo listed:\*\) in permissions\.allow of:\s+\[p\] this project's settings \(~/\.forge/config\.yaml\)\s+\[u\] your settings .*\n\? *$`)
 	tm.send("p")
 	tm.expect(`(?s)Saved Bash\(echo listed:\*\) in permissions\.allow of ~/\.forge/config\.yaml\..*Done\..*forge> *$`)
 	b, err := os.ReadFile(filepath.Join(tm.cmd.Dir, ".forge", "config.yaml"))

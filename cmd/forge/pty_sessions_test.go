@@ -125,7 +125,7 @@ func TestInteractiveResumePicker(t *testing.T) {
 		`forge> how is it built\?\nThe build uses make\.\n\nforge> and tested\?\nRun make test\.\n.*forge> *$`)
 	tm.send("/resume\r")
 	tm.expect(`(?s)  1  .*` + build + `  "how is it built\?"  ← this one\n  2  .*` + readme + `  "check the README"\n` +
-		`Resume which one\?.*\? *$`)
+		`Resume which one\? \(1-2, or an id; Enter for none\) *$`)
 	tm.send("2\r")
 	tm.expect(`(?s)Continuing session ` + readme + `: 1 prompt, 2 messages\. Where it left off:\n\nforge> check the README\nThe README is fine\..*forge> *$`)
 	tm.send("and the build?\r")
@@ -158,9 +158,9 @@ func TestInteractiveCompactTenPrompts(t *testing.T) {
 		tm.expect(fmt.Sprintf(`(?s)Answer %d\..*forge> *$`, i))
 	}
 	tm.send("/compact\r")
-	tm.expect(`(?s)Conversation compacted 18 earlier messages into a summary; kept the last 2 \(about \d+ → \d+ tokens\)\..*forge> *$`)
+	tm.expect(`(?s)Conversation compacted 18 earlier messages into a summary; kept the last 2 \(about \d+ → \d+\s+tokens\)\..*forge> *$`)
 	tm.send("/compact\r")
-	tm.expect(`(?s)Nothing to compact: the conversation is already a summary and its last exchange, which is kept as it is\..*forge> *$`)
+	tm.expect(`(?s)Nothing to compact: the conversation is already a summary and its last exchange, which is kept as it\s+is\..*forge> *$`)
 	tm.send("what next?\r")
 	tm.expect(`(?s)Going on from the summary\..*forge> *$`)
 	tm.leave()

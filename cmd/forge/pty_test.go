@@ -344,16 +344,16 @@ func TestInteractiveApprovalShowAll(t *testing.T) {
 		"FORGE_PROVIDER=openai", "FORGE_BASE_URL="+srv.OpenAIURL(), "FORGE_APPROVAL=ask")
 	tm.expect(`forge> *$`)
 	tm.send("fix the numbers\r")
-	tm.expect(`(?s)Allow Edit\?.*-two\n *-three\n *\+2\n *\+3\n.*\[y\] yes, once.*\[n\] no  \[t\] no, and tell the model why\n\? *$`)
+	tm.expect(`(?s)Allow Edit\?.*-two\n *-three\n *\+2\n *\+3\n.*\[y\] yes, once.*\[n\] no\s+\[t\] no, and tell the model why\n\? *$`)
 	tm.send("y\r")
 	tm.expect(`(?s)Edited\..*forge> *$`)
 	if b, err := os.ReadFile(filepath.Join(tm.cmd.Dir, "crlf.txt")); err != nil || string(b) != "one\r\n2\r\n3\r\n" {
 		t.Errorf("crlf.txt = %q, %v", b, err)
 	}
 	tm.send("write a long file\r")
-	tm.expect(`(?s)Allow Write\?.*\+generated line 57\n *… 43 more lines: \[s\] shows all\n.*\[s\] show all +\[n\] no  \[t\][^\n]*\n\? *$`)
+	tm.expect(`(?s)Allow Write\?.*\+generated line 57\n *… 43 more lines: \[s\] shows all\n.*\[s\] show all +\[n\] no\s+\[t\][^\n]*\n\? *$`)
 	tm.send("s\r")
-	tm.expect(`(?s)Allow Write\?.*\+generated line 58\n.*\+generated line 100\n[^+]*\[y\] yes, once +\[a\] always[^\[]*\[A\][^\[]*\[n\] no  \[t\][^\n]*\n\? *$`)
+	tm.expect(`(?s)Allow Write\?.*\+generated line 58\n.*\+generated line 100\n[^+]*\[y\] yes, once +\[a\] always[^\[]*\[A\][^\[]*\[n\] no\s+\[t\][^\n]*\n\? *$`)
 	if strings.Contains(tm.screen()[strings.LastIndex(tm.screen(), "Allow Write?"):], "[s]") {
 		t.Errorf("the question with every line still offers show all:\n%s", tm.screen())
 	}
@@ -380,7 +380,7 @@ func TestInteractiveTrustQuestion(t *testing.T) {
 	tm.send("y\r")
 	tm.expect(`forge \[yolo\]> *$`)
 	tm.send("/config\r")
-	tm.expect(`(?s)\(trusted\).*approval +yolo +project file .*forge \[yolo\]> *$`)
+	tm.expect(`(?s)\(trusted\).*approval +yolo +project file\s.*forge \[yolo\]> *$`)
 	tm.send("\x04")
 	if code := tm.wait(); code != 0 {
 		t.Errorf("exit status %d; output:\n%s", code, tm.screen())

@@ -210,3 +210,28 @@ func TestHostileLinesStayCheap(t *testing.T) {
 		}
 	}
 }
+
+// A line given to a shell whose grammar is not bash's is not read as
+// bash's: a rule never allows it, and a deny rule still sees into it.
+func TestOtherShellsAsk(t *testing.T) {
+	fx := newFixture(t)
+	p := fx.policy(t, ModeAsk, []string{"Bash(echo:*)", "Bash(git status)"}, []string{"Bash(rm:*)"})
+	for _, tc := range []struct {
+		line string
+		want Decision
+	}{
+		{`zsh -c 'echo =ls'`, Ask},
+		{`zsh -c "echo a(e:'touch x':)"`, Ask},
+		{`fish -c 'echo (id)'`, Ask},
+		{`ksh -c 'echo ${ id;}'`, Ask},
+		{`mksh -c 'git status'`, Ask},
+		{`zsh -c 'rm -rf x'`, Deny},
+		{`sh -c 'git status'`, Allow},
+		{`bash -c 'echo hi'`, Allow},
+		{`dash -c 'echo hi'`, Allow},
+	} {
+		if v := p.Decide(bash(tc.line)); v.Decision != tc.want {
+			t.Errorf("%s: %s (%s), want %s", tc.line, v.Decision, v.Reason, tc.want)
+		}
+	}
+}

@@ -73,6 +73,8 @@ const (
 	whyHidden   = "runs text that is known only when it runs"
 	whyNoParse  = "is not a shell line forge can parse"
 	whyDepth    = "nests shells too deeply to check"
+	// whyOtherShell: forge reads lines in bash's grammar only.
+	whyOtherShell = "runs a line in another shell's language, which forge does not read"
 )
 
 // whyEnv is the reason for a command run with a variable in its

@@ -193,7 +193,7 @@ func globRoot(c Call) (string, bool) {
 // or remembered rule names: a rule with a path pattern matching the form
 // that reaches the credential.
 func (p *Policy) uncoveredCredentials(c Call, s *subjects, rules []*compiledRule) []string {
-	if p.mode == ModeYolo {
+	if p.Mode() == ModeYolo {
 		return nil
 	}
 	hits := p.credentialHits(c, s)

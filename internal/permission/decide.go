@@ -15,13 +15,13 @@ func (p *Policy) Decide(c Call) Verdict {
 		return deniedVerdict
 	}
 	readOnly := c.ReadOnly && !c.EditsFiles || c.Sandbox == SandboxReadOnly && !c.LeavesSandbox
-	if p.mode == ModePlan && !readOnly {
+	if p.Mode() == ModePlan && !readOnly {
 		return Verdict{Decision: Deny, Reason: "plan mode runs read-only tools only; " + display(c) + " could change something"}
 	}
 	if v, ok := p.askedByRule(c, &s); ok {
 		return v
 	}
-	if c.LeavesSandbox && p.mode != ModeYolo {
+	if c.LeavesSandbox && p.Mode() != ModeYolo {
 		return Verdict{Decision: Ask, Protected: true, Reason: display(c) + " asks to run outside the sandbox: forge asks every time, " +
 			"in every mode but yolo; let it run in the sandbox, or run forge with --approval yolo"}
 	}
@@ -31,28 +31,31 @@ func (p *Policy) Decide(c Call) Verdict {
 	var lp lineProtection
 	if s.isCommand {
 		if s.line.parseErr != nil && !c.ReadOnly && !p.blanketAllows(c.Tool) {
-			return Verdict{Decision: Ask, Protected: true, Reason: display(c) + " " + whyNoParse + " (" + s.line.parseErr.Error() +
-				"): forge cannot see what it would run, so it asks in every mode; write it so that it parses"}
+			rest := " " + whyNoParse + " (" + s.line.parseErr.Error() +
+				"): forge cannot see what it would run, so it asks in every mode; write it so that it parses"
+			return Verdict{Decision: Ask, Protected: true, Reason: display(c) + rest, Why: "the line" + rest}
 		}
 		lp = p.protectedLine(c, &s.line)
 	}
 	if lp.protected || p.protectedEdit(c, &s) {
-		return Verdict{Decision: Ask, Protected: true, Reason: display(c) +
-			" may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"}
+		rest := " may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"
+		return Verdict{Decision: Ask, Protected: true, Reason: display(c) + rest, Why: "it" + rest}
 	}
 	if matched { // a deny rule might match what forge cannot see
 		return deniedVerdict
 	}
-	if lp.credential != "" && p.mode != ModeYolo {
-		return Verdict{Decision: Ask, Reason: display(c) + " names `" + shorten(lp.credential) +
-			"`, where credentials are kept (permissions.credentials): forge asks first in every mode but yolo; approve it once"}
+	if lp.credential != "" && p.Mode() != ModeYolo {
+		rest := " names `" + shorten(lp.credential) +
+			"`, where credentials are kept (permissions.credentials): forge asks first in every mode but yolo; approve it once"
+		return Verdict{Decision: Ask, Reason: display(c) + rest, Why: "it" + rest}
 	}
 	v := p.decideAllowed(c, &s, readOnly)
 	switch {
-	case lp.unsure == "" || p.mode == ModeYolo:
+	case lp.unsure == "" || p.Mode() == ModeYolo:
 	case v.Decision == Allow:
+		rest := ", and it could be forge's own settings, a script forge runs or a credential: approve it once"
 		return Verdict{Decision: Ask, Protected: true, Reason: "forge cannot tell which file `" + shorten(lp.unsure) +
-			"` names in " + display(c) + ", and it could be forge's own settings, a script forge runs or a credential: approve it once"}
+			"` names in " + display(c) + rest, Why: "forge cannot tell which file `" + shorten(lp.unsure) + "` it names" + rest}
 	case v.Decision == Ask && len(v.Always) > 0: // a rule would not stop the question next time
 		unsure := "; forge cannot tell which file `" + shorten(lp.unsure) + "` names, so no rule can allow it: approve it once"
 		v.Always, v.Reason = nil, withoutHint(v.Reason)+unsure
@@ -76,7 +79,7 @@ func (p *Policy) blanketAllows(tool string) bool {
 // askedByRule returns the verdict of the first ask rule that could match
 // the call, as a deny rule would; yolo mode asks nothing.
 func (p *Policy) askedByRule(c Call, s *subjects) (Verdict, bool) {
-	if p.mode == ModeYolo {
+	if p.Mode() == ModeYolo {
 		return Verdict{}, false
 	}
 	for _, r := range p.ask {
@@ -126,9 +129,9 @@ func (p *Policy) decideAllowed(c Call, s *subjects, readOnly bool) Verdict {
 	switch {
 	case readOnly:
 		return Verdict{Decision: Allow, Reason: "read-only tools run without asking"}
-	case p.mode == ModeYolo:
+	case p.Mode() == ModeYolo:
 		return Verdict{Decision: Allow, Reason: "yolo mode allows every call no deny rule denies"}
-	case p.mode == ModeAutoEdit && c.EditsFiles && p.editsInside(s):
+	case p.Mode() == ModeAutoEdit && c.EditsFiles && p.editsInside(s):
 		return Verdict{Decision: Allow, Reason: "auto-edit mode allows edits inside the working directory"}
 	}
 	always := p.suggest(c, s, rules)

@@ -123,7 +123,8 @@ func TestAskReasonWhy(t *testing.T) {
 		{bash("go test ./... && rm -rf build"), "no rule allows `rm -rf build`; add an allow rule such as Bash(rm -rf build)"},
 		{edit("src/a.go"), "ask mode asks before edits; run with --approval auto-edit or add an allow rule such as Edit"},
 		{edit("/etc/hosts"), "it edits outside the working directory and the allowed roots; add an allow rule such as Edit"},
-		{bash("echo 'x"), "the line is not a shell line forge can parse, so only a rule allowing every Bash call covers it"},
+		{bash("echo 'x"), "the line is not a shell line forge can parse (1:6: reached EOF without closing quote `'`): forge cannot see what it would run, so it asks in every mode; write it so that it parses"},
+		{bash("echo hi > .forge/config.yaml"), "it may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"},
 	} {
 		v := p.Decide(tc.call)
 		if v.Decision != Ask || v.AskReason() != tc.why {

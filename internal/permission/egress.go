@@ -15,7 +15,7 @@ func (c Call) sends() bool { return len(c.Hosts) > 0 || c.OpenWorld }
 // the allow rules, which approve the calls they match; a domain rule
 // approves its hosts whatever else the call names.
 func (p *Policy) egressAsk(c Call, s *subjects, rules []*compiledRule) (Verdict, bool) {
-	if p.mode == ModeYolo || !c.sends() || !c.OpenWorld && len(unapprovedHosts(c.Hosts, rules)) == 0 {
+	if p.Mode() == ModeYolo || !c.sends() || !c.OpenWorld && len(unapprovedHosts(c.Hosts, rules)) == 0 {
 		return Verdict{}, false
 	}
 	always := p.suggest(c, s, rules)

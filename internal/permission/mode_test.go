@@ -43,3 +43,44 @@ func TestModeString(t *testing.T) {
 		}
 	}
 }
+
+// A mode set while the session goes on decides the next calls; the rules
+// stay, and a policy moved to another directory keeps the mode it had.
+func TestSetMode(t *testing.T) {
+	wd := t.TempDir()
+	p, err := New(Config{Mode: ModeAsk, WorkingDir: wd, Allow: []string{"Bash(go test:*)"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := Call{Tool: "Write", Args: map[string]any{"file_path": wd + "/a.go", "content": "x"}, EditsFiles: true}
+	test := Call{Tool: "Bash", Args: map[string]any{"command": "go test ./..."}}
+	for _, tc := range []struct {
+		mode       Mode
+		edit, test Decision
+	}{
+		{ModeAsk, Ask, Allow},
+		{ModeAutoEdit, Allow, Allow},
+		{ModePlan, Deny, Deny},
+		{ModeYolo, Allow, Allow},
+		{ModeAsk, Ask, Allow},
+	} {
+		p.SetMode(tc.mode)
+		if got := p.Mode(); got != tc.mode {
+			t.Fatalf("Mode() = %q after SetMode(%q)", got, tc.mode)
+		}
+		if got := p.Decide(edit).Decision; got != tc.edit {
+			t.Errorf("%s: the edit is %s, want %s", tc.mode, got, tc.edit)
+		}
+		if got := p.Decide(test).Decision; got != tc.test {
+			t.Errorf("%s: the allowed command is %s, want %s", tc.mode, got, tc.test)
+		}
+	}
+	p.SetMode(ModeAutoEdit)
+	q, err := p.InDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Mode() != ModeAutoEdit {
+		t.Errorf("InDir: mode %q, want auto-edit", q.Mode())
+	}
+}

@@ -78,6 +78,14 @@ func oracleScratch(t testing.TB) string {
 	for _, name := range oracleStubs {
 		must(t, os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\nexit 0\n"), 0o755))
 	}
+	// The shells whose -c lines the classifier reads as part of the line
+	// trace those lines too, so the oracle sees what runs inside them.
+	if shell, err := exec.LookPath("bash"); err == nil {
+		for _, name := range []string{"bash", "sh", "dash"} {
+			script := "#!" + shell + "\nexec " + shell + " --norc --noprofile -x \"$@\"\n"
+			must(t, os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755))
+		}
+	}
 	for _, name := range []string{"a.go", "x", "y"} {
 		must(t, os.WriteFile(filepath.Join(dir, "work", name), []byte("x\n"), 0o644))
 	}
@@ -146,11 +154,34 @@ func tracedProgram(l string) (string, bool) {
 	default:
 		name, _, _ = strings.Cut(rest, " ")
 	}
-	if eq := strings.IndexByte(name, '='); eq > 0 && validName(strings.TrimSuffix(name[:eq], "+")) ||
+	if eq := strings.IndexByte(name, '='); eq > 0 && assignedName(name[:eq]) ||
 		strings.HasPrefix(name, "[[") || strings.HasPrefix(name, "((") || name == "let" || name == "for" || name == "case" || name == "select" || name == "" {
 		return "", false
 	}
+	if readsLikeBash(path.Base(name)) && runsCommandString(rest) {
+		return "", false // its line is traced in its turn
+	}
 	return path.Base(name), true
+}
+
+// runsCommandString reports whether a traced shell's words have -c.
+func runsCommandString(traced string) bool {
+	for _, f := range strings.Fields(traced)[1:] {
+		if len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.IndexByte(f, 'c') > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// assignedName reports whether the text before a traced "=" is what an
+// assignment puts there: a name, perhaps with a subscript and a "+".
+func assignedName(s string) bool {
+	s = strings.TrimSuffix(s, "+")
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
+		s = s[:i]
+	}
+	return validName(s)
 }
 
 // TestOracleSees: the oracle's own lines are allowed and it sees what
@@ -171,6 +202,9 @@ func TestOracleSees(t *testing.T) {
 	}
 	if ran := traceLine(t, shell, scratch, "echo hi && ls -la | wc -l"); strings.Join(ran, " ") != "echo ls wc" && strings.Join(ran, " ") != "echo wc ls" {
 		t.Errorf("trace of a pipeline = %q", ran)
+	}
+	if ran := traceLine(t, shell, scratch, `sh -c 'ls | wc -l'`); strings.Join(ran, " ") != "ls wc" && strings.Join(ran, " ") != "wc ls" {
+		t.Errorf("trace of a line sh runs = %q", ran)
 	}
 	ran := traceLine(t, shell, scratch, `x='a[$(grep q)]'; echo $((x))`)
 	if !strings.Contains(strings.Join(ran, " "), "grep") {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -154,7 +155,9 @@ func (v Verdict) AskReason() string {
 // Policy decides tool calls for one session. It is safe for concurrent
 // use; rules remembered with Remember last as long as the Policy.
 type Policy struct {
-	mode             Mode
+	// mode holds the approval Mode; SetMode changes it while calls are
+	// being decided (an editor switching modes in the middle of a prompt).
+	mode             atomic.Value
 	allow, deny, ask []*compiledRule
 	wd               place
 	roots            []place // the working directory and the allowed roots
@@ -184,7 +187,8 @@ func New(cfg Config) (*Policy, error) {
 	if cfg.WorkingDir == "" || !filepath.IsAbs(cfg.WorkingDir) {
 		return nil, fmt.Errorf("permission policy: the working directory must be an absolute path, not %q", cfg.WorkingDir)
 	}
-	p := &Policy{cfg: cfg, mode: mode, wd: newPlace(cfg.WorkingDir)}
+	p := &Policy{cfg: cfg, wd: newPlace(cfg.WorkingDir)}
+	p.mode.Store(mode)
 	if cfg.Home != "" {
 		if !filepath.IsAbs(cfg.Home) {
 			return nil, fmt.Errorf("permission policy: the home directory must be an absolute path, not %q", cfg.Home)
@@ -239,7 +243,14 @@ func (p *Policy) compileAll(list string, texts []string, errs []error) ([]*compi
 }
 
 // Mode returns the policy's approval mode.
-func (p *Policy) Mode() Mode { return p.mode }
+func (p *Policy) Mode() Mode {
+	m, _ := p.mode.Load().(Mode)
+	return m
+}
+
+// SetMode changes the approval mode for the calls decided from now on;
+// the rules, configured and remembered, stay as they are.
+func (p *Policy) SetMode(m Mode) { p.mode.Store(m) }
 
 // Remembered returns the rules remembered this session, in order.
 func (p *Policy) Remembered() []string {

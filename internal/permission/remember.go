@@ -25,7 +25,7 @@ import (
 func (p *Policy) SuggestRule(c Call) []string {
 	s := p.subjectsFor(c)
 	if s.isCommand {
-		if lp := p.protectedLine(c, &s.line); lp.protected || lp.unsure != "" && p.mode != ModeYolo {
+		if lp := p.protectedLine(c, &s.line); lp.protected || lp.unsure != "" && p.Mode() != ModeYolo {
 			return nil // only the person may allow it, one call at a time
 		}
 	}

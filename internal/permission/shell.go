@@ -417,6 +417,11 @@ func (s *splitter) program(name string, ws, wrapped []word, text, why string, ct
 	case isShell(name):
 		if str, hasC, ok := shellCommandString(ws); !ok {
 			c.unallowable, c.hidden = whyHidden, true
+		} else if hasC && str != nil && !readsLikeBash(name) {
+			// zsh's glob qualifiers and ${(e)...}, fish's (cmd), ksh's
+			// ${ cmd;} run code where bash's grammar sees plain words.
+			c.unallowable, c.hidden = whyOtherShell, true
+			s.forDeny(*str, text)
 		} else if hasC && str != nil {
 			s.inner(*str, ws, text, why, ctx)
 			return

@@ -9,9 +9,10 @@ import (
 // InDir returns a Policy like p that works in dir, as the executor does
 // after /set working_dir: relative paths in calls are taken from dir, and
 // auto-edit mode allows edits inside dir and the allowed roots rather
-// than the old directory. The allow rules, configured and remembered this
-// session, carry over unchanged: a relative pattern keeps naming the files
-// it named, so moving never widens one. A deny rule with a relative
+// than the old directory. The mode as it stands now and the allow rules,
+// configured and remembered this session, carry over unchanged: a
+// relative pattern keeps naming the files it named, so moving never
+// widens one. A deny rule with a relative
 // pattern denies in both places. p is not changed.
 func (p *Policy) InDir(dir string) (*Policy, error) {
 	if !filepath.IsAbs(dir) {
@@ -23,6 +24,7 @@ func (p *Policy) InDir(dir string) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
+	q.SetMode(p.Mode())
 	q.allow = p.allow
 	q.deny = slices.Clone(p.deny)
 	for _, r := range p.deny {

@@ -261,6 +261,12 @@ func isShell(name string) bool {
 	return false
 }
 
+// readsLikeBash reports whether the shell reads a -c line in bash's
+// grammar or a subset of it, so that forge's reading of the line holds.
+func readsLikeBash(name string) bool {
+	return name == "bash" || name == "sh" || name == "dash"
+}
+
 // shellCommandString reads a shell's options: hasC when it has -c, and str
 // the line it runs then. ok is false when the options are not literal.
 func shellCommandString(ws []word) (str *word, hasC, ok bool) {
