@@ -109,3 +109,28 @@ func FuzzDecodeRecordAsStdlib(f *testing.F) {
 		}
 	})
 }
+
+// The loader reuses its read buffers from batch to batch: a decoded record
+// must hold copies of its strings and raw JSON, never the line's bytes.
+func TestDecodedRecordsOwnTheirBytes(t *testing.T) {
+	line := []byte(`{"type":"message","message":{"role":"assistant","text":"hello",` +
+		`"tool_calls":[{"id":"c1","name":"Read","arguments":{"file_path":"x.go"}}]}}`)
+	rec, err := decodeRecord(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evLine := []byte(`{"type":"event","kind":"approval","data":{"allow":true}}`)
+	ev, err := decodeRecord(evLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := decodeRecordWith(json.Unmarshal, line)
+	for _, b := range [][]byte{line, evLine} {
+		for i := range b {
+			b[i] = 'Z'
+		}
+	}
+	if !reflect.DeepEqual(rec, want) || string(ev.Data) != `{"allow":true}` {
+		t.Errorf("decoded records changed with the line's buffer: %#v", rec)
+	}
+}
