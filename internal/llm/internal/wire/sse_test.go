@@ -104,6 +104,13 @@ func TestEventsWithoutEnd(t *testing.T) {
 			defer e.Close()
 			done := make(chan bool, 1)
 			go func() { done <- e.Next() }()
+			// A stream that only stalls is given a moment; one that must
+			// stop, time to read its megabyte under the race detector on
+			// a loaded machine.
+			wait := 10 * time.Second
+			if pattern == ": ping\n" || pattern == "event: x\n" {
+				wait = 300 * time.Millisecond
+			}
 			select {
 			case got := <-done:
 				if pattern == ": ping\n" || pattern == "event: x\n" {
@@ -117,7 +124,7 @@ func TestEventsWithoutEnd(t *testing.T) {
 				if r.off > 2<<20 { // read by Next's goroutine, which has returned
 					t.Errorf("read %d bytes for a 1 MiB limit", r.off)
 				}
-			case <-time.After(300 * time.Millisecond):
+			case <-time.After(wait):
 				if pattern != ": ping\n" && pattern != "event: x\n" {
 					t.Fatal("Next did not stop")
 				}
