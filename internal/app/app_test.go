@@ -295,3 +295,25 @@ func TestVersionBuildsNoRegistry(t *testing.T) {
 		}
 	}
 }
+
+// A command's help text is wrapped to 80 columns when its help is shown,
+// by --help and by forge help alike.
+func TestHelpWrappedWhenShown(t *testing.T) {
+	for _, args := range [][]string{{"run", "--help"}, {"help", "run"}, {"sessions", "rm", "-h"}} {
+		code, out, errOut := runForge(t, "", args...)
+		if code != 0 || !strings.Contains(out, "Usage:") {
+			t.Fatalf("forge %v: exit %d\n%s%s", args, code, out, errOut)
+		}
+		if args[0] != "sessions" && !strings.Contains(out, "Arguments are key=value words.") {
+			t.Errorf("forge %v: no help text:\n%s", args, out)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "Usage:") {
+				continue // flags, examples and usage lines are cobra's own
+			}
+			if len([]rune(l)) > 80 {
+				t.Errorf("forge %v: a help line over 80 columns: %q", args, l)
+			}
+		}
+	}
+}

@@ -82,7 +82,25 @@ A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 		}
 	}
 	a.addCompletionCommand(root)
+	wrapHelp(root)
 	return root
+}
+
+// helpAnnotation holds a command's help text until its help is shown.
+const helpAnnotation = "forge-help"
+
+// wrapHelp makes a command's long help, on the way to being shown, its
+// help text wrapped to 80 columns: wrapping every command's text cost each
+// start of forge more than the rest of building the command tree.
+func wrapHelp(root *cobra.Command) {
+	show := root.HelpFunc()
+	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
+		if h, ok := cmd.Annotations[helpAnnotation]; ok {
+			cmd.Long = render.WrapText(h, 80)
+			delete(cmd.Annotations, helpAnnotation)
+		}
+		show(cmd, args)
+	})
 }
 
 // cobraCommand makes the cobra command of one table entry, or of a
@@ -95,7 +113,8 @@ func (a *App) cobraCommand(c commands.Command, parent string) *cobra.Command {
 		Example: c.CLIExamples(),
 	}
 	if c.Help != "" {
-		cmd.Long = render.WrapText(c.Help, 80)
+		// Wrapped when the help is shown (see wrapHelp), not at every start.
+		cmd.Annotations = map[string]string{helpAnnotation: c.Help}
 	}
 	if len(c.Subcommands) > 0 {
 		a.addVerbs(cmd, c)
