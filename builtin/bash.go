@@ -170,7 +170,11 @@ func (b *bashTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	limit := b.callLimit(ctx, ec, args)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	return b.foreground(ctx, ec, bashRun{command: command, dir: dir, env: env, sb: sb}, limit)
+	rn := bashRun{command: command, dir: dir, env: env, sb: sb}
+	if argv, ok := b.terminalLine(ec, rn); ok {
+		return b.inTerminal(ctx, ec, rn, argv, limit)
+	}
+	return b.foreground(ctx, ec, rn, limit)
 }
 
 // bashRun is one command as Bash starts it: where, with what environment,

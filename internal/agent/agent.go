@@ -253,6 +253,9 @@ func (r *run) request(ctx context.Context) (llm.Message, error) {
 		if d.Text != "" {
 			r.emit(Event{Type: EventTextDelta, Text: d.Text})
 		}
+		if d.Thinking != "" {
+			r.emit(Event{Type: EventThoughtDelta, Text: d.Thinking})
+		}
 	})
 	if err != nil {
 		return llm.Message{}, err

@@ -17,6 +17,9 @@ const (
 	EventTextDelta EventType = "text_delta"
 	// EventThinking says a model request is under way (a spinner's cue).
 	EventThinking EventType = "thinking"
+	// EventThoughtDelta is a piece of a reasoning model's thinking (Text),
+	// as it streams in; it is not part of the conversation.
+	EventThoughtDelta EventType = "thought_delta"
 	// EventText is one assistant message's whole text.
 	EventText EventType = "text"
 	// EventToolCall is a call the model made, before it is decided on.

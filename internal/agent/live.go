@@ -16,6 +16,7 @@ import (
 // what a finished call's leftover children print is no longer the call's.
 func (r *run) callContext(p *pending) (ec tools.ExecutionContext, w *liveWriter) {
 	ec = r.a.cfg.Exec
+	ec.CallID = p.call.ID
 	w = &liveWriter{emit: r.emit, call: &p.call}
 	ec.LiveOutput = w
 	if ec.Asker != nil {

@@ -83,14 +83,18 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		notices = append(notices, n)
 	}
 	sb, planSB := a.agentSandboxes(opts.Exec.WorkingDir)
+	policy := a.env.Policy
+	if opts.Policy != nil {
+		policy = opts.Policy
+	}
 	ag := agent.New(agent.Config{Sandbox: sb, ReadOnlySandbox: planSB, Model: a.model.Model, ModelName: name, Executor: a.env.Executor,
-		Policy: a.env.Policy, Approver: opts.Approver, Exec: opts.Exec, System: system, Notices: notices,
+		Policy: policy, Approver: opts.Approver, Exec: opts.Exec, System: system, Notices: notices,
 		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
 		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, Hooks: a.agentHooks(),
 		Checkpointer: opts.Checkpointer, ShowChanges: opts.ShowChanges})
 	info := render.RunInfo{Version: version.Version, Provider: a.model.Provider, Model: name,
-		WorkingDir: opts.Exec.WorkingDir, Tools: ag.ToolNames(), Approval: string(a.env.Policy.Mode()),
+		WorkingDir: opts.Exec.WorkingDir, Tools: ag.ToolNames(), Approval: string(policy.Mode()),
 		ToolFormat: string(format), SessionID: opts.Exec.SessionID, Priced: price != nil}
 	return ag, info, nil
 }

@@ -81,6 +81,7 @@ A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 			root.AddCommand(a.cobraCommand(c, ""))
 		}
 	}
+	root.AddCommand(a.acpCommand())
 	a.addCompletionCommand(root)
 	wrapHelp(root)
 	return root

@@ -141,6 +141,9 @@ type AgentOptions struct {
 	// ShowChanges has the agent work out the change of each edit made
 	// without a question, for the view to show it (agent.Config).
 	ShowChanges bool
+	// Policy, when set, decides this prompt's calls instead of the
+	// session's (a conversation of its own, as an editor's are).
+	Policy *permission.Policy
 }
 
 // Printer returns the printer of the current output mode.

@@ -129,6 +129,9 @@ type Delta struct {
 	// ToolName is set once when the model starts a tool call, before its
 	// arguments have arrived.
 	ToolName string
+	// Thinking is the next piece of a reasoning model's thinking, as the
+	// provider streams it: shown as progress, never kept in the message.
+	Thinking string
 }
 
 // Model is a language model behind some provider.

@@ -167,6 +167,7 @@ func tracedProgram(l string) (string, bool) {
 // runsCommandString reports whether a traced shell's words have -c.
 func runsCommandString(traced string) bool {
 	for _, f := range strings.Fields(traced)[1:] {
+		f = strings.Trim(f, "'") // bash -x quotes "-!c"
 		if len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.IndexByte(f, 'c') > 0 {
 			return true
 		}

@@ -290,6 +290,9 @@ func shellCommandString(ws []word) (str *word, hasC, ok bool) {
 		if len(s) < 2 || (s[0] != '-' && s[0] != '+') {
 			break
 		}
+		if strings.IndexFunc(s[1:], func(r rune) bool { return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') }) >= 0 {
+			return nil, false, false // not an option a shell takes: it would refuse to start, or read it otherwise
+		}
 		if s[0] == '-' && strings.IndexByte(s, 'c') >= 0 {
 			hasC = true
 		}

@@ -70,6 +70,8 @@ func (v *runView) Event(e agent.Event) {
 		return
 	case e.ParentID != "" && e.Type == agent.EventThinking:
 		return // the Task call it works for shows as running
+	case e.Type == agent.EventThoughtDelta:
+		return // the shell shows the model thinking as its spinner
 	}
 	// Anything else is written above the live area: erase it first, and
 	// draw it again below once written.

@@ -117,6 +117,11 @@ func TestRunViewLiveCall(t *testing.T) {
 	if got := l.screen(); got != "⠋ Thinking…" {
 		t.Errorf("thinking: %q", got)
 	}
+	// A reasoning model's thoughts keep the spinner; they are not shown.
+	l.send(agent.Event{Type: agent.EventThoughtDelta, Text: "Let me see."})
+	if got := l.screen(); got != "⠋ Thinking…" {
+		t.Errorf("thinking, thoughts streaming: %q", got)
+	}
 	l.send(agent.Event{Type: agent.EventToolCall, Call: bashCall}, agent.Event{Type: agent.EventToolStart, Call: bashCall})
 	if got := l.screen(); got != "⠋ Bash(make test) · 0s" {
 		t.Errorf("started: %q", got)

@@ -55,6 +55,17 @@ type ExecutionContext struct {
 	// A tool must not wait on it or fail because of it, and it may be
 	// called from a goroutine of the tool's own.
 	LiveOutput io.Writer `json:"-"`
+	// CallID is the id the model gave the call this context runs, when an
+	// agent runs it: what a front end that shows the call's progress
+	// (Terminals) knows it by.
+	CallID string `json:"-"`
+	// Files, when set, moves the text of the files the file tools read
+	// and write (an editor's buffers); nil reads and writes the disk.
+	Files Files `json:"-"`
+	// Terminals, when set, runs the commands of the tools that run
+	// commands (Bash) where the person watches them (an editor's
+	// terminals); nil runs them in forge.
+	Terminals Terminals `json:"-"`
 }
 
 // NewExecutionContext returns a context for workingDir with the defaults:

@@ -520,8 +520,9 @@ func TestConnectionRefused(t *testing.T) {
 	}
 }
 
-// TestAssemblerBlocks: blocks of other types are left out, text blocks
-// are joined, and a tool_use without input deltas keeps its start input.
+// TestAssemblerBlocks: blocks of other types are left out (thinking only
+// streams, as progress), text blocks are joined, and a tool_use without
+// input deltas keeps its start input.
 func TestAssemblerBlocks(t *testing.T) {
 	events := []string{
 		`{"type":"message_start","message":{"model":"m","usage":{"input_tokens":5,"output_tokens":1}}}`,
@@ -550,7 +551,8 @@ func TestAssemblerBlocks(t *testing.T) {
 		r.Usage != (llm.Usage{InputTokens: 6, OutputTokens: 9}) || !a.finished {
 		t.Errorf("%+v", r)
 	}
-	if dump(rec.deltas) != `[{"Text":"A","ToolName":""},{"Text":"B","ToolName":""},{"Text":"","ToolName":"X"},{"Text":"C","ToolName":""}]` {
+	if dump(rec.deltas) != `[{"Text":"","ToolName":"","Thinking":"hmm"},{"Text":"A","ToolName":"","Thinking":""},{"Text":"B","ToolName":"","Thinking":""},`+
+		`{"Text":"","ToolName":"X","Thinking":""},{"Text":"C","ToolName":"","Thinking":""}]` {
 		t.Errorf("deltas %s", dump(rec.deltas))
 	}
 }

@@ -111,6 +111,9 @@ func (a *assembler) add(ev *event, onDelta func(llm.Delta)) {
 		a.usage.OutputTokens = u.OutputTokens
 	case "content_block_start":
 		cb := ev.ContentBlock
+		if cb.Type == "thinking" && cb.Thinking != "" {
+			onDelta(llm.Delta{Thinking: cb.Thinking})
+		}
 		if cb.Type != "text" && cb.Type != "tool_use" {
 			return
 		}
@@ -128,6 +131,10 @@ func (a *assembler) add(ev *event, onDelta func(llm.Delta)) {
 			onDelta(llm.Delta{ToolName: cb.Name})
 		}
 	case "content_block_delta":
+		if ev.Delta.Type == "thinking_delta" && ev.Delta.Thinking != "" {
+			onDelta(llm.Delta{Thinking: ev.Delta.Thinking})
+			return
+		}
 		b := a.blocks[ev.Index]
 		if b == nil {
 			return

@@ -62,7 +62,8 @@
 //	  "lenient": false
 //	}
 //
-// The fields of a turn: "text" or "chunks"; "tool_calls" (each "name",
+// The fields of a turn: "text" or "chunks"; "thinking" (streamed before
+// the text as reasoning); "tool_calls" (each "name",
 // optional "id", "arguments" as a JSON object or "raw_arguments" as text
 // sent as it is); "usage" ("input" uncached, "output", "cache_read",
 // "cache_write"); "stop" (the wire's stop reason, as it is); "model";

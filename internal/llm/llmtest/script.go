@@ -44,6 +44,10 @@ type Turn struct {
 
 	// Text is the assistant's text, streamed a word at a time.
 	Text string `json:"text,omitempty"`
+	// Thinking, if set, streams before the text as a reasoning model's
+	// thinking: reasoning_content on the OpenAI wire, a thinking block on
+	// Anthropic's.
+	Thinking string `json:"thinking,omitempty"`
 	// Chunks, if set, are the text's pieces exactly as they stream, in
 	// place of Text.
 	Chunks []string `json:"chunks,omitempty"`

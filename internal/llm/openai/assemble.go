@@ -80,6 +80,15 @@ func (t *textJSON) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// thinkingText is a reasoning field's text; "" when a server sent
+// something other than a string (measured, not shown).
+func thinkingText(t textJSON) string {
+	if s := string(t); s != "" && (s[0] == '{' || s[0] == '[') {
+		return ""
+	}
+	return string(t)
+}
+
 // assembler builds one turn from its chunks. It holds what OpenAI sends
 // and what the compatible servers send instead: tool-call fragments keyed
 // by index with the ID and name in the first only, arguments in many
@@ -126,6 +135,9 @@ func (a *assembler) add(ch *chunk, onDelta func(llm.Delta)) {
 		}
 		d := &choice.Delta
 		a.size += len(d.Content) + len(d.Refusal) + len(d.ReasoningContent) + len(d.Reasoning)
+		if thought := thinkingText(d.ReasoningContent) + thinkingText(d.Reasoning); thought != "" {
+			onDelta(llm.Delta{Thinking: thought})
+		}
 		if text := d.Content + d.Refusal; text != "" {
 			a.text.WriteString(text)
 			onDelta(llm.Delta{Text: text})

@@ -333,6 +333,33 @@ func TestAssembler(t *testing.T) {
 	}
 }
 
+// TestThinkingStreams: the thinking of reasoning models, as compatible
+// servers send it, streams as Thinking deltas and stays out of the
+// message; a reasoning field that is not text is not shown.
+func TestThinkingStreams(t *testing.T) {
+	var a assembler
+	var thought []string
+	for _, raw := range []string{
+		`{"choices":[{"index":0,"delta":{"reasoning_content":"Let me "}}]}`,
+		`{"choices":[{"index":0,"delta":{"reasoning":"think."}}]}`,
+		`{"choices":[{"index":0,"delta":{"reasoning":{"summary":"x"}}}]}`,
+		`{"choices":[{"index":0,"delta":{"content":"Answer."}}]}`,
+	} {
+		c := decodeChunk(t, raw)
+		a.add(&c, func(d llm.Delta) {
+			if d.Thinking != "" {
+				thought = append(thought, d.Thinking)
+			}
+		})
+	}
+	if got := strings.Join(thought, "|"); got != "Let me |think." {
+		t.Errorf("thinking deltas %q", got)
+	}
+	if m := a.response().Message; m.Text != "Answer." {
+		t.Errorf("message %q", m.Text)
+	}
+}
+
 // TestChunkNotAnObject: an event that is not a JSON object still fails
 // the stream, as with the SDK's decoder.
 func TestChunkNotAnObject(t *testing.T) {
