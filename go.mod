@@ -84,4 +84,3 @@ require (
 // The JSON Schema validator with one change: its drafts' metaschemas are
 // compiled when the first schema is, not in init, so that no forge command
 // that validates no MCP tool's arguments pays for them at start-up.
-replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/santhosh-tekuri/jsonschema
