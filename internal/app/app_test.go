@@ -257,3 +257,63 @@ func TestRunConnectsMCPServerOnFirstUse(t *testing.T) {
 		t.Errorf("/mcp after the first use: %v", lines)
 	}
 }
+
+// countingReader counts the reads of forge's randomness, which building
+// the tool registry takes its id from.
+type countingReader struct{ reads int }
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	r.reads++
+	for i := range p {
+		p[i] = byte(i)
+	}
+	return len(p), nil
+}
+
+// forge --version builds no tool registry: it prints what forge version
+// prints, and asks nothing of what only tools need.
+func TestVersionBuildsNoRegistry(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		reads bool
+	}{
+		{[]string{"--version"}, false},
+		{[]string{"version", "-o", "json"}, false},
+		{[]string{"tools", "-o", "json"}, true},
+	} {
+		dir := t.TempDir()
+		env := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": dir, "XDG_STATE_HOME": dir}
+		random := &countingReader{}
+		var out, errb bytes.Buffer
+		opts := Options{Random: random, LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+			Getwd: func() (string, error) { return dir, nil }}
+		if code := Main(context.Background(), tc.args, strings.NewReader(""), &out, &errb, opts); code != 0 || out.Len() == 0 {
+			t.Fatalf("forge %v: exit %d, %q %q", tc.args, code, out.String(), errb.String())
+		}
+		if (random.reads > 0) != tc.reads {
+			t.Errorf("forge %v: %d reads of randomness, want some: %v", tc.args, random.reads, tc.reads)
+		}
+	}
+}
+
+// A command's help text is wrapped to 80 columns when its help is shown,
+// by --help and by forge help alike.
+func TestHelpWrappedWhenShown(t *testing.T) {
+	for _, args := range [][]string{{"run", "--help"}, {"help", "run"}, {"sessions", "rm", "-h"}} {
+		code, out, errOut := runForge(t, "", args...)
+		if code != 0 || !strings.Contains(out, "Usage:") {
+			t.Fatalf("forge %v: exit %d\n%s%s", args, code, out, errOut)
+		}
+		if args[0] != "sessions" && !strings.Contains(out, "Arguments are key=value words.") {
+			t.Errorf("forge %v: no help text:\n%s", args, out)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "Usage:") {
+				continue // flags, examples and usage lines are cobra's own
+			}
+			if len([]rune(l)) > 80 {
+				t.Errorf("forge %v: a help line over 80 columns: %q", args, l)
+			}
+		}
+	}
+}

@@ -53,9 +53,12 @@ A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 				return nil // completion functions set up leniently themselves
 			}
 			// forge version works even while the config file is broken.
-			return a.setup(cmd.Context(), cmd, cmd.Name() == "version")
+			return a.setup(cmd.Context(), cmd, asksVersion(cmd))
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asksVersion(cmd) {
+				return a.runE(commands.VersionCommand().Bind(cmd.Flags()))(cmd, args)
+			}
 			if cmd.Flags().Changed("command") {
 				return exitWith(a.runLine(cmd.Context(), line))
 			}
@@ -63,6 +66,7 @@ A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 		},
 	}
 	root.Flags().StringVarP(&line, "command", "c", "", "run one shell line (e.g. '/tools') and exit with its status")
+	root.Flags().BoolP("version", "v", false, "print forge's version and exit, as forge version does")
 	config.AddFlags(root.PersistentFlags())
 	addSessionFlags(root.PersistentFlags())
 	_ = root.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
@@ -79,7 +83,25 @@ A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 	}
 	root.AddCommand(a.acpCommand())
 	a.addCompletionCommand(root)
+	wrapHelp(root)
 	return root
+}
+
+// helpAnnotation holds a command's help text until its help is shown.
+const helpAnnotation = "forge-help"
+
+// wrapHelp makes a command's long help, on the way to being shown, its
+// help text wrapped to 80 columns: wrapping every command's text cost each
+// start of forge more than the rest of building the command tree.
+func wrapHelp(root *cobra.Command) {
+	show := root.HelpFunc()
+	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
+		if h, ok := cmd.Annotations[helpAnnotation]; ok {
+			cmd.Long = render.WrapText(h, 80)
+			delete(cmd.Annotations, helpAnnotation)
+		}
+		show(cmd, args)
+	})
 }
 
 // cobraCommand makes the cobra command of one table entry, or of a
@@ -92,7 +114,8 @@ func (a *App) cobraCommand(c commands.Command, parent string) *cobra.Command {
 		Example: c.CLIExamples(),
 	}
 	if c.Help != "" {
-		cmd.Long = render.WrapText(c.Help, 80)
+		// Wrapped when the help is shown (see wrapHelp), not at every start.
+		cmd.Annotations = map[string]string{helpAnnotation: c.Help}
 	}
 	if len(c.Subcommands) > 0 {
 		a.addVerbs(cmd, c)
@@ -194,6 +217,16 @@ func (a *App) addCompletionCommand(root *cobra.Command) {
 			sub.Example = "  forge completion " + sub.Name() + " --help"
 		}
 	}
+}
+
+// asksVersion says cmd only prints the version: forge version, or the
+// root's --version (-v), which every other agent CLI has.
+func asksVersion(cmd *cobra.Command) bool {
+	if cmd.Name() == "version" {
+		return true
+	}
+	v, err := cmd.Flags().GetBool("version")
+	return err == nil && v && !cmd.HasParent()
 }
 
 // isCompletionRequest reports whether cmd is cobra's hidden __complete.

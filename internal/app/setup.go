@@ -32,6 +32,14 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		return err
 	}
 	cfg := a.cfg
+	if asksVersion(cmd) {
+		// The version needs the output format and nothing more: no tool
+		// is registered, no extension looked for.
+		a.env = &commands.Env{IO: a.ios, Config: cfg, Log: a.log, Clock: a.opts.Clock, Output: cfg.Output,
+			Renderer: a.renderer, LookupEnv: a.opts.LookupEnv, Trust: trust}
+		a.ready = true
+		return nil
+	}
 	if !lenient {
 		a.loadCustomAgents()
 		a.loadSkills()

@@ -30,8 +30,7 @@ func (a *App) mayAskTrust(cmd *cobra.Command, cfg config.Config) bool {
 	if cfg.Project.Warning() == "" || !a.ios.InTerminal || !a.errTTY {
 		return false
 	}
-	switch cmd.Name() {
-	case "version", "help":
+	if cmd.Name() == "help" || asksVersion(cmd) {
 		return false
 	}
 	return !showsTrust(cmd)
@@ -92,5 +91,5 @@ func repairs(cmd *cobra.Command) bool {
 	case "undo", "trust", "config", "sessions", "version":
 		return true
 	}
-	return false
+	return asksVersion(cmd)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/llm"
@@ -108,7 +109,7 @@ func (e *Env) promptOrCustom(prompt string) (string, AgentOptions, error) {
 }
 
 // commandWord is a first word shaped like a command's name.
-var commandWord = regexp.MustCompile(`^/[A-Za-z0-9_:-]+$`)
+var commandWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/[A-Za-z0-9_:-]+$`) })
 
 // mistypedCommandError is a prompt whose first word names no command but
 // is close to one.
@@ -124,7 +125,7 @@ func (e *mistypedCommandError) Error() string { return e.msg }
 // leaves the prompt a prompt.
 func (e *Env) mistypedCommand(prompt string) error {
 	name, _ := cutWord(prompt)
-	if !commandWord.MatchString(name) {
+	if !commandWord().MatchString(name) {
 		return nil
 	}
 	table := e.commandTable()

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/forgehq/forge/internal/permission"
@@ -22,7 +23,7 @@ const (
 )
 
 // mention is "@path" at the start of a word.
-var mention = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
+var mention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)@([^\s@]+)`) })
 
 // attachMentions adds to prompt the files it mentions as @path (relative
 // to the working directory), each said on the terminal with its size; a
@@ -33,7 +34,7 @@ func (e *Env) attachMentions(ctx context.Context, prompt string) string {
 	var b strings.Builder
 	seen := map[string]bool{}
 	total := 0
-	for _, m := range mention.FindAllStringSubmatch(prompt, -1) {
+	for _, m := range mention().FindAllStringSubmatch(prompt, -1) {
 		if server, uri, ok := e.resourceMention(m[1]); ok {
 			if seen[m[1]] {
 				continue

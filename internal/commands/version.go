@@ -8,6 +8,9 @@ import (
 	"github.com/forgehq/forge/internal/version"
 )
 
+// VersionCommand is /version, which the root's --version flag also runs.
+func VersionCommand() Command { return versionCommand() }
+
 func versionCommand() Command {
 	return Command{
 		Name: "version", Usage: "/version", Summary: "Print forge's version",

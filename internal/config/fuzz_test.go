@@ -74,7 +74,7 @@ func FuzzLoadYAML(f *testing.F) {
 			t.Fatalf("loaded a config that breaks its invariants: %+v", c)
 		}
 		for _, n := range c.PassEnv {
-			if !envNameRule.MatchString(n) {
+			if !envNameRule().MatchString(n) {
 				t.Fatalf("pass_env accepted %q", n)
 			}
 		}

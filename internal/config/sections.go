@@ -282,7 +282,7 @@ func envMap(v any) (map[string]string, error) {
 		return nil, err
 	}
 	for _, k := range sortedKeys(m) {
-		if !envNameRule.MatchString(k) {
+		if !envNameRule().MatchString(k) {
 			return nil, fmt.Errorf("%q is not a variable name (letters, digits and _, not starting with a digit)", k)
 		}
 	}

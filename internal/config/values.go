@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -191,7 +192,7 @@ func toList(v any) ([]string, error) {
 
 // envNameRule is what a portable environment variable name looks like: what shells
 // accept in "export NAME=value".
-var envNameRule = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // toNames reads a list of environment variable names: a YAML list, or a string
 // split at ":", "," or white space (FORGE_PASS_ENV="GH_TOKEN,NPM_TOKEN"), since no
@@ -208,7 +209,7 @@ func toNames(v any) ([]string, error) {
 	}
 	out := make([]string, 0, len(l))
 	for _, n := range l {
-		if !envNameRule.MatchString(n) {
+		if !envNameRule().MatchString(n) {
 			return nil, fmt.Errorf("%q is not a variable name (letters, digits and _, not starting with a digit)", n)
 		}
 		out = append(out, n)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -16,7 +17,7 @@ const maxLineSearch = 2000
 
 // yamlLine is a syntax error of the YAML parser: "yaml: line 2: did not
 // find expected key".
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // parserProblems are the YAML parser's own messages (not its scanner's),
 // whose line it numbers from 0, one too few.
@@ -35,7 +36,7 @@ var parserProblems = []string{
 // that the file cannot go on from: the first beginning of the file that
 // fails with the same problem.
 func yamlSyntaxError(data []byte, err error) error {
-	m := yamlLine.FindStringSubmatch(err.Error())
+	m := yamlLine().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func firstFailing(lines []string, problem string) int {
 		if err == nil {
 			continue
 		}
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil && m[2] == problem {
+		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil && m[2] == problem {
 			return i + 1
 		}
 	}

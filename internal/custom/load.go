@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/forgehq/forge/internal/filekind"
 )
@@ -123,7 +124,7 @@ func (r *Report) drop(tools []string) {
 }
 
 // validName is one segment of a command's name, or an agent's name.
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
 
 // LoadCommands reads the .md files under dirs, later directories
 // overriding earlier ones (give the user's, then the project's). A missing
@@ -332,7 +333,7 @@ func parseFile(f file, k Kind, rep *Report) (Doc, bool) {
 func command(f file, rep *Report) (Command, bool) {
 	segs := strings.Split(strings.TrimSuffix(f.rel, ".md"), "/")
 	for _, s := range segs {
-		if !validName.MatchString(s) {
+		if !validName().MatchString(s) {
 			rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("%q cannot be a command name "+
 				"(letters, digits, -, _ and . only, starting with a letter or digit); skipped", s)})
 			return Command{}, false
@@ -369,7 +370,7 @@ func agent(f file, rep *Report) (Agent, bool) {
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(f.rel), ".md")
 	}
-	if !validName.MatchString(name) {
+	if !validName().MatchString(name) {
 		rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("%q cannot be an agent name "+
 			"(letters, digits, -, _ and . only, starting with a letter or digit); skipped", name)})
 		return Agent{}, false

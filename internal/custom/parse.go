@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -128,18 +129,18 @@ func split(text string) (front, body string, err error) {
 
 // bracketHint matches an argument-hint written as Claude Code's examples
 // write it, "[pr-number] [priority]", which is not valid YAML unquoted.
-var bracketHint = regexp.MustCompile(`(?m)^(argument-hint[ \t]*:[ \t]*)(\[[^\n]*)$`)
+var bracketHint = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(argument-hint[ \t]*:[ \t]*)(\[[^\n]*)$`) })
 
 // yamlLine finds the line number in a yaml error message.
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // parseFront decodes the front matter, which starts at the file's line 2.
 // Front matter that is not valid YAML is read again line by line, as
 // Claude Code reads it: many published agents have descriptions written
 // over several lines without quotes, with <example> blocks and colons.
 func parseFront(front string, k Kind) (Meta, []Issue, error) {
-	front = bracketHint.ReplaceAllStringFunc(front, func(m string) string {
-		sub := bracketHint.FindStringSubmatch(m)
+	front = bracketHint().ReplaceAllStringFunc(front, func(m string) string {
+		sub := bracketHint().FindStringSubmatch(m)
 		v := strings.TrimRight(sub[2], " \t")
 		return sub[1] + "'" + strings.ReplaceAll(v, "'", "''") + "'"
 	})
@@ -189,7 +190,7 @@ func decodeFront(m *yaml.Node, k Kind) (Meta, []Issue, error) {
 // yamlIssue turns a YAML error into an Issue at the file's line.
 func yamlIssue(err error) Issue {
 	msg := err.Error()
-	if sub := yamlLine.FindStringSubmatch(msg); sub != nil {
+	if sub := yamlLine().FindStringSubmatch(msg); sub != nil {
 		n, _ := strconv.Atoi(sub[1])
 		return Issue{Line: n + 1, Msg: "front matter is not valid YAML: " + msg[len(sub[0]):]}
 	}

@@ -73,7 +73,7 @@ func skill(f file, d Dir, rep *Report) (Skill, bool) {
 	if name == "" {
 		name = dir
 	}
-	if !validName.MatchString(name) {
+	if !validName().MatchString(name) {
 		rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("%q cannot be a skill name "+
 			"(letters, digits, -, _ and . only, starting with a letter or digit); skipped", name)})
 		return Skill{}, false

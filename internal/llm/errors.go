@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -303,18 +304,22 @@ func IsContextOverflow(err error) bool {
 // request as too long: "maximum context length is 16000 tokens" (OpenAI,
 // vLLM, OpenRouter), "prompt is too long: 210000 tokens > 200000 maximum"
 // (Anthropic), "context length of only 4096 tokens" (LM Studio).
-var windowPhrases = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)(?:maximum context length|context length|context window|context size)(?: is| of)?(?: only)? (\d[\d,]*)`),
-	regexp.MustCompile(`(?i)> ?(\d[\d,]*) (?:tokens )?maximum`),
-}
+var windowPhrases = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)(?:maximum context length|context length|context window|context size)(?: is| of)?(?: only)? (\d[\d,]*)`),
+		regexp.MustCompile(`(?i)> ?(\d[\d,]*) (?:tokens )?maximum`),
+	}
+})
 
 // usedPhrases find what the refused request needed, as the provider
 // counted it: "your messages resulted in 17023 tokens" (OpenAI), "you
 // requested 5000 tokens" (vLLM), "210000 tokens > 200000" (Anthropic).
-var usedPhrases = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)(?:resulted in|requested) (\d[\d,]*) tokens`),
-	regexp.MustCompile(`(?i)(\d[\d,]*) tokens ?>`),
-}
+var usedPhrases = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)(?:resulted in|requested) (\d[\d,]*) tokens`),
+		regexp.MustCompile(`(?i)(\d[\d,]*) tokens ?>`),
+	}
+})
 
 // ContextLimits reads a provider's refusal of a request too long for the
 // model's window: the tokens the request needed and the window, as the
@@ -324,7 +329,7 @@ func ContextLimits(err error) (used, window int64) {
 	if !IsContextOverflow(err) || !errors.As(err, &e) {
 		return 0, 0
 	}
-	return firstNumber(usedPhrases, e.Message), firstNumber(windowPhrases, e.Message)
+	return firstNumber(usedPhrases(), e.Message), firstNumber(windowPhrases(), e.Message)
 }
 
 // firstNumber is the number the first phrase that matches text captures;

@@ -139,7 +139,10 @@ func (p *Policy) pathSubject(arg string) pathSubject {
 		}
 		clean := filepath.Clean(raw)
 		ps.lexical = appendNew(ps.lexical, clean)
-		for _, form := range []string{clean, raw} {
+		for i, form := range []string{clean, raw} {
+			if i == 1 && raw == clean {
+				break // a path written clean resolves once: each form walks every directory above it
+			}
 			phys, err := resolvePhysical(form)
 			if err != nil {
 				ps.resolved = false

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -84,10 +85,14 @@ func hasComponent(path, name string) bool {
 // forgeInLine finds a .forge path, or forge trust, in a shell line's
 // text: even inside another program's code (python -c 'open(".forge/x")'),
 // and after any character (x=aZ.forge split at IFS=Z is .forge).
-var forgeInLine = regexp.MustCompile(`(?i)\.forge([/\s'"<>;&|)},` + "`" + `]|$)|(^|[\s;&|(/'"])forge['"]?\s+(-\S+\s+(\S+\s+)?)*trust\b`)
+var forgeInLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\.forge([/\s'"<>;&|)},` + "`" + `]|$)|(^|[\s;&|(/'"])forge['"]?\s+(-\S+\s+(\S+\s+)?)*trust\b`)
+})
 
 // gitControlInLine finds a .git directory named in a line's text.
-var gitControlInLine = regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|({,` + "`" + `])\.git([/\s'"<>;&|)},` + "`" + `]|$)`)
+var gitControlInLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(^|[\s/'"=<>:;&|({,` + "`" + `])\.git([/\s'"<>;&|)},` + "`" + `]|$)`)
+})
 
 // containsFold reports whether s holds word (lower-case ASCII) in any
 // case; cheaper than running the regular expressions on every line.
@@ -370,7 +375,7 @@ func (p *Policy) holdsTarget(dest word) bool {
 // .git control file or a protected place, even inside another program's
 // code (python -c 'open(".forge/x")').
 func (p *Policy) namesProtected(text string) bool {
-	if containsFold(text, "forge") && forgeInLine.MatchString(text) || containsFold(text, ".git") && gitControlInLine.MatchString(text) {
+	if containsFold(text, "forge") && forgeInLine().MatchString(text) || containsFold(text, ".git") && gitControlInLine().MatchString(text) {
 		return true
 	}
 	for _, d := range p.protected {

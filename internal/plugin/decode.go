@@ -3,7 +3,6 @@ package plugin
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,8 +18,6 @@ const (
 	maxDepth = 32
 	maxNodes = 100000
 )
-
-var nameRule = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
 // decoder walks the YAML node tree itself rather than unmarshalling into
 // structs: that is what lets every error name the field by its path
@@ -246,7 +243,7 @@ func (d *decoder) manifest(n *yaml.Node, m *Manifest) error {
 			if m.Name, err = d.str(v, key, 1); err != nil {
 				return err
 			}
-			if !nameRule.MatchString(m.Name) {
+			if !tools.IsToolName(m.Name) {
 				return d.fail(v, key, "invalid name %q: must match ^[a-zA-Z0-9_-]{1,64}$", m.Name)
 			}
 		case "description":

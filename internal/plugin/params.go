@@ -2,7 +2,6 @@ package plugin
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -10,10 +9,6 @@ import (
 
 	"github.com/forgehq/forge/internal/tools"
 )
-
-// paramName is the providers' rule for property names (Anthropic's is the
-// strictest: ^[a-zA-Z0-9_.-]{1,64}$).
-var paramName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
 
 var knownTypes = []string{tools.TypeString, tools.TypeInteger, tools.TypeNumber, tools.TypeBoolean, tools.TypeArray, tools.TypeObject}
 
@@ -146,7 +141,7 @@ func (d *decoder) paramName(n *yaml.Node, field string, depth int) (string, erro
 	if err != nil {
 		return "", err
 	}
-	if !paramName.MatchString(name) {
+	if !tools.IsPropertyName(name) {
 		return "", d.fail(n, field, "invalid parameter name %q: must match ^[a-zA-Z0-9_.-]{1,64}$", name)
 	}
 	return name, nil

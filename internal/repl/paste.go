@@ -31,7 +31,7 @@ type pastes struct {
 	size  int
 }
 
-var pasteMark = regexp.MustCompile(`\[pasted [^\[\]\n]*\]`)
+var pasteMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[pasted [^\[\]\n]*\]`) })
 
 // add keeps a paste and returns what the line gets in its place: the text
 // itself when short and plain, otherwise its mark. cut says the paste
@@ -77,7 +77,7 @@ func (p *pastes) expand(line string) string {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return pasteMark.ReplaceAllStringFunc(line, func(m string) string {
+	return pasteMark().ReplaceAllStringFunc(line, func(m string) string {
 		if text, ok := p.text[m]; ok {
 			return text
 		}

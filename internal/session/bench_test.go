@@ -84,6 +84,29 @@ func BenchmarkPrompt(b *testing.B) {
 	}
 }
 
+// BenchmarkStepRecords records one agent step as the loop does: the
+// model's message with its call, the request's usage, the tool's result.
+func BenchmarkStepRecords(b *testing.B) {
+	s, _ := newStore(b)
+	l := create(b, s, "sess_1", "/src")
+	defer l.Close()
+	call := llm.ToolCall{ID: "c1", Name: "Read", Arguments: []byte(`{"file_path":"/src/go.mod"}`)}
+	answer := llm.Message{Role: llm.RoleAssistant, Text: "Reading it.", ToolCalls: []llm.ToolCall{call}}
+	result := llm.Message{Role: llm.RoleTool, Result: &llm.ToolResult{CallID: "c1", Content: strings.Repeat("module x\n", 40)}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := l.Append(answer); err != nil {
+			b.Fatal(err)
+		}
+		if err := l.Usage(llm.Usage{InputTokens: 1200, OutputTokens: 30}, 0.001); err != nil {
+			b.Fatal(err)
+		}
+		if err := l.Result(result, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // hundredMB writes a session whose side files hold 100 MB: 100 rounds of
 // two 512 KB outputs, never compacted (the worst case: a compaction
 // would leave the old outputs unread).

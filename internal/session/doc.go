@@ -6,9 +6,12 @@
 //
 //	ID.jsonl    the log: a meta record, then one record a line (messages,
 //	            usage, compactions, other events), never rewritten
-//	ID.json     a summary of the log, rewritten whole (temp file, rename)
-//	            on every prompt and usage record, so that listing sessions
-//	            reads a few hundred bytes per session instead of every log
+//	ID.json     a summary of the log, written whole (temp file, rename)
+//	            when the log is created and when it is closed, with the
+//	            log's size, so that listing sessions reads a few hundred
+//	            bytes per closed session instead of every log; a log that
+//	            has outgrown its summary (open, or its forge killed) is
+//	            read instead, and its summary written again
 //	ID.d/N.out  tool outputs too big to sit in a line, each stored once;
 //	            the message's record names N. When the model read a cut
 //	            of a long output, the whole of it, as the person was

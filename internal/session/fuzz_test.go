@@ -2,7 +2,9 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -72,4 +74,63 @@ func FuzzReadLog(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzDecodeRecordAsStdlib checks the loader's JSON decoder against the
+// standard library's: a line decodes to the same record with both, or
+// fails with both.
+func FuzzDecodeRecordAsStdlib(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"meta","time":"2025-03-01T12:00:00Z","version":1,"meta":{"id":"sess_1","cwd":"/src","created":"2025-03-01T12:00:00Z"}}`,
+		`{"type":"message","message":{"role":"user","text":"hi \u00e9 \ud83d\ude00"}}`,
+		`{"type":"message","message":{"role":"assistant","tool_calls":[{"id":"a","name":"Read","arguments":{"file_path":"x","n":1e3}}]}}`,
+		`{"type":"message","message":{"role":"tool","result":{"call_id":"a","name":"Read","content":"x\n\ty","is_error":true}}}`,
+		`{"type":"usage","usage":{"input_tokens":5,"output_tokens":-1},"cost_usd":1e308}`,
+		`{"type":"event","kind":"approval","data":{"a":[1,2,null]}}`,
+		`{"TYPE":"message","Message":{"role":"user","text":"case"}}`,
+		`{"type":"message","message":{"role":"user","text":"a","text":"b"}}`,
+		"{\"type\":\"message\",\"message\":{\"role\":\"user\",\"text\":\"\xff\xfe\"}}",
+		`{"type":"usage","usage":{"input_tokens":1.5}}`,
+		`{"type":"usage","usage":{"input_tokens":99999999999999999999}}`,
+		`{"type":"meta","time":"not a time"}`,
+		`{"type":"message","message":null}`,
+		`[1,2]`, `"x"`, `{"type":"x"} trailing`, `{"type":"message","message":{"role":"user","text":"x"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		got, gotErr := decodeRecord(line)
+		want, wantErr := decodeRecordWith(json.Unmarshal, line)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%q: error %v, the standard library's %v", line, gotErr, wantErr)
+		}
+		if gotErr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n%#v\nthe standard library's\n%#v", line, got, want)
+		}
+	})
+}
+
+// The loader reuses its read buffers from batch to batch: a decoded record
+// must hold copies of its strings and raw JSON, never the line's bytes.
+func TestDecodedRecordsOwnTheirBytes(t *testing.T) {
+	line := []byte(`{"type":"message","message":{"role":"assistant","text":"hello",` +
+		`"tool_calls":[{"id":"c1","name":"Read","arguments":{"file_path":"x.go"}}]}}`)
+	rec, err := decodeRecord(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evLine := []byte(`{"type":"event","kind":"approval","data":{"allow":true}}`)
+	ev, err := decodeRecord(evLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := decodeRecordWith(json.Unmarshal, line)
+	for _, b := range [][]byte{line, evLine} {
+		for i := range b {
+			b[i] = 'Z'
+		}
+	}
+	if !reflect.DeepEqual(rec, want) || string(ev.Data) != `{"allow":true}` {
+		t.Errorf("decoded records changed with the line's buffer: %#v", rec)
+	}
 }

@@ -38,6 +38,16 @@ func TestKilledWriter(t *testing.T) {
 	_ = cmd.Wait()
 
 	s := NewStore(dir, newClock().now)
+	// Its sidecar was written when it was created, never since: the list
+	// counts what the log holds, as a load does.
+	sums, err := s.List()
+	must(t, err)
+	loaded, err := s.Load("sess_kill")
+	must(t, err)
+	if len(sums) != 1 || sums[0].Turns != loaded.Turns || loaded.Turns == 0 || !sums[0].ReachedModel() ||
+		sums[0].Usage != loaded.Usage || !sums[0].LastActivity.Equal(loaded.LastActivity) {
+		t.Errorf("list %+v after the kill; the log holds %d turns, usage %+v", sums, loaded.Turns, loaded.Usage)
+	}
 	l, st, err := s.Resume("sess_kill")
 	must(t, err)
 	for _, w := range st.Warnings {

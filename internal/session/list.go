@@ -32,13 +32,14 @@ func (s *Store) List() ([]Summary, error) {
 		if !ok || !e.Type().IsRegular() || checkID(id) != nil {
 			continue
 		}
-		sum, err := s.summary(id)
+		info, err := e.Info()
+		if err != nil {
+			continue // removed since the directory was read
+		}
+		sum, err := s.summary(id, info.Size())
 		if err != nil {
 			errs = append(errs, err)
 			continue
-		}
-		if info, err := e.Info(); err == nil {
-			sum.Size = info.Size()
 		}
 		sums = append(sums, sum)
 	}
@@ -51,10 +52,13 @@ func (s *Store) List() ([]Summary, error) {
 	return sums, errors.Join(errs...)
 }
 
-// summary is session id's sidecar, rebuilt from its log when it is gone.
-func (s *Store) summary(id string) (Summary, error) {
+// summary is session id's sidecar when it describes the whole log (size
+// bytes); else, when the log has grown since (a session still open, one
+// killed before it closed) or the sidecar is gone, the log's own account,
+// which is written back for the next list.
+func (s *Store) summary(id string, size int64) (Summary, error) {
 	sum, err := readSidecar(sidecarPath(s.dir, id))
-	if err == nil && sum.ID == id {
+	if err == nil && sum.ID == id && sum.Size == size {
 		return sum, nil
 	}
 	f, err := os.Open(logPath(s.dir, id))
@@ -69,6 +73,7 @@ func (s *Store) summary(id string) (Summary, error) {
 	if rp.meta.ID != id {
 		return Summary{}, fmt.Errorf("session %s: its log says it is %q", id, rp.meta.ID)
 	}
+	rp.sum.Size = size
 	// A failure to write the sidecar only means the next list reads the
 	// log again.
 	_ = writeSidecar(sidecarPath(s.dir, id), &rp.sum)

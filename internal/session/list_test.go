@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -69,9 +70,47 @@ func TestList(t *testing.T) {
 	}
 }
 
+// A step (the model's message, its usage, a tool's result) and a prompt
+// append to the log and write nothing else: the sidecar is written when
+// the log is created and when it is closed. A list in between counts what
+// the log holds.
+func TestStepsWriteNoSidecar(t *testing.T) {
+	s, dir := newStore(t)
+	l := create(t, s, "sess_a", "/src")
+	side := sidecarPath(dir, "sess_a")
+	created, err := os.ReadFile(side)
+	must(t, err)
+	before, err := os.Stat(side)
+	must(t, err)
+	must(t, l.Prompt("hi"))
+	call := llm.ToolCall{ID: "c1", Name: "Read", Arguments: []byte(`{"file_path":"go.mod"}`)}
+	must(t, l.Append(llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{call}}))
+	must(t, l.Usage(llm.Usage{InputTokens: 10, OutputTokens: 7}, 0.5))
+	must(t, l.Result(llm.Message{Role: llm.RoleTool, Result: &llm.ToolResult{CallID: "c1", Content: "module x"}}, ""))
+	after, err := os.Stat(side)
+	must(t, err)
+	if now, _ := os.ReadFile(side); !os.SameFile(before, after) || !bytes.Equal(now, created) {
+		t.Errorf("a step rewrote the sidecar: %s, was %s", now, created)
+	}
+
+	sums, err := s.List()
+	must(t, err)
+	if len(sums) != 1 || sums[0].Turns != 1 || sums[0].Answers != 1 || sums[0].Usage.OutputTokens != 7 || sums[0].CostUSD != 0.5 {
+		t.Errorf("list of an open session: %+v", sums)
+	}
+	must(t, l.Close())
+	closed, err := readSidecar(side)
+	must(t, err)
+	info, err := os.Stat(logPath(dir, "sess_a"))
+	must(t, err)
+	if closed.Size != info.Size() || closed.Turns != 1 || closed.Answers != 1 || closed.Usage.InputTokens != 10 {
+		t.Errorf("sidecar after close %+v, log %d bytes", closed, info.Size())
+	}
+}
+
 // List reads sidecars, not logs: a log it cannot read does not matter
-// while its sidecar is there; without the sidecar the log is read once
-// and the sidecar written again.
+// while its sidecar describes a log of its size; without the sidecar the
+// log is read once and the sidecar written again.
 func TestListSidecars(t *testing.T) {
 	s, dir := newStore(t)
 	l := create(t, s, "sess_a", "/src")
@@ -84,13 +123,13 @@ func TestListSidecars(t *testing.T) {
 	log := logPath(dir, "sess_a")
 	content, err := os.ReadFile(log)
 	must(t, err)
-	must(t, os.WriteFile(log, []byte("not read\n"), 0o600))
-	got, err := s.List()
-	if err != nil || len(got) != 1 || got[0].Size != int64(len("not read\n")) {
-		t.Fatalf("list %+v, %v", got, err)
+	if want[0].Size != int64(len(content)) {
+		t.Errorf("size %d, the log has %d bytes", want[0].Size, len(content))
 	}
-	if got[0].Size = want[0].Size; !reflect.DeepEqual(got, want) {
-		t.Errorf("list read the log: %+v", got)
+	must(t, os.WriteFile(log, append(bytes.Repeat([]byte("x"), len(content)-1), '\n'), 0o600))
+	got, err := s.List()
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("list read the log: %+v, %v", got, err)
 	}
 
 	must(t, os.WriteFile(log, content, 0o600))

@@ -23,7 +23,12 @@ type Log struct {
 	lock    *sessionLock
 	dir, id string
 	now     func() time.Time
-	sum     Summary
+	// sum is the summary the sidecar gets when the log is created and
+	// closed; size is the log's length, which the sidecar records so that
+	// a list can tell a summary the log has outgrown (a session still
+	// open, or killed) and read the log instead.
+	sum  Summary
+	size int64
 	// nextOut numbers the next side file; outputs maps an output's hash
 	// to the side file that holds it, so an output is stored once however
 	// often it recurs (compactions keep recent results, tools re-read).
@@ -177,15 +182,9 @@ func (l *Log) appendStored(in storedMessage, shown string, prompt bool) error {
 	case prompt:
 		l.sum.addPrompt(shownPrompt(&sm))
 	case m.Role == llm.RoleAssistant:
-		// The first answer is saved at once: a session killed later
-		// still lists as one that reached a model.
-		if l.sum.Answers++; l.sum.Answers > 1 {
-			return nil
-		}
-	default:
-		return nil
+		l.sum.Answers++
 	}
-	return l.saveSummary()
+	return nil
 }
 
 // Usage records one model request's usage and what it cost.
@@ -200,7 +199,7 @@ func (l *Log) Usage(u llm.Usage, costUSD float64) error {
 	}
 	l.sum.Usage = l.sum.Usage.Add(u)
 	l.sum.CostUSD += costUSD
-	return l.saveSummary()
+	return nil
 }
 
 // Compaction records that the conversation was compacted: loading starts
@@ -302,6 +301,7 @@ func (l *Log) write(rec *record) error {
 		line = append([]byte{'\n'}, line...)
 	}
 	n, err := l.f.Write(line)
+	l.size += int64(n)
 	if err != nil {
 		l.partial = l.partial || n > 0
 		return fmt.Errorf("session %s: write %s record: %w", l.id, rec.Type, err)
@@ -397,7 +397,11 @@ func (l *Log) side(content string) (sideRef, error) {
 	return ref, nil
 }
 
+// saveSummary writes the sidecar, stamped with the log's size. Only
+// creating and closing a log do: a step waits for no disk but its
+// record's append.
 func (l *Log) saveSummary() error {
+	l.sum.Size = l.size
 	if err := writeSidecar(sidecarPath(l.dir, l.id), &l.sum); err != nil {
 		return fmt.Errorf("session %s: %w", l.id, err)
 	}

@@ -133,8 +133,14 @@ func (s *Store) Resume(id string) (*Log, *State, error) {
 		_ = lock.release()
 		return nil, nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
+	info, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		_ = lock.release()
+		return nil, nil, fmt.Errorf("resume session %s: %w", id, err)
+	}
 	st := s.state(id, rp)
-	l := &Log{f: f, lock: lock, dir: s.dir, id: id, now: s.now, sum: rp.sum, nextOut: rp.nextOut, outputs: rp.outputs, typed: rp.typed}
+	l := &Log{f: f, lock: lock, dir: s.dir, id: id, now: s.now, sum: rp.sum, size: info.Size(), nextOut: rp.nextOut, outputs: rp.outputs, typed: rp.typed}
 	l.attach(rp.hist, s.budget)
 	return l, st, nil
 }

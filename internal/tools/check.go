@@ -3,14 +3,38 @@ package tools
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// toolName is what every provider accepts as a function name.
-var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// IsToolName says name is what every provider accepts as a function name:
+// ^[a-zA-Z0-9_-]{1,64}$. A loop, not a regular expression, since every
+// start of forge checks each tool it registers, and compiling that
+// expression costs more than all the checks.
+func IsToolName(name string) bool {
+	return isName(name, "_-")
+}
+
+// isName says s is 1 to 64 ASCII letters, digits or bytes of extra.
+func isName(s, extra string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// IsPropertyName says name is what every provider accepts as a property
+// name (Anthropic's rule is the strictest): ^[a-zA-Z0-9_.-]{1,64}$.
+func IsPropertyName(name string) bool {
+	return isName(name, "_.-")
+}
 
 // knownTypes are the parameter types a tool may declare.
 var knownTypes = []string{TypeString, TypeInteger, TypeNumber, TypeBoolean, TypeArray, TypeObject}
@@ -22,7 +46,7 @@ func CheckTool(d Descriptor) error {
 	bad := func(format string, a ...any) error {
 		return &ToolError{ToolName: d.Name, Message: fmt.Sprintf(format, a...), Err: ErrInvalidTool}
 	}
-	if !toolName.MatchString(d.Name) {
+	if !IsToolName(d.Name) {
 		return bad("Invalid tool name %q: must match ^[a-zA-Z0-9_-]{1,64}$", d.Name)
 	}
 	if strings.TrimSpace(d.Description) == "" {

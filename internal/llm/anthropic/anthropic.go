@@ -1,5 +1,5 @@
 // Package anthropic is forge's provider for Anthropic's Messages API,
-// streaming, through the official SDK. It turns llm.Requests into Messages
+// streaming, over HTTP as the official SDK speaks it. It turns llm.Requests into Messages
 // requests (with prompt-cache breakpoints on the system prompt and the
 // tools) and the streamed events back into one llm.Response, and every
 // failure into an *llm.Error.
@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/rs/zerolog"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -29,6 +27,9 @@ const DefaultBaseURL = "https://api.anthropic.com"
 // limit, an overload, a server failure or a connection that failed before
 // the answer.
 const DefaultMaxRetries = 3
+
+// apiVersion is the anthropic-version header the official SDK sends.
+const apiVersion = "2026-10-21"
 
 // DefaultMaxTokens bounds an answer when the Request does not: the API
 // requires a bound.
@@ -72,9 +73,9 @@ type Model struct {
 	cfg    Config
 	url    string // BaseURL as errors show it
 	limits wire.Limits
-	// client sends the bodies forge writes itself (see body), through the
-	// SDK's HTTP path: its retries and headers.
-	client anthropic.Client
+	// client sends the bodies forge writes itself (see body), with the
+	// key and the API's version, retried as the SDK retries.
+	client *wire.Client
 	tools  wire.ToolCache
 }
 
@@ -95,10 +96,6 @@ func New(cfg Config) (*Model, error) {
 	if cfg.KeyVar == "" {
 		cfg.KeyVar = "ANTHROPIC_API_KEY"
 	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = &http.Client{}
-	}
 	retries := cfg.MaxRetries
 	switch {
 	case retries == 0:
@@ -106,32 +103,27 @@ func New(cfg Config) (*Model, error) {
 	case retries < 0:
 		retries = 0
 	}
-	// The SDK's retry loop retries 408, 409, 429 and 5xx answers (529
+	// The client retries 408, 409, 429 and 5xx answers (529
 	// "overloaded" among them) and connections that failed before a
 	// response, never 400/401/403/404, honours retry-after-ms and
-	// Retry-After, backs off exponentially from 0.5 s otherwise, and
-	// never retries a stream that has begun. It would wait as long as
-	// Retry-After says, so waits beyond wire.MaxRetryAfter are reported
-	// instead. An attempt without a response within the idle timeout is
-	// a failed connection (AnswerWithin).
+	// Retry-After up to wire.MaxRetryAfter (a longer wait is reported
+	// instead), backs off exponentially from 0.5 s otherwise, and never
+	// retries a stream that has begun. An attempt without a response
+	// within the idle timeout is a failed connection (AnswerWithin).
 	limits := wire.Limits{MaxAnswerBytes: cfg.MaxAnswerBytes, IdleTimeout: cfg.StreamIdleTimeout,
 		AfterFunc: cfg.AfterFunc}.WithDefaults()
-	opts := []option.RequestOption{
-		option.WithBaseURL(cfg.BaseURL),
-		option.WithHTTPClient(client),
-		option.WithMaxRetries(retries),
-		option.WithMiddleware(wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey), wire.CapRetryAfter(wire.MaxRetryAfter),
-			limits.AnswerWithin()),
-	}
+	client := &wire.Client{BaseURL: cfg.BaseURL, HTTP: cfg.HTTPClient, MaxRetries: retries,
+		Header: http.Header{"Anthropic-Version": {apiVersion}},
+		Middleware: []func(*http.Request, wire.Next) (*http.Response, error){
+			wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey), limits.AnswerWithin()}}
 	if cfg.APIKey != "" {
-		// option.WithAPIKey sends the key as "Authorization: Bearer",
-		// which the API takes for OAuth tokens; API keys go in x-api-key.
-		opts = append(opts, option.WithHeader("x-api-key", cfg.APIKey))
+		// API keys go in x-api-key; "Authorization: Bearer" is for OAuth
+		// tokens.
+		client.Header.Set("X-Api-Key", cfg.APIKey)
 	}
-	// The client is built without anthropic.NewClient, which would read
-	// ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, profiles and more from the
-	// environment: forge's configuration decides.
-	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), limits: limits, client: anthropic.Client{Options: opts}}, nil
+	// Nothing is read from the environment (ANTHROPIC_API_KEY,
+	// ANTHROPIC_BASE_URL, profiles): forge's configuration decides.
+	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), limits: limits, client: client}, nil
 }
 
 // Stream sends req and streams the answer: onDelta gets each piece of
@@ -144,19 +136,18 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 	if err != nil {
 		return llm.Response{}, err
 	}
-	var opts []option.RequestOption
+	var beta http.Header
 	if think.budget > 0 {
-		opts = append(opts, option.WithHeaderAdd("anthropic-beta", interleavedBeta))
+		beta = http.Header{"Anthropic-Beta": {interleavedBeta}}
 	}
-	// A byte slice is sent as it is, and the SDK sends it again on a retry
-	// (it keeps a GetBody over the same bytes). The response comes back
-	// raw: its events are read with a bounded event-stream decoder and
-	// decoded here into forge's own small event type (see readEvents).
-	// The stream runs under its own context, which the idle watch cancels.
+	// The same bytes are sent again on a retry. The response's events are
+	// read with a bounded event-stream decoder and decoded here into
+	// forge's own small event type (see readEvents). The stream runs under
+	// its own context, which the idle watch cancels.
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	var res *http.Response
-	if err := m.client.Post(sctx, "v1/messages", body, &res, opts...); err != nil {
+	res, err := m.client.PostWith(sctx, "v1/messages", body, beta)
+	if err != nil {
 		return llm.Response{}, m.streamError(ctx, err, res)
 	}
 	var a assembler

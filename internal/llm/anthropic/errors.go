@@ -5,8 +5,6 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/internal/wire"
 )
@@ -21,7 +19,7 @@ func (m *Model) streamError(ctx context.Context, err error, res *http.Response) 
 		return llm.ContextError(m.cfg.Provider, ctx)
 	}
 	var (
-		apiErr   *anthropic.Error
+		apiErr   *wire.HTTPError
 		eventErr *eventError
 	)
 	switch {

@@ -285,8 +285,8 @@ func (d *anthropicDecoder) unanswered(i int, ids []string) {
 // tools notes tools the API would reject.
 func (d *anthropicDecoder) tools(body *anthropicBody) {
 	for i, t := range body.Tools {
-		if !toolNameRE.MatchString(t.Name) {
-			d.problem("tools.%d.custom.name: String should match pattern '%s'", i, toolNameRE)
+		if !toolNameRE().MatchString(t.Name) {
+			d.problem("tools.%d.custom.name: String should match pattern '%s'", i, toolNameRE())
 		}
 		var schema struct {
 			Type string `json:"type"`

@@ -154,8 +154,8 @@ func checkOpenAITop(body *openAIBody, toolsField bool) rejection {
 		return "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."
 	}
 	for i, t := range body.Tools {
-		if t.Type != "function" || !toolNameRE.MatchString(t.Function.Name) {
-			return rejection(fmt.Sprintf("Invalid 'tools[%d]': a function tool needs type \"function\" and a name matching %s", i, toolNameRE))
+		if t.Type != "function" || !toolNameRE().MatchString(t.Function.Name) {
+			return rejection(fmt.Sprintf("Invalid 'tools[%d]': a function tool needs type \"function\" and a name matching %s", i, toolNameRE()))
 		}
 		if p := bytes.TrimSpace(t.Function.Parameters); len(p) > 0 && p[0] != '{' {
 			return rejection(fmt.Sprintf("Invalid 'tools[%d].function.parameters': expected an object.", i))

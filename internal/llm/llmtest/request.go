@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"sync"
 
 	"github.com/forgehq/forge/internal/llm"
 )
@@ -115,4 +116,4 @@ func hasField(body []byte, name string) bool {
 }
 
 // toolNameRE is what both APIs accept as a tool's name.
-var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var toolNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })

@@ -88,8 +88,8 @@ func decodeResponses(r *Request, lenient bool) rejection {
 		return "Missing required parameter: 'input'."
 	}
 	for i, t := range body.Tools {
-		if t.Type != "function" || !toolNameRE.MatchString(t.Name) {
-			return rejection(fmt.Sprintf("Invalid 'tools[%d]': a function tool needs type \"function\" and a name matching %s", i, toolNameRE))
+		if t.Type != "function" || !toolNameRE().MatchString(t.Name) {
+			return rejection(fmt.Sprintf("Invalid 'tools[%d]': a function tool needs type \"function\" and a name matching %s", i, toolNameRE()))
 		}
 	}
 	return why

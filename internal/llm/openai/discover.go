@@ -2,12 +2,11 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/internal/wire"
@@ -32,9 +31,17 @@ func Discover(ctx context.Context, baseURL string, client *http.Client) (string,
 	}
 	ctx, cancel := context.WithTimeout(ctx, DiscoverTimeout)
 	defer cancel()
-	models := openai.NewModelService(option.WithBaseURL(baseURL), option.WithHTTPClient(client), option.WithMaxRetries(0))
-	var res *http.Response
-	page, err := models.List(ctx, option.WithResponseInto(&res))
+	c := &wire.Client{BaseURL: baseURL, HTTP: client}
+	res, err := c.Get(ctx, "models")
+	var page struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err == nil {
+		err = json.NewDecoder(io.LimitReader(res.Body, 4<<20)).Decode(&page)
+		_ = res.Body.Close()
+	}
 	if err != nil {
 		m := &Model{cfg: Config{Provider: provider}, url: baseURL}
 		if ctx.Err() != nil && ctx.Err() == context.DeadlineExceeded {

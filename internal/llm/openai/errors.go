@@ -5,9 +5,6 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/ssestream"
-
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/internal/wire"
 )
@@ -22,23 +19,27 @@ func (m *Model) streamError(ctx context.Context, err error, res *http.Response) 
 		return llm.ContextError(m.cfg.Provider, ctx)
 	}
 	var (
-		apiErr   *openai.Error
-		eventErr *ssestream.StreamError
+		apiErr   *wire.HTTPError
+		eventErr *eventError
 	)
 	switch {
 	case errors.As(err, &apiErr):
 		return m.statusError(apiErr.StatusCode, apiErr.Response)
 	case res != nil && res.StatusCode >= 400:
-		// The SDK could not read the error body as JSON (an HTML page):
-		// it keeps the body on the response.
 		return m.statusError(res.StatusCode, res)
 	case errors.As(err, &eventErr):
-		msg, typ := wire.ServerMessage(eventErr.Event.Data)
+		msg, typ := wire.ServerMessage(eventErr.data)
 		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindStatus, Status: eventStatus(typ),
 			Type: typ, Message: llm.Redact(msg, m.cfg.APIKey)}
 	}
 	return wire.StreamFailure(m.cfg.Provider, m.url, err, res, m.cfg.APIKey)
 }
+
+// eventError is a chunk with an "error" field in a stream that began
+// with 200.
+type eventError struct{ data []byte }
+
+func (e *eventError) Error() string { return "received error while streaming: " + string(e.data) }
 
 // statusError is the Error for an HTTP error answer.
 func (m *Model) statusError(status int, res *http.Response) *llm.Error {

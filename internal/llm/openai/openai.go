@@ -1,6 +1,6 @@
 // Package openai is forge's provider for OpenAI Chat Completions and every
 // server that speaks it (Ollama, llama.cpp, vLLM, LM Studio, OpenRouter,
-// ...), streaming, through the official SDK. It turns llm.Requests into
+// ...), streaming, over HTTP as the official SDK speaks it. It turns llm.Requests into
 // Chat Completions requests and the streamed chunks back into one
 // llm.Response, and every failure into an *llm.Error.
 package openai
@@ -14,9 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/rs/zerolog"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -79,9 +76,9 @@ type Model struct {
 	cfg    Config
 	url    string
 	limits wire.Limits
-	// client sends the bodies forge writes itself (see body), through the
-	// SDK's HTTP path: its retries, headers and auth.
-	client openai.Client
+	// client sends the bodies forge writes itself (see body), with the
+	// key, retried as the SDK retries.
+	client *wire.Client
 	tools  wire.ToolCache
 	// rtools are the tools as the Responses API takes them.
 	rtools wire.ToolCache
@@ -109,23 +106,14 @@ func New(cfg Config) (*Model, error) {
 	}
 	limits := wire.Limits{MaxAnswerBytes: cfg.MaxAnswerBytes, IdleTimeout: cfg.StreamIdleTimeout,
 		AfterFunc: cfg.AfterFunc}.WithDefaults()
-	opts, err := clientOptions(cfg, limits)
-	if err != nil {
-		return nil, err
-	}
-	// The client is built without openai.NewClient, which would read
-	// OPENAI_API_KEY, OPENAI_BASE_URL and more from the environment:
-	// forge's configuration decides, and a key for OpenAI must never be
-	// sent to another server.
-	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), limits: limits, client: openai.Client{Options: opts}}, nil
+	// Nothing is read from the environment (OPENAI_API_KEY,
+	// OPENAI_BASE_URL): forge's configuration decides, and a key for
+	// OpenAI must never be sent to another server.
+	return &Model{cfg: cfg, url: wire.RedactURL(cfg.BaseURL), limits: limits, client: newClient(cfg, limits)}, nil
 }
 
-// clientOptions are the SDK options every request of cfg's Model uses.
-func clientOptions(cfg Config, limits wire.Limits) ([]option.RequestOption, error) {
-	client := cfg.HTTPClient
-	if client == nil {
-		client = &http.Client{}
-	}
+// newClient is the HTTP client every request of cfg's Model goes through.
+func newClient(cfg Config, limits wire.Limits) *wire.Client {
 	retries := cfg.MaxRetries
 	switch {
 	case retries == 0:
@@ -133,23 +121,20 @@ func clientOptions(cfg Config, limits wire.Limits) ([]option.RequestOption, erro
 	case retries < 0:
 		retries = 0
 	}
-	// The SDK's retry loop does what forge wants: it retries 408, 409,
-	// 429 and 5xx answers and connections that failed before a response,
-	// never 400/401/403/404, honours retry-after-ms and Retry-After (up to
-	// 2 minutes; a longer wait is not retried but reported), backs off
-	// exponentially from 0.5 s otherwise, and never retries a stream that
-	// has begun. An attempt without a response within the idle timeout is
-	// such a failed connection (AnswerWithin).
-	opts := []option.RequestOption{
-		option.WithBaseURL(cfg.BaseURL),
-		option.WithHTTPClient(client),
-		option.WithMaxRetries(retries),
-		option.WithMiddleware(wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey), limits.AnswerWithin()),
-	}
+	// The client retries 408, 409, 429 and 5xx answers and connections
+	// that failed before a response, never 400/401/403/404, honours
+	// retry-after-ms and Retry-After (up to 2 minutes; a longer wait is not
+	// retried but reported), backs off exponentially from 0.5 s otherwise,
+	// and never retries a stream that has begun. An attempt without a
+	// response within the idle timeout is such a failed connection
+	// (AnswerWithin).
+	c := &wire.Client{BaseURL: cfg.BaseURL, HTTP: cfg.HTTPClient, MaxRetries: retries, Header: http.Header{},
+		Middleware: []func(*http.Request, wire.Next) (*http.Response, error){
+			wire.LogRequests(cfg.Logger, cfg.Provider, cfg.APIKey), limits.AnswerWithin()}}
 	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+		c.Header.Set("Authorization", "Bearer "+cfg.APIKey)
 	}
-	return opts, nil
+	return c
 }
 
 // Stream sends req and streams the answer: onDelta gets each piece of
@@ -201,15 +186,14 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 // whether what was read is a whole answer.
 func (m *Model) stream(ctx context.Context, path string, body []byte, read func(*wire.Events, *wire.Watch) error,
 	finished func(*http.Response) error) error {
-	// A byte slice is sent as it is, and the SDK sends it again on a retry
-	// (it keeps a GetBody over the same bytes). The response comes back
-	// raw: its events are read with a bounded event-stream decoder and
-	// decoded here into forge's own small types, in one pass. The stream
-	// runs under its own context, which the idle watch cancels.
+	// The same bytes are sent again on a retry. The response's events are
+	// read with a bounded event-stream decoder and decoded here into
+	// forge's own small types, in one pass. The stream runs under its own
+	// context, which the idle watch cancels.
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	var res *http.Response
-	if err := m.client.Post(sctx, path, body, &res); err != nil {
+	res, err := m.client.Post(sctx, path, body)
+	if err != nil {
 		return m.streamError(ctx, err, res)
 	}
 	if res != nil && res.Body != nil {
@@ -236,9 +220,9 @@ func (m *Model) stream(ctx context.Context, path string, body []byte, read func(
 // readEvents feeds the stream's chunks to a until [DONE] or the end,
 // doing what the SDK's typed stream does with each event: an event
 // without data is skipped, an event with an "error" field ends the stream
-// with an *ssestream.StreamError, and an event that is not JSON with a
-// decoding error. Unlike the SDK's typed stream, which validates each
-// event, decodes it again through a wrapper and then through its
+// with an *eventError, and an event that is not JSON with a decoding
+// error. Unlike the SDK's typed stream, which validates each event,
+// decodes it again through a wrapper and then through its
 // reflection-based apijson layer, it decodes each event once into a type
 // with only the fields forge reads. watch sees the answer grow after each
 // chunk.
@@ -254,8 +238,7 @@ func readEvents(events *wire.Events, a *assembler, onDelta func(llm.Delta), watc
 		var c chunk
 		err := c.decode(ev.Data)
 		if c.Error != nil {
-			return &ssestream.StreamError{Message: "received error while streaming: " + string(c.Error),
-				Event: ssestream.Event{Type: ev.Type, Data: bytes.Clone(ev.Data)}}
+			return &eventError{data: bytes.Clone(ev.Data)}
 		}
 		if err != nil {
 			return err // the caller says the event was not the API's JSON

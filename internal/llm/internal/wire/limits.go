@@ -70,7 +70,7 @@ func byteSize(n int) string {
 }
 
 // NoAnswerError is an attempt that got no response within the idle
-// timeout. The SDKs retry it, with their backoff, as they retry a
+// timeout. Client retries it, with its backoff, as it retries a
 // connection that failed before the answer.
 type NoAnswerError struct{ Timeout time.Duration }
 
@@ -82,9 +82,9 @@ func (e *NoAnswerError) Error() string {
 // response does not come in time.
 var errNoAnswer = errors.New("no response in time")
 
-// AnswerWithin is an SDK middleware that gives up an attempt whose response
+// AnswerWithin is a middleware that gives up an attempt whose response
 // (its status line and headers) has not come within l.IdleTimeout, with a
-// *NoAnswerError, which the SDK's retry loop retries. Once the response has
+// *NoAnswerError, which Client's retry loop retries. Once the response has
 // come, the stream is Watch's to guard.
 func (l Limits) AnswerWithin() func(*http.Request, Next) (*http.Response, error) {
 	return func(req *http.Request, next Next) (*http.Response, error) {

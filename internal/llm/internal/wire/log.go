@@ -7,10 +7,10 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// Next sends a request on: the SDKs' MiddlewareNext.
+// Next sends a request on, to the next middleware or the server.
 type Next = func(*http.Request) (*http.Response, error)
 
-// LogRequests is an SDK middleware that logs, at debug level, each HTTP
+// LogRequests is a middleware that logs, at debug level, each HTTP
 // attempt's method, URL, status (or failure) and duration. It logs no
 // header and no body, so that no key (Authorization, x-api-key, api-key)
 // and no conversation reaches the log; secrets are removed from the
@@ -27,8 +27,8 @@ func LogRequests(log zerolog.Logger, provider string, secrets ...string) func(*h
 			Str("method", req.Method).
 			Str("url", RedactURL(req.URL.String())).
 			Dur("duration", time.Since(start))
-		if n := req.Header.Get("X-Stainless-Retry-Count"); n != "" && n != "0" {
-			ev = ev.Str("retry", n)
+		if n := RetryCount(req); n > 0 {
+			ev = ev.Int("retry", n)
 		}
 		switch {
 		case err != nil:

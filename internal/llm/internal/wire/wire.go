@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -87,20 +88,23 @@ func looksHTML(body []byte) bool {
 		bytes.Contains(head, []byte("<head")) || bytes.Contains(head, []byte("<body"))
 }
 
-var (
-	titleRE = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
-	tagRE   = regexp.MustCompile(`(?s)<[^>]*>`)
-	// scriptRE removes what a page shows nobody.
-	scriptRE = regexp.MustCompile(`(?is)<(script|style)[^>]*>.*?</(script|style)>`)
-)
+// htmlRegexps are compiled when an error answer first is an HTML page.
+var htmlRegexps = sync.OnceValue(func() (r struct{ title, tag, script *regexp.Regexp }) {
+	r.title = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+	r.tag = regexp.MustCompile(`(?s)<[^>]*>`)
+	// script removes what a page shows nobody.
+	r.script = regexp.MustCompile(`(?is)<(script|style)[^>]*>.*?</(script|style)>`)
+	return r
+})
 
 // htmlText is an HTML page's title, or its text without tags.
 func htmlText(body []byte) string {
-	if m := titleRE.FindSubmatch(body); m != nil && len(bytes.TrimSpace(m[1])) > 0 {
+	re := htmlRegexps()
+	if m := re.title.FindSubmatch(body); m != nil && len(bytes.TrimSpace(m[1])) > 0 {
 		return "HTML page: " + html.UnescapeString(string(bytes.TrimSpace(m[1])))
 	}
-	text := scriptRE.ReplaceAll(body, nil)
-	text = tagRE.ReplaceAll(text, []byte(" "))
+	text := re.script.ReplaceAll(body, nil)
+	text = re.tag.ReplaceAll(text, []byte(" "))
 	return "HTML page: " + html.UnescapeString(string(text))
 }
 
@@ -226,20 +230,6 @@ func secretParam(name string) bool {
 // retried at once: a longer one is reported (with its wait, in the
 // Error's hint) instead of holding the user without a word.
 const MaxRetryAfter = 2 * time.Minute
-
-// CapRetryAfter is an SDK middleware that marks an answer asking for a
-// wait longer than max as not to be retried (x-should-retry: false, which
-// the SDKs obey). The OpenAI SDK has this limit built in; Anthropic's
-// would wait however long the server says.
-func CapRetryAfter(max time.Duration) func(*http.Request, Next) (*http.Response, error) {
-	return func(req *http.Request, next Next) (*http.Response, error) {
-		res, err := next(req)
-		if err == nil && res != nil && RetryAfter(res.Header) > max {
-			res.Header.Set("X-Should-Retry", "false")
-		}
-		return res, err
-	}
-}
 
 // ResponseError is the Error for an HTTP error answer res (which may be
 // nil) of status: the server's own message, read from the body and left
