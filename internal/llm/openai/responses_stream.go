@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/openai/openai-go/v3/packages/ssestream"
-
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/internal/wire"
 )
@@ -248,14 +246,13 @@ func readResponseEvents(events *wire.Events, a *rAssembler, onDelta func(llm.Del
 	return events.Err()
 }
 
-// responseFailure is a failure the stream reported, as the SDK's stream
-// error, which streamError words.
+// responseFailure is a failure the stream reported, as an error event,
+// which streamError words.
 func responseFailure(e *rEvent, data []byte) error {
 	code, msg := e.Code, e.Message
 	if f := e.Response.Error; f != nil {
 		code, msg = f.Code, f.Message
 	}
 	body, _ := json.Marshal(map[string]any{"error": map[string]string{"type": code, "message": msg}})
-	return &ssestream.StreamError{Message: "received error while streaming: " + string(data),
-		Event: ssestream.Event{Type: e.Type, Data: body}}
+	return &eventError{data: body}
 }
