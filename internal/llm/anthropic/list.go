@@ -3,8 +3,6 @@ package anthropic
 import (
 	"context"
 	"time"
-
-	"github.com/forgehq/forge/internal/llm/internal/wire"
 )
 
 // listTimeout bounds ListModels: a list is asked for while the person
@@ -15,9 +13,9 @@ const listTimeout = 10 * time.Second
 func (m *Model) ListModels(ctx context.Context) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, listTimeout)
 	defer cancel()
-	res, err := m.client.Get(ctx, "v1/models?limit=100")
+	ids, res, err := m.client.ModelIDs(ctx, "v1/models?limit=100")
 	if err != nil {
 		return nil, m.streamError(ctx, err, res)
 	}
-	return wire.ModelIDs(res)
+	return ids, nil
 }

@@ -18,16 +18,12 @@ import (
 //
 // It is written by hand rather than through the SDK's params: the SDK's
 // reflection encoder, run on the whole conversation and every tool schema
-// for each request, cost more than the rest of a tool step. The SDK still
-// sends the body, with its retries; the tools are encoded once while they
-// stay the same.
+// for each request, cost more than the rest of a tool step. The tools are
+// encoded once while they stay the same.
 func (m *Model) body(req llm.Request) ([]byte, error) {
-	model := req.Model
-	if model == "" {
-		model = m.cfg.Model
-	}
-	if model == "" {
-		return nil, m.requestError(errNoModel.Error())
+	model, err := m.modelOf(req)
+	if err != nil {
+		return nil, err
 	}
 	tools, err := m.toolsJSON(req.Tools)
 	if err != nil {
@@ -276,4 +272,16 @@ func (m *Model) toolsJSON(specs []llm.ToolSpec) ([]byte, error) {
 
 func (m *Model) requestError(msg string) *llm.Error {
 	return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindRequest, Message: msg}
+}
+
+// modelOf is the model req asks for, or the configured one.
+func (m *Model) modelOf(req llm.Request) (string, error) {
+	model := req.Model
+	if model == "" {
+		model = m.cfg.Model
+	}
+	if model == "" {
+		return "", m.requestError(errNoModel.Error())
+	}
+	return model, nil
 }

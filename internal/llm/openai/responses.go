@@ -36,12 +36,9 @@ func (m *Model) usesResponses() bool {
 // calls. prompt_cache_key (the session's ID) sends a session's requests
 // to the same cache.
 func (m *Model) responsesBody(req llm.Request) ([]byte, error) {
-	model := req.Model
-	if model == "" {
-		model = m.cfg.Model
-	}
-	if model == "" {
-		return nil, m.requestError(errNoModel.Error())
+	model, err := m.modelOf(req)
+	if err != nil {
+		return nil, err
 	}
 	tools, err := m.responseTools(req.Tools)
 	if err != nil {

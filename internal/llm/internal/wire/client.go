@@ -279,9 +279,14 @@ func joinURL(base, path string) (*url.URL, error) {
 	return u, nil
 }
 
-// ModelIDs reads a model list's answer, {"data": [{"id": ...}, ...]}, as
-// OpenAI's and Anthropic's APIs (and the servers like them) give it.
-func ModelIDs(res *http.Response) ([]string, error) {
+// ModelIDs asks for a model list at path and reads its answer,
+// {"data": [{"id": ...}, ...]}, as OpenAI's and Anthropic's APIs (and the
+// servers like them) give it. res is the last response, for the caller's
+// words on a failure.
+func (c *Client) ModelIDs(ctx context.Context, path string) (ids []string, res *http.Response, err error) {
+	if res, err = c.Get(ctx, path); err != nil {
+		return nil, res, err
+	}
 	defer res.Body.Close()
 	var page struct {
 		Data []struct {
@@ -289,13 +294,12 @@ func ModelIDs(res *http.Response) ([]string, error) {
 		} `json:"data"`
 	}
 	if err := json.NewDecoder(io.LimitReader(res.Body, 8<<20)).Decode(&page); err != nil {
-		return nil, fmt.Errorf("read the list of models: %w", err)
+		return nil, res, fmt.Errorf("read the list of models: %w", err)
 	}
-	var out []string
 	for _, d := range page.Data {
 		if d.ID != "" {
-			out = append(out, d.ID)
+			ids = append(ids, d.ID)
 		}
 	}
-	return out, nil
+	return ids, res, nil
 }
