@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/media"
@@ -19,14 +20,16 @@ const maxPromptImages = 8
 // imagePath is a path to an image file in a prompt, as typed or as a
 // terminal pastes a file dropped on it: in single or double quotes, or
 // with its spaces escaped, or @path.
-var imagePath = regexp.MustCompile(`(?i)(?:^|\s)(?:'([^']+\.(?:png|jpe?g|gif|webp))'|"([^"]+\.(?:png|jpe?g|gif|webp))"|@?((?:[^\s'"\\]|\\.)+\.(?:png|jpe?g|gif|webp)))(?:$|[\s,.;:!?)])`)
+var imagePath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|\s)(?:'([^']+\.(?:png|jpe?g|gif|webp))'|"([^"]+\.(?:png|jpe?g|gif|webp))"|@?((?:[^\s'"\\]|\\.)+\.(?:png|jpe?g|gif|webp)))(?:$|[\s,.;:!?)])`)
+})
 
 // imageMentions are the paths of the images a prompt names, unquoted and
 // unescaped, in order, each once.
 func imageMentions(prompt string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range imagePath.FindAllStringSubmatch(prompt, -1) {
+	for _, m := range imagePath().FindAllStringSubmatch(prompt, -1) {
 		p := m[1] + m[2]
 		if p == "" {
 			p = unescapeSpaces(m[3])

@@ -3,6 +3,7 @@ package custom
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Expand fills in a command's body: $ARGUMENTS is args (the whole
@@ -47,15 +48,15 @@ func Expand(body, args string, words []string) string {
 
 // shellCommand is a !`command` of a command's body, whose output Claude
 // Code's commands put in their prompt.
-var shellCommand = regexp.MustCompile("!`([^`\n]+)`")
+var shellCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("!`([^`\n]+)`") })
 
 // HasShell says body holds a !`command`.
-func HasShell(body string) bool { return shellCommand.MatchString(body) }
+func HasShell(body string) bool { return shellCommand().MatchString(body) }
 
 // ExpandShell replaces each !`command` of body with what run gives for
 // it, in order, each command run once per place it appears.
 func ExpandShell(body string, run func(command string) string) string {
-	return shellCommand.ReplaceAllStringFunc(body, func(m string) string {
-		return strings.TrimRight(run(shellCommand.FindStringSubmatch(m)[1]), "\n")
+	return shellCommand().ReplaceAllStringFunc(body, func(m string) string {
+		return strings.TrimRight(run(shellCommand().FindStringSubmatch(m)[1]), "\n")
 	})
 }

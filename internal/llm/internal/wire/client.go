@@ -274,8 +274,12 @@ func joinURL(base, path string) (*url.URL, error) {
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return nil, fmt.Errorf("base URL %s: not an http or https URL", RedactURL(base))
 	}
+	path, query, _ := strings.Cut(path, "?")
 	u.Path = strings.TrimSuffix(u.Path, "/") + "/" + strings.TrimPrefix(path, "/")
 	u.RawPath = ""
+	if query != "" {
+		u.RawQuery = query
+	}
 	return u, nil
 }
 
