@@ -671,3 +671,29 @@ func TestACPPlanApproval(t *testing.T) {
 		})
 	}
 }
+
+// An editor that answers the plan's question cancelled (the person
+// cancelled the prompt) ends the prompt as cancelled, plan mode on.
+func TestACPPlanQuestionCancelled(t *testing.T) {
+	ed := &editor{answer: func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse {
+		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}
+	}}
+	r := startACP(t, llmtest.Script{Turns: []llmtest.Turn{planCall("1. Edit a.txt."), editCall("hello", "bye")}}, ed,
+		sdk.ClientCapabilities{}, "--approval", "plan")
+	writeProject(t, r.dir, map[string]string{"a.txt": "hello world\n"})
+	s := r.newSession()
+	if resp := r.prompt(s.SessionId, "say bye"); resp.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("stop reason %q, want cancelled", resp.StopReason)
+	}
+	us := ed.seen()
+	if got := modeUpdates(us); len(got) != 0 {
+		t.Errorf("mode updates %q after a cancelled question", got)
+	}
+	starts, final := toolCalls(us)
+	if len(starts) != 1 || final[starts[0].ToolCallId] == nil || *final[starts[0].ToolCallId].Status != sdk.ToolCallStatusFailed {
+		t.Errorf("the plan call's end = %+v", final)
+	}
+	if len(ed.asked) != 1 || len(r.srv.Requests()) != 1 || readProject(t, r.dir, "a.txt") != "hello world\n" {
+		t.Errorf("after the cancel: %d questions, %d model requests, a.txt %q", len(ed.asked), len(r.srv.Requests()), readProject(t, r.dir, "a.txt"))
+	}
+}
