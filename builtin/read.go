@@ -13,6 +13,7 @@ import (
 
 	"github.com/forgehq/forge/builtin/internal/cfg"
 	"github.com/forgehq/forge/builtin/internal/fsutil"
+	"github.com/forgehq/forge/internal/media"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -96,6 +97,9 @@ func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	}
 	if len(head) == 0 {
 		return tools.OK("File is empty: "+path, "file_path", path, "bytes", int64(0), "lines", 0, "total_lines", 0, "truncated", false)
+	}
+	if media.MediaType(head) != "" {
+		return readImage(r, path, size)
 	}
 	if fsutil.LooksBinary(head, len(head) == fsutil.SniffLen) {
 		return tools.Fail(fmt.Sprintf("Cannot read binary file: %s (%d bytes)", path, size), "file_path", path, "bytes", size)

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -14,6 +15,11 @@ type readPresenter struct{}
 func (readPresenter) Present(_ tools.Args, res tools.Result) tools.Presentation {
 	if res.Status != tools.StatusSuccess {
 		return tools.Presentation{}
+	}
+	if mt, ok := res.Metadata["image"].(string); ok {
+		w, _ := intMeta(res.Metadata, "width")
+		h, _ := intMeta(res.Metadata, "height")
+		return tools.Presentation{Brief: fmt.Sprintf("%s image, %d×%d", strings.TrimPrefix(mt, "image/"), w, h)}
 	}
 	lines, ok := intMeta(res.Metadata, "lines")
 	if !ok {

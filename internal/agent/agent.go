@@ -60,6 +60,9 @@ type Config struct {
 	// MaxAnswerTokens bounds each answer (the providers' max_tokens); 0
 	// is the provider's default. Budget.Tokens bounds a whole prompt.
 	MaxAnswerTokens int
+	// Effort asks a model that reasons to think this hard; "" is the
+	// model's default.
+	Effort llm.Effort
 	// Budget bounds what one prompt may spend.
 	Budget Budget
 	// Price is the model's; nil when unknown (costs are then not counted).
@@ -232,6 +235,9 @@ func (r *run) loop(ctx context.Context) {
 		}
 		r.conv.append(msg)
 		r.reportLogError()
+		if t := llm.ReasoningText(msg.Reasoning); t != "" {
+			r.emit(Event{Type: EventThinking, Text: t})
+		}
 		if msg.Text != "" {
 			r.done.Text = visibleText(msg.Text, r.a.cfg.ToolFormat)
 			r.emit(Event{Type: EventText, Text: r.done.Text})
@@ -263,15 +269,15 @@ func (r *run) loop(ctx context.Context) {
 // request sends the conversation and returns the assistant's message.
 func (r *run) request(ctx context.Context) (llm.Message, error) {
 	r.done.Turns++
-	r.emit(Event{Type: EventThinking})
+	r.emit(Event{Type: EventRequest})
 	r.refreshSpecs()
 	req := r.a.buildRequest(r.conv.Messages, r.specs)
 	resp, err := r.a.cfg.Model.Stream(ctx, req, func(d llm.Delta) {
-		if d.Text != "" {
-			r.emit(Event{Type: EventTextDelta, Text: d.Text})
-		}
 		if d.Thinking != "" {
 			r.emit(Event{Type: EventThoughtDelta, Text: d.Thinking})
+		}
+		if d.Text != "" {
+			r.emit(Event{Type: EventTextDelta, Text: d.Text})
 		}
 	})
 	if err != nil {
@@ -279,6 +285,10 @@ func (r *run) request(ctx context.Context) (llm.Message, error) {
 	}
 	r.addUsage(resp.Usage)
 	r.counted(resp.Usage)
+	r.done.Model = resp.Model
+	if r.done.Model == "" {
+		r.done.Model = r.a.cfg.ModelName
+	}
 	msg := resp.Message
 	msg.Role = llm.RoleAssistant
 	if r.a.cfg.ToolFormat == FormatXML {
@@ -337,7 +347,7 @@ func (a *Agent) toolSpecs() []llm.ToolSpec {
 		if t.Name() == TaskToolName {
 			d = taskDescriptorFor(a.cfg.Subagents)
 		}
-		specs = append(specs, llm.ToolSpec{Name: d.Name, Description: d.Description, InputSchema: tools.ParametersSchema(d.Parameters)})
+		specs = append(specs, llm.ToolSpec{Name: d.Name, Description: d.Description, InputSchema: tools.InputSchema(d)})
 	}
 	return append(specs, a.ownSpecs()...)
 }
@@ -381,13 +391,17 @@ func (a *Agent) buildRequest(msgs []llm.Message, specs []llm.ToolSpec) llm.Reque
 	if a.planMode() && a.cfg.depth == 0 {
 		system += planModePrompt
 	}
-	req := llm.Request{Model: a.cfg.ModelName, System: system, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxAnswerTokens}
+	req := llm.Request{Model: a.cfg.ModelName, System: system, Messages: msgs, Tools: specs, MaxTokens: a.cfg.MaxAnswerTokens,
+		Effort: a.cfg.Effort, CacheKey: a.cfg.Exec.SessionID}
+	if !llm.TakesImages(a.cfg.ModelName) {
+		req.Messages = llm.WithoutImages(msgs, a.cfg.ModelName)
+	}
 	if a.cfg.ToolFormat != FormatXML {
 		return req
 	}
 	req.Tools = nil
 	req.System = system + "\n" + llm.TextToolPrompt(specs)
-	req.Messages = textMessages(msgs)
+	req.Messages = textMessages(req.Messages)
 	return req
 }
 

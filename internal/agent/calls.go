@@ -63,7 +63,9 @@ func (r *run) runCalls(ctx context.Context, calls []llm.ToolCall) bool {
 			p.res = refusedFor(StatusCancelled, cancelledResult, "cancelled")
 		}
 		r.report(p)
-		r.conv.appendResult(toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess), p.res.Output)
+		msg := toolMessage(p.llm, forModel(p.res.Output), p.res.Status != StatusSuccess)
+		msg.Result.Images = llmImages(p.res.Result.Images)
+		r.conv.appendResult(msg, p.res.Output)
 	}
 	r.narrowForSkills(ps)
 	if !stop && ctx.Err() != nil {
@@ -205,7 +207,7 @@ func (r *run) admit(ctx context.Context, p *pending) bool {
 // valid says p's arguments satisfy its tool's parameters: an invalid call
 // is not put to the person, the executor reports it to the model.
 func (r *run) valid(p *pending) bool {
-	_, verr := tools.Validate(p.tool.Parameters(), p.call.Args)
+	_, verr := tools.ValidateFor(p.tool, p.call.Args)
 	return verr == nil
 }
 

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"github.com/forgehq/forge/internal/llm"
+	"github.com/forgehq/forge/internal/tools"
 )
 
 // Conversation is the messages exchanged so far. A shell keeps one from
@@ -25,6 +26,8 @@ type Conversation struct {
 	fixed int64
 	// started says the SessionStart hooks ran for this conversation.
 	started bool
+	// attached are the images the next prompt shows the model (Attach).
+	attached []llm.Image
 }
 
 // Recorder keeps a conversation as it happens.
@@ -71,12 +74,32 @@ func (c *Conversation) appendResult(m llm.Message, shown string) {
 	c.noteLogErr(c.Log.Result(m, shown))
 }
 
-// appendPrompt adds the person's prompt, recording it as one.
+// ImageRecorder is a Recorder that keeps a prompt's images with it.
+type ImageRecorder interface {
+	PromptImages(text string, images []llm.Image) error
+}
+
+// Attach has the next prompt show the model images (a screenshot the
+// person named in it).
+func (c *Conversation) Attach(images ...llm.Image) { c.attached = append(c.attached, images...) }
+
+// Attached are the images the next prompt will show the model.
+func (c *Conversation) Attached() []llm.Image { return c.attached }
+
+// appendPrompt adds the person's prompt, with the images attached to it,
+// recording it as one.
 func (c *Conversation) appendPrompt(text string) {
-	c.Messages = append(c.Messages, llm.Message{Role: llm.RoleUser, Text: text})
-	if c.Log != nil {
-		c.noteLogErr(c.Log.Prompt(text))
+	images := c.attached
+	c.attached = nil
+	c.Messages = append(c.Messages, llm.Message{Role: llm.RoleUser, Text: text, Images: images})
+	if c.Log == nil {
+		return
 	}
+	if ir, ok := c.Log.(ImageRecorder); ok && len(images) > 0 {
+		c.noteLogErr(ir.PromptImages(text, images))
+		return
+	}
+	c.noteLogErr(c.Log.Prompt(text))
 }
 
 // recordUsage records one request's usage.
@@ -114,6 +137,18 @@ func (c *Conversation) Repair() []string {
 	msgs, notes := llm.Repair(c.Messages)
 	c.Messages = msgs
 	return notes
+}
+
+// llmImages are a tool's images as the model is given them.
+func llmImages(images []tools.Image) []llm.Image {
+	if len(images) == 0 {
+		return nil
+	}
+	out := make([]llm.Image, len(images))
+	for i, im := range images {
+		out[i] = llm.Image{MediaType: im.MediaType, Data: im.Data}
+	}
+	return out
 }
 
 // toolMessage is the message answering call.

@@ -15,10 +15,15 @@ type EventType string
 const (
 	// EventTextDelta is a piece of the model's text as it streams in.
 	EventTextDelta EventType = "text_delta"
-	// EventThinking says a model request is under way (a spinner's cue).
+	// EventRequest says a model request is under way (a spinner's cue).
+	EventRequest EventType = "request"
+	// EventThinking is one assistant message's whole readable thinking,
+	// before its text event.
 	EventThinking EventType = "thinking"
-	// EventThoughtDelta is a piece of a reasoning model's thinking (Text),
-	// as it streams in; it is not part of the conversation.
+	// EventThoughtDelta is a piece of the model's thinking (Text) as it
+	// streams in: shown apart from its text, never part of it (the
+	// message keeps its thinking apart too, for the providers that want
+	// it back).
 	EventThoughtDelta EventType = "thought_delta"
 	// EventText is one assistant message's whole text.
 	EventText EventType = "text"
@@ -31,6 +36,9 @@ const (
 	// EventToolOutput is a piece of what a running call prints (Text), as
 	// it prints it; its result still carries the whole output.
 	EventToolOutput EventType = "tool_output"
+	// EventToolProgress is how far a running call has got (Progress), as
+	// its tool reports it (an MCP server's progress notifications).
+	EventToolProgress EventType = "progress"
 	// EventToolQuestion says a running call is putting a question to the
 	// person (ask_question): a view stops drawing over the terminal.
 	EventToolQuestion EventType = "tool_question"
@@ -60,11 +68,11 @@ const (
 // never prints: the printer and the session log consume them.
 type Event struct {
 	Type EventType
-	// Text is the text of a text_delta, text, notice or tool_output
-	// event.
+	// Text is the text of a text_delta, text, thinking_delta, thinking,
+	// notice or tool_output event.
 	Text string
 	// Call is the call of a tool_call, approval, tool_start, tool_output,
-	// tool_question or tool_result event.
+	// progress, tool_question or tool_result event.
 	Call *Call
 	// Result is the outcome of a tool_result event.
 	Result *CallResult
@@ -79,6 +87,8 @@ type Event struct {
 	Hook *hooks.Note
 	// Todos is a todo event's task list.
 	Todos Todos
+	// Progress is a progress event's report.
+	Progress *tools.Progress
 	// ParentID is set on the events of a subagent: the id of the Task
 	// call it works for.
 	ParentID string
@@ -151,6 +161,9 @@ type Done struct {
 	Cost float64
 	// Priced says the model's price is known, so Cost counts.
 	Priced bool
+	// Model is the model that gave the run's last answer, as its provider
+	// named it ("" when none answered).
+	Model string
 	// Text is the final answer: the model's last text, or what a
 	// loop-breaking tool returned.
 	Text string

@@ -19,6 +19,7 @@ func (r *run) callContext(p *pending) (ec tools.ExecutionContext, w *liveWriter)
 	ec.CallID = p.call.ID
 	w = &liveWriter{emit: r.emit, call: &p.call}
 	ec.LiveOutput = w
+	ec.Progress = w.progress
 	if ec.Asker != nil {
 		ec.Asker = announcedAsker{asker: ec.Asker, announce: func() { r.emit(Event{Type: EventToolQuestion, Call: &p.call}) }}
 	}
@@ -57,6 +58,16 @@ func (w *liveWriter) Write(p []byte) (int, error) {
 		w.emit(Event{Type: EventToolOutput, Call: w.call, Text: string(p)})
 	}
 	return len(p), nil
+}
+
+// progress turns a report of how far the call has got into a progress
+// event, until the call ends.
+func (w *liveWriter) progress(p tools.Progress) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.emit(Event{Type: EventToolProgress, Call: w.call, Progress: &p})
+	}
 }
 
 // printed is what the call printed, its middle cut when long; "" when

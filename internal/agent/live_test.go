@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgehq/forge/internal/llm/llmtest"
 	"github.com/forgehq/forge/internal/permission"
+	"github.com/forgehq/forge/internal/tools"
 )
 
 // A command's output reaches the person as it comes: tool_start, then
@@ -215,5 +216,44 @@ func TestConversationTokens(t *testing.T) {
 	h.conv.appendPrompt(strings.Repeat("x", 4000))
 	if n := h.conv.Tokens(); n != 30_500+4+1000 {
 		t.Errorf("after a prompt of 4000 bytes: %d", n)
+	}
+}
+
+// progressTool reports its progress twice.
+type progressTool struct{ testTool }
+
+func (progressTool) Execute(_ context.Context, ec tools.ExecutionContext, _ tools.Args) tools.Result {
+	ec.Progress(tools.Progress{Progress: 1, Total: 2, Message: "half"})
+	ec.Progress(tools.Progress{Progress: 2, Total: 2})
+	return tools.OK("done")
+}
+
+// A call's progress reaches the person as progress events of that call,
+// between its start and its result.
+func TestProgressEvents(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{scriptCall("index", `{}`)}},
+		{Text: "done"},
+	}})
+	if err := h.reg.Register(progressTool{testTool{name: "index", readOnly: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if d := h.run(context.Background(), "go"); d.Reason != ReasonStop {
+		t.Fatalf("done %+v", d)
+	}
+	var got []string
+	for _, e := range h.events {
+		switch e.Type {
+		case EventToolStart, EventToolResult:
+			got = append(got, string(e.Type))
+		case EventToolProgress:
+			if e.Call == nil || e.Call.Name != "index" || e.Progress == nil {
+				t.Fatalf("progress event %+v", e)
+			}
+			got = append(got, fmt.Sprintf("%g/%g %s", e.Progress.Progress, e.Progress.Total, e.Progress.Message))
+		}
+	}
+	if want := "[tool_start 1/2 half 2/2  tool_result]"; fmt.Sprint(got) != want {
+		t.Errorf("events %v, want %s", got, want)
 	}
 }

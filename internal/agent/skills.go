@@ -27,7 +27,7 @@ func (r *run) narrowForSkills(ps []*pending) {
 		}
 		cfg := r.a.cfg
 		cfg.Scope = cfg.Scope.Narrow(s)
-		r.a = &Agent{cfg: cfg}
+		r.a = &Agent{cfg: cfg, own: r.a.own}
 		names = append(names, name)
 	}
 	if len(names) > 0 {

@@ -256,7 +256,7 @@ func (r *run) runSubagent(ctx context.Context, p *pending) {
 	}
 	d := sub.subagent(ctx, prof, p.call.Args.String("prompt"), log, func(e Event) {
 		switch e.Type {
-		case EventTextDelta, EventThoughtDelta, EventThinking, EventDone:
+		case EventTextDelta, EventRequest, EventThoughtDelta, EventThinking, EventDone:
 			return // the parent shows the subagent's calls and its report, not its streaming
 		}
 		e.ParentID = p.call.ID

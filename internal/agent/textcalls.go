@@ -20,19 +20,21 @@ func (r *run) textCalls(text string) []llm.ToolCall {
 
 // textMessages is the conversation in the text format: assistant messages
 // carry their calls in their text already; each round's results become one
-// user message of <tool_result> blocks.
+// user message of <tool_result> blocks, with the images they returned.
 func textMessages(msgs []llm.Message) []llm.Message {
 	out := make([]llm.Message, 0, len(msgs))
 	var results []llm.ToolResult
+	var images []llm.Image
 	flush := func() {
 		if len(results) > 0 {
-			out = append(out, llm.Message{Role: llm.RoleUser, Text: llm.FormatTextToolResults(results)})
-			results = nil
+			out = append(out, llm.Message{Role: llm.RoleUser, Text: llm.FormatTextToolResults(results), Images: images})
+			results, images = nil, nil
 		}
 	}
 	for _, m := range msgs {
 		if m.Role == llm.RoleTool && m.Result != nil {
 			results = append(results, *m.Result)
+			images = append(images, m.Result.Images...)
 			continue
 		}
 		flush()

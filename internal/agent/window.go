@@ -21,6 +21,11 @@ type windowCount struct {
 // counted it: about four bytes a token for English and code.
 const bytesPerToken = 4
 
+// imageTokens is the estimate of an image's tokens: what the providers
+// charge for one at the largest size they take without scaling it down
+// (Anthropic: about 1,600; OpenAI's high detail: up to about 1,100).
+const imageTokens = 1600
+
 // estimateText is the tokens of s, estimated.
 func estimateText(s string) int64 { return int64(len(s)+bytesPerToken-1) / bytesPerToken }
 
@@ -29,12 +34,15 @@ func estimateText(s string) int64 { return int64(len(s)+bytesPerToken-1) / bytes
 func estimateMessages(msgs []llm.Message) int64 {
 	var n int64
 	for _, m := range msgs {
-		n += 4 + estimateText(m.Text)
+		n += 4 + estimateText(m.Text) + int64(len(m.Images))*imageTokens
+		for _, r := range m.Reasoning {
+			n += 4 + estimateText(r.Text) + estimateText(r.Redacted)
+		}
 		for _, c := range m.ToolCalls {
 			n += 8 + estimateText(c.Name) + estimateText(string(c.Arguments))
 		}
 		if m.Result != nil {
-			n += 8 + estimateText(m.Result.Content)
+			n += 8 + estimateText(m.Result.Content) + int64(len(m.Result.Images))*imageTokens
 		}
 	}
 	return n

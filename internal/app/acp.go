@@ -120,7 +120,7 @@ func (h *acpHost) startMCP(ctx context.Context, servers []acp.MCPServer) {
 			h.servers = map[string]*mcp.Manager{}
 		}
 		m := mcp.NewManager(h.a.env.Registry, []mcp.ServerConfig{{Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env,
-			URL: s.URL, Headers: s.Headers, Start: true}}, mcp.WithPassEnv(h.a.cfg.PassEnv...))
+			URL: s.URL, Headers: s.Headers, Start: true}}, mcp.WithPassEnv(h.a.cfg.PassEnv...), mcp.WithRoot(h.a.projectRoot()), mcp.WithLogger(h.a.log))
 		h.servers[s.Name] = m
 		if err := m.Start(ctx); err != nil {
 			h.a.log.Warn().Str("component", "acp").Msgf("the editor's MCP server %q: %v", s.Name, err)

@@ -371,7 +371,7 @@ func TestACPCustomCommandsAndThoughts(t *testing.T) {
 			offered <- u.AvailableCommandsUpdate.AvailableCommands
 		}
 	}}
-	r := startACPAt(t, root, llmtest.Script{Turns: []llmtest.Turn{{Thinking: "The file looks fine.", Text: "Looks good."}}}, ed, sdk.ClientCapabilities{})
+	r := startACPAt(t, root, llmtest.Script{Turns: []llmtest.Turn{{Thinking: llmtest.Thoughts{"The file looks fine."}, Text: "Looks good."}}}, ed, sdk.ClientCapabilities{})
 	s := r.newSession()
 	select {
 	case cmds := <-offered:

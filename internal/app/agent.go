@@ -86,6 +86,15 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	if n := a.sandboxNotice(); n != "" {
 		notices = append(notices, n)
 	}
+	// The session's effort (what /effort set) unless the front end asks
+	// for another: forge acp's prompts think as the shell's do.
+	effort := opts.Effort
+	if effort == "" {
+		effort = llm.Effort(a.env.Config.Effort)
+	}
+	if n := a.effortNotice(name, effort); n != "" {
+		notices = append(notices, n)
+	}
 	sb, planSB := a.agentSandboxes(opts.Exec.WorkingDir)
 	policy := a.env.Policy
 	if opts.Policy != nil {
@@ -93,7 +102,7 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	}
 	ag := agent.New(agent.Config{Sandbox: sb, ReadOnlySandbox: planSB, Model: a.model.Model, ModelName: name, Executor: a.env.Executor,
 		Policy: policy, Approver: opts.Approver, Exec: opts.Exec, System: system, Notices: notices,
-		MaxTurns: a.cfg.MaxTurns, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
+		MaxTurns: a.cfg.MaxTurns, Effort: effort, LoopDetection: a.cfg.LoopDetection, ToolFormat: format,
 		Budget: agent.Budget{CostUSD: a.cfg.MaxCost, Tokens: int64(a.cfg.MaxTokens)}, Price: price,
 		ContextWindow: a.windowOf(name), Scope: scope, Subagents: profiles, SkillScopes: a.skillScopes(opts.Exec.WorkingDir), Hooks: a.agentHooks(),
 		Checkpointer: opts.Checkpointer, ShowChanges: opts.ShowChanges})
@@ -103,11 +112,27 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	return ag, info, nil
 }
 
+// effortNotice is the one-time note that the model cannot take the effort
+// asked of it, "" when it can (or was told already).
+func (a *App) effortNotice(model string, effort llm.Effort) string {
+	if effort == "" {
+		return ""
+	}
+	if info, ok := llm.LookupModel(model); !ok || !info.NoReasoning {
+		return ""
+	}
+	n := fmt.Sprintf("%s does not reason: effort %s is ignored", model, effort)
+	if _, said := a.noticed.LoadOrStore(n, true); said {
+		return ""
+	}
+	return n
+}
+
 // windowOf is the window of the model name: the configured one, else the
 // one forge knows; 0 when unknown, and then only a provider's "too long"
 // makes the agent compact. context_window is the session model's.
 func (a *App) windowOf(name string) int {
-	if a.cfg.ContextWindow > 0 && name == a.model.Name {
+	if a.cfg.ContextWindow > 0 && name == a.model.Name && !a.model.Switched {
 		return a.cfg.ContextWindow
 	}
 	if ms, ok := a.cfg.Models[strings.ToLower(name)]; ok && ms.ContextWindow > 0 {

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/forgehq/forge/internal/commands"
+	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/mcp"
 	"github.com/forgehq/forge/internal/plugin"
 	"github.com/forgehq/forge/internal/ratelimit"
@@ -82,9 +83,18 @@ func (a *App) startMCP(ctx context.Context) {
 	for _, name := range slices.Sorted(maps.Keys(a.cfg.MCP.Servers)) {
 		s := a.cfg.MCP.Servers[name]
 		cfgs = append(cfgs, mcp.ServerConfig{Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
-			URL: s.URL, Headers: s.Headers, Start: s.Start, Timeout: s.Timeout})
+			URL: s.URL, Headers: s.Headers, Start: s.Start, Timeout: s.Timeout,
+			ResetTimeoutOnProgress: s.ResetTimeoutOnProgress, MaxTotalTimeout: s.MaxTotalTimeout,
+			OAuth: mcp.OAuthConfig{ClientID: s.OAuth.ClientID, ClientSecret: s.OAuth.ClientSecret,
+				ClientMetadataURL: s.OAuth.ClientMetadataURL, CallbackPort: s.OAuth.CallbackPort}})
 	}
-	opts := []mcp.Option{mcp.WithPassEnv(a.cfg.PassEnv...)}
+	opts := []mcp.Option{mcp.WithPassEnv(a.cfg.PassEnv...), mcp.WithRoot(a.projectRoot()),
+		mcp.WithLogger(a.log), mcp.WithTokenDir(config.DefaultMCPAuthDir(a.opts.LookupEnv))}
+	if a.ios.InTerminal && a.ios.OutTerminal {
+		// Only a person at a terminal can log in when a server asks;
+		// headless, such a server fails saying to run forge mcp login.
+		opts = append(opts, mcp.WithAuthorizer(mcp.BrowserAuthorizer{Out: a.ios.Err, Open: true}))
+	}
 	if a.env.Limits != nil {
 		opts = append(opts, mcp.WithWrap(a.env.Limits.Wrap))
 	}

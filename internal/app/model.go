@@ -31,6 +31,9 @@ type modelChoice struct {
 	Name     string // the model's name
 	BaseURL  string // "" for the provider's own
 	Model    llm.Model
+	// Switched says /model chose it: the configured context_window was
+	// the configured model's.
+	Switched bool
 }
 
 // chooseModel resolves the provider, the model and its key: the provider
@@ -57,6 +60,13 @@ func (a *App) chooseModel(ctx context.Context) (modelChoice, error) {
 			}
 		}
 	}
+	return a.connect(ctx, c)
+}
+
+// connect builds the client of c: its provider, model and base URL, with
+// the provider's key from the environment.
+func (a *App) connect(ctx context.Context, c modelChoice) (modelChoice, error) {
+	openaiKey, anthropicKey := a.getenv("OPENAI_API_KEY"), a.getenv("ANTHROPIC_API_KEY")
 	var err error
 	switch c.Provider {
 	case "anthropic":
@@ -79,7 +89,7 @@ func (a *App) chooseModel(ctx context.Context) (modelChoice, error) {
 			return c, errors.New("openai: OPENAI_API_KEY is not set (or pass --base-url for a local OpenAI-compatible server)")
 		}
 		c.Name = orDefault(c.Name, defaultOpenAIModel)
-		c.Model, err = openai.New(openai.Config{APIKey: openaiKey, BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
+		c.Model, err = openai.New(openai.Config{APIKey: openaiKey, BaseURL: c.BaseURL, Model: c.Name, API: a.cfg.API, Logger: a.log,
 			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
 	default:
 		return c, fmt.Errorf("unknown provider %q: use openai, anthropic or ollama", c.Provider)

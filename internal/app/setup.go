@@ -64,6 +64,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 			return usageErr(err)
 		}
 		a.env.Agent = a.newAgent
+		a.env.Models = appModels{a}
 		a.env.Sandbox = sandboxControl{a}
 		a.env.ContextWindow = a.contextWindow
 		a.env.Memory = a.memory

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/render"
 )
 
@@ -160,6 +161,7 @@ func runPrompt(ctx context.Context, env *Env, prompt, typed string, toErr bool, 
 		return env.Fail(ExitFailed, "model", "this forge has no agent")
 	}
 	opts.Checkpointer = historyOf{env}
+	opts.Effort = llm.Effort(env.Config.Effort)
 	opts.ShowChanges = env.IO.OutTerminal && !env.JSON()
 	if env.IO.InTerminal && env.Ask != nil {
 		// Only a person at a terminal can answer; a script's next line is

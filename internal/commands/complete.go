@@ -47,7 +47,7 @@ func (s *Shell) firstWords(partial string) []string {
 		return nil
 	}
 	var cands []string
-	for _, c := range s.table {
+	for _, c := range s.commands() {
 		if !c.InShell() {
 			continue
 		}

@@ -27,8 +27,15 @@ func (e *Env) SetCustom(defs []custom.Command) []string {
 	return warns
 }
 
-// commandTable is forge's commands followed by the custom ones.
+// commandTable is forge's commands followed by the custom ones and the
+// prompts of the connected MCP servers.
 func (e *Env) commandTable() []Command {
+	return append(e.baseTable(), e.mcpPromptCommands()...)
+}
+
+// baseTable is forge's commands followed by the custom ones: the part of
+// the table that does not change while the shell runs.
+func (e *Env) baseTable() []Command {
 	table := Table()
 	for _, d := range e.custom {
 		table = append(table, customCommand(d, e.Exec.WorkingDir))

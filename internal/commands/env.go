@@ -14,6 +14,7 @@ import (
 	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/custom"
 	"github.com/forgehq/forge/internal/hooks"
+	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/mcp"
 	"github.com/forgehq/forge/internal/memory"
 	"github.com/forgehq/forge/internal/permission"
@@ -73,6 +74,9 @@ type Env struct {
 
 	// Agent makes the agent for one prompt; nil when this forge has none.
 	Agent AgentFactory
+	// Models lists and switches the model of the prompts; nil when this
+	// forge has no agent.
+	Models ModelControl
 	// Conversation is this session's conversation with the agent.
 	Conversation agent.Conversation
 	// Spending is what this session's prompts have used.
@@ -143,6 +147,8 @@ type AgentOptions struct {
 	// ModelFrom is the file that asks for it, for messages.
 	Model     string
 	ModelFrom string
+	// Effort is how hard a model that reasons thinks; "" its default.
+	Effort llm.Effort
 	// Checkpointer keeps the files the agent's calls change, for /undo.
 	Checkpointer agent.Checkpointer
 	// ShowChanges has the agent work out the change of each edit made
@@ -266,20 +272,28 @@ func (e *Env) runTool(ctx context.Context, name string, args tools.Args) tools.R
 	if e.Ask != nil {
 		ec.Asker = askerFunc(e.Ask)
 	}
+	res, args := e.callTool(ctx, name, ec, args)
+	e.ShowResult(name, args, res)
+	return res
+}
+
+// callTool runs one call the way /run and forge mcp serve run them: the
+// PreToolUse hooks (which may refuse it or rewrite its arguments), the
+// executor, the PostToolUse hooks. It returns the result and the
+// arguments the call ran with.
+func (e *Env) callTool(ctx context.Context, name string, ec tools.ExecutionContext, args tools.Args) (tools.Result, tools.Args) {
 	t, hooked := e.hookedTool(ctx, name, args)
 	if hooked {
 		var refused *tools.Result
 		if args, refused = e.preToolUse(ctx, t, args); refused != nil {
-			e.ShowResult(name, args, *refused)
-			return *refused
+			return *refused, args
 		}
 	}
 	res := e.Executor.Execute(ctx, name, ec, args)
 	if hooked {
 		e.postToolUse(ctx, name, args, res)
 	}
-	e.ShowResult(name, args, res)
-	return res
+	return res, args
 }
 
 // ShowResult prints one call's result with what the printer needs to draw

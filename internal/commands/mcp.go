@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -20,9 +21,13 @@ func mcpCommand() Command {
 		return withSpace(env.MCP.Names())
 	}
 	return Command{
-		Name: "mcp", Usage: "/mcp [list | connect NAME | reload NAME]",
+		Name: "mcp", Usage: "/mcp [list | connect NAME | reload NAME | resources [NAME] | login NAME | logout NAME]",
 		Summary: "Show the MCP servers and their tools; connect or reconnect one",
 		Help: `Each server configured under mcp.servers is shown with its state (connected, failed with the reason, not started) and its tools, named mcp__SERVER__TOOL. A server marked start: true connects when forge starts; the others stay not started until /mcp connect NAME (or reload, or the first call of one of its tools). forge mcp list connects every server first. reload reconnects and refreshes the tools, deregistering those that disappeared.
+
+A server with a url that answers 401 is logged into with OAuth: on a terminal the browser opens at its authorization page (the address is printed too) and forge waits for the redirect on 127.0.0.1; the token is kept, 0600, in $XDG_STATE_HOME/forge/mcp-auth and refreshed when it expires. A headless run uses the kept token, and fails saying to run forge mcp login NAME when there is none. forge mcp logout NAME forgets it.
+
+A server's prompts are commands of the shell, /mcp__SERVER__PROMPT ARGS (listed in /help once the server is connected); its resources are listed by /mcp resources and attached to a prompt with @SERVER:URI.
 
 forge mcp serve serves forge's own tools to an MCP client over standard input and output.`,
 		Example:    "/mcp\n/mcp connect github\n/mcp reload github",
@@ -31,6 +36,11 @@ forge mcp serve serves forge's own tools to an MCP client over standard input an
 			{Name: "list", Usage: "/mcp list", Summary: "List the MCP servers, their state and tools", Run: runMCPList, Args: AtMost(0)},
 			{Name: "connect", Usage: "/mcp connect NAME", Summary: "Connect an MCP server", Run: mcpConnect(false), Complete: servers},
 			{Name: "reload", Usage: "/mcp reload NAME", Summary: "Reconnect an MCP server and refresh its tools", Run: mcpConnect(true), Complete: servers},
+			{Name: "login", Usage: "/mcp login NAME", Summary: "Log in to an MCP server that asks for OAuth (the browser opens, or the address is printed)",
+				Run: runMCPLogin, Complete: servers},
+			{Name: "logout", Usage: "/mcp logout NAME", Summary: "Forget the OAuth login of an MCP server", Run: runMCPLogout, Complete: servers},
+			{Name: "resources", Usage: "/mcp resources [NAME]", Summary: "List the resources the MCP servers offer (attach one to a prompt with @SERVER:URI)",
+				Run: runMCPResources, Args: AtMost(1), Complete: servers},
 			mcpServeCommand(),
 		},
 	}
@@ -49,6 +59,91 @@ func runMCPList(ctx context.Context, env *Env, inv Invocation) int {
 	}
 	env.Printer().MCPServers(mcpServers(env.MCP.Status()))
 	return code
+}
+
+func runMCPLogin(ctx context.Context, env *Env, inv Invocation) int {
+	if env.MCP == nil {
+		return env.Fail(ExitFailed, "error", "MCP servers are not loaded in this session")
+	}
+	if len(inv.Args) != 1 {
+		return env.Usage(mcpCommand(), inv, "Missing server name")
+	}
+	name := inv.Args[0]
+	if _, ok := env.MCP.Server(name); !ok {
+		return env.Usage(mcpCommand(), inv, "Unknown MCP server: "+name+" (configured: "+strings.Join(env.MCP.Names(), ", ")+")")
+	}
+	asked, err := env.MCP.Login(ctx, name, mcp.BrowserAuthorizer{Out: env.IO.Err, Open: env.IO.OutTerminal})
+	if err != nil {
+		return env.Fail(ExitFailed, "error", err.Error())
+	}
+	text := "Logged in to MCP server " + name + "."
+	if !asked {
+		text = "MCP server " + name + " is connected and did not ask for a login."
+	}
+	env.Printer().Value(text, map[string]any{"server": name, "logged_in": asked})
+	return ExitOK
+}
+
+func runMCPLogout(_ context.Context, env *Env, inv Invocation) int {
+	if env.MCP == nil {
+		return env.Fail(ExitFailed, "error", "MCP servers are not loaded in this session")
+	}
+	if len(inv.Args) != 1 {
+		return env.Usage(mcpCommand(), inv, "Missing server name")
+	}
+	name := inv.Args[0]
+	had, err := env.MCP.Logout(name)
+	if err != nil {
+		if _, ok := env.MCP.Server(name); !ok {
+			return env.Usage(mcpCommand(), inv, err.Error())
+		}
+		return env.Fail(ExitFailed, "error", err.Error())
+	}
+	text := "Forgot the login of MCP server " + name + "."
+	if !had {
+		text = "MCP server " + name + " had no login kept."
+	}
+	env.Printer().Value(text, map[string]any{"server": name, "forgotten": had})
+	return ExitOK
+}
+
+func runMCPResources(ctx context.Context, env *Env, inv Invocation) int {
+	if env.MCP == nil {
+		return env.Fail(ExitFailed, "error", "MCP servers are not loaded in this session")
+	}
+	server := ""
+	if len(inv.Args) == 1 {
+		server = inv.Args[0]
+		if _, ok := env.MCP.Server(server); !ok {
+			return env.Usage(mcpCommand(), inv, "Unknown MCP server: "+server+" (configured: "+strings.Join(env.MCP.Names(), ", ")+")")
+		}
+	}
+	list, err := env.MCP.Resources(ctx, server)
+	var b strings.Builder
+	for _, r := range list {
+		fmt.Fprintf(&b, "@%s:%s", r.Server, r.URI)
+		if r.Name != "" && r.Name != r.URI {
+			b.WriteString("  " + oneLine(r.Name))
+		}
+		if r.MIMEType != "" {
+			b.WriteString("  " + r.MIMEType)
+		}
+		if r.Description != "" {
+			b.WriteString("  " + oneLine(r.Description))
+		}
+		b.WriteByte('\n')
+	}
+	if len(list) == 0 {
+		b.WriteString("No resources.\n")
+	}
+	if list == nil {
+		list = []mcp.ResourceInfo{}
+	}
+	env.Printer().Value(strings.TrimRight(b.String(), "\n"), map[string]any{"resources": list})
+	if err != nil {
+		return env.Fail(ExitFailed, "error", err.Error())
+	}
+	return ExitOK
 }
 
 // mcpConnect is the Run of connect, or of reload (reconnect and refresh).
@@ -151,7 +246,11 @@ func (s *mcpServeFlags) run(ctx context.Context, env *Env, inv Invocation) int {
 		}
 	}
 	opts := mcp.ServeOptions{Context: env.Exec, Tools: names, Category: tools.Category(s.category),
-		DryRun: env.Exec.DryRun, Log: env.IO.Err}
+		DryRun: env.Exec.DryRun, Log: env.IO.Err,
+		Call: func(ctx context.Context, name string, ec tools.ExecutionContext, args tools.Args) tools.Result {
+			res, _ := env.callTool(ctx, name, ec, args)
+			return res
+		}}
 	var err error
 	if s.http == "" {
 		if s.tokenFile != "" {

@@ -34,9 +34,17 @@ func (e *Env) attachMentions(ctx context.Context, prompt string) string {
 	seen := map[string]bool{}
 	total := 0
 	for _, m := range mention.FindAllStringSubmatch(prompt, -1) {
-		name, abs, ok := e.mentioned(m[1])
-		if !ok || seen[abs] {
+		if server, uri, ok := e.resourceMention(m[1]); ok {
+			if seen[m[1]] {
+				continue
+			}
+			seen[m[1]] = true
+			total += e.attachResource(ctx, &b, server, uri, maxAttachments-total)
 			continue
+		}
+		name, abs, ok := e.mentioned(m[1])
+		if !ok || seen[abs] || isImageFile(abs) {
+			continue // an image is attached as a picture (attachImages)
 		}
 		seen[abs] = true
 		content, refusal := e.attachment(ctx, name, abs, maxAttachments-total)

@@ -21,7 +21,7 @@ func (e *Env) hookedTool(ctx context.Context, name string, args tools.Args) (too
 	if !ok {
 		return nil, false
 	}
-	if _, verr := tools.Validate(t.Parameters(), args); verr != nil {
+	if _, verr := tools.ValidateFor(t, args); verr != nil {
 		return nil, false
 	}
 	return t, true

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,7 @@ type Shell struct {
 // NewShell returns the shell of env with the whole command table, the
 // custom commands included.
 func NewShell(env *Env) *Shell {
-	return &Shell{env: env, table: env.commandTable()}
+	return &Shell{env: env, table: env.baseTable()}
 }
 
 // Env returns the shell's environment.
@@ -125,9 +126,15 @@ func (s *Shell) Exec(ctx context.Context, line string) int {
 	return s.invoke(ctx, c, c, rest)
 }
 
+// commands is the shell's table with the MCP servers' prompts as they
+// are now.
+func (s *Shell) commands() []Command {
+	return append(slices.Clip(s.table), s.env.mcpPromptCommands()...)
+}
+
 // command finds the shell command "/name".
 func (s *Shell) command(name string) (Command, bool) {
-	c, ok := lookup(s.table, strings.TrimPrefix(name, "/"))
+	c, ok := lookup(s.commands(), strings.TrimPrefix(name, "/"))
 	if !ok || !c.InShell() {
 		return Command{}, false
 	}
@@ -198,7 +205,7 @@ func shellSubcommand(c Command, verb string) (Command, bool) {
 
 // unknownCommand names the closest command (or tool) and points to /help.
 func (s *Shell) unknownCommand(name string) int {
-	msg, sugg := unknownCommandMessage(s.table, name)
+	msg, sugg := unknownCommandMessage(s.commands(), name)
 	s.env.Printer().UnknownCommand(msg, sugg)
 	return ExitUsage
 }

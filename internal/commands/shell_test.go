@@ -172,7 +172,7 @@ func TestComplete(t *testing.T) {
 		{"/set output ", []string{"json ", "text "}, ""},
 		{"/help sch", []string{"schema "}, "sch"},
 		{"/history --", []string{"--clear ", "--failed "}, "--"},
-		{"/mcp ", []string{"connect ", "list ", "reload "}, ""},
+		{"/mcp ", []string{"connect ", "list ", "login ", "logout ", "reload ", "resources "}, ""},
 		{"/plugins re", []string{"reload "}, "re"},
 		{"/nope ", nil, ""},
 		{`/run echo text="unterminated `, nil, ""},

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/forgehq/forge/internal/agent"
+	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/session"
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -16,6 +17,10 @@ type typedRecorder struct {
 }
 
 func (r typedRecorder) Prompt(text string) error { return r.PromptTyped(text, r.typed) }
+
+func (r typedRecorder) PromptImages(text string, images []llm.Image) error {
+	return r.PromptWith(text, r.typed, images)
+}
 
 // recordTyped has the session log keep the next prompt as typed, and
 // returns what puts the log back once the run is over.

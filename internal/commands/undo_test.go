@@ -30,6 +30,14 @@ func call(name, args string) llmtest.ToolCall {
 // working directory; sessions kept in a store when withStore.
 func agentShell(t *testing.T, script llmtest.Script, withStore bool, hs ...hooks.Hook) (*Shell, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
+	sh, out, errOut, _ := agentShellServer(t, script, withStore, hs...)
+	return sh, out, errOut
+}
+
+// agentShellServer is agentShell with the fake provider, whose requests
+// a test reads.
+func agentShellServer(t *testing.T, script llmtest.Script, withStore bool, hs ...hooks.Hook) (*Shell, *bytes.Buffer, *bytes.Buffer, *llmtest.Server) {
+	t.Helper()
 	srv := llmtest.NewServer(t, script)
 	model, err := openai.New(openai.Config{BaseURL: srv.OpenAIURL(), APIKey: "test", Model: "m", MaxRetries: -1})
 	if err != nil {
@@ -71,7 +79,7 @@ func agentShell(t *testing.T, script llmtest.Script, withStore bool, hs ...hooks
 			Approver: opts.Approver, Checkpointer: opts.Checkpointer, Hooks: runner})
 		return a, render.RunInfo{WorkingDir: opts.Exec.WorkingDir}, nil
 	}
-	return NewShell(env), &out, &errOut
+	return NewShell(env), &out, &errOut, srv
 }
 
 // editScript is two prompts: the first creates new.go, edits old.go and

@@ -14,7 +14,12 @@ var (
 	providers     = []string{"openai", "anthropic", "ollama"}
 	approvalModes = []string{"ask", "auto-edit", "yolo", "plan"}
 	toolFormats   = []string{"native", "xml"}
+	efforts       = []string{"low", "medium", "high", "off"}
+	apis          = []string{"responses", "chat"}
 )
+
+// Efforts returns the values effort accepts.
+func Efforts() []string { return slices.Clone(efforts) }
 
 // Providers returns the values provider accepts, for completion and help.
 func Providers() []string { return slices.Clone(providers) }
@@ -58,6 +63,22 @@ var agentSettings = []setting{
 			}
 			c.BaseURL = s
 			return nil
+		}},
+	{key: "api", flag: "api", get: func(c Config) string { return c.API },
+		apply: func(c *Config, v any, _ resolver) error {
+			s, err := optionalOneOf(v, apis...)
+			if err == nil {
+				c.API = s
+			}
+			return err
+		}},
+	{key: "effort", flag: "effort", get: func(c Config) string { return c.Effort },
+		apply: func(c *Config, v any, _ resolver) error {
+			s, err := optionalOneOf(v, efforts...)
+			if err == nil {
+				c.Effort = strings.TrimSuffix(s, "off")
+			}
+			return err
 		}},
 	{key: "approval", flag: "approval", get: func(c Config) string { return c.Approval },
 		apply: func(c *Config, v any, _ resolver) error {
@@ -151,6 +172,8 @@ func agentDefaults() map[string]any {
 		"provider":       "",
 		"model":          "",
 		"base_url":       "",
+		"effort":         "",
+		"api":            "",
 		"approval":       approvalModes[0],
 		"max_turns":      50,
 		"loop_detection": true,

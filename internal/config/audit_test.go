@@ -70,6 +70,8 @@ var badKeys = []badKey{
 	{key: "max_turns", wrongType: "many", outOfRange: "0", env: "abc", flag: "0"},
 	{key: "loop_detection", wrongType: "[true]", outOfRange: "2", env: "maybe"},
 	{key: "tool_format", wrongType: "{a: xml}", outOfRange: "json", env: "json", flag: "yaml"},
+	{key: "api", wrongType: "{a: chat}", outOfRange: "completions", env: "legacy", flag: "grpc"},
+	{key: "effort", wrongType: "{a: low}", outOfRange: "extreme", env: "max", flag: "ultra"},
 	{key: "max_cost", wrongType: "[1]", outOfRange: "-1", env: "cheap", flag: "-0.5"},
 	{key: "max_tokens", wrongType: "lots", outOfRange: "-1", env: "many", flag: "-1"},
 	{key: "context_window", wrongType: "[1]", outOfRange: "10", env: "big", flag: "999"},
@@ -131,6 +133,9 @@ var badKeys = []badKey{
 	{key: "mcp.servers.x.headers", template: mcpURL, wrongType: "headers: [Authorization]", outOfRange: "headers: {Bad Name: x}"},
 	{key: "mcp.servers.x.start", template: mcpServer, wrongType: "start: [true]", outOfRange: "start: 2"},
 	{key: "mcp.servers.x.timeout", template: mcpServer, wrongType: "timeout: [1]", outOfRange: "timeout: -1"},
+	{key: "mcp.servers.x.reset_timeout_on_progress", template: mcpServer, wrongType: "reset_timeout_on_progress: [true]", outOfRange: "reset_timeout_on_progress: 2"},
+	{key: "mcp.servers.x.max_total_timeout", template: mcpServer, wrongType: "max_total_timeout: [1]", outOfRange: "max_total_timeout: -1"},
+	{key: "mcp.servers.x.oauth", template: mcpURL, wrongType: "oauth: [a]", outOfRange: "oauth: {callback_port: 70000}"},
 }
 
 // yaml writes the key with value v as a config file.

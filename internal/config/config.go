@@ -48,6 +48,8 @@ type Config struct {
 	Provider        string        // provider, --provider: openai|anthropic|ollama; "" = not chosen, the app decides
 	Model           string        // model, --model: the model's name as its provider spells it; "" = the provider's default
 	BaseURL         string        // base_url, --base-url: the provider's http(s) endpoint; "" = the provider's own
+	API             string        // api, --api: responses|chat, the API of provider openai; "" = Responses for OpenAI's own, Chat Completions elsewhere
+	Effort          string        // effort, --effort: low|medium|high, how hard a reasoning model thinks; "" = the model's default
 	Approval        string        // approval, --approval: ask (default), auto-edit, yolo or plan
 	MaxTurns        int           // max_turns, --max-turns: model turns one request may take; default 50, >= 1
 	LoopDetection   bool          // loop_detection, --loop-detection: stop an agent repeating itself; default true
@@ -121,6 +123,22 @@ type MCPServer struct {
 
 	Start   bool          // start: connect when forge starts instead of on first use
 	Timeout time.Duration // timeout: per-call limit; 0 = the call's own timeout
+	// ResetTimeoutOnProgress (reset_timeout_on_progress): the timeout limits
+	// the silence between the server's progress notifications instead.
+	ResetTimeoutOnProgress bool
+	// MaxTotalTimeout (max_total_timeout) bounds such a call in all; 0 = an hour.
+	MaxTotalTimeout time.Duration
+	// OAuth (oauth) configures the login of a url server that asks for one.
+	OAuth MCPOAuth
+}
+
+// MCPOAuth is mcp.servers.<name>.oauth: how forge registers with the
+// server's authorization server (dynamic registration when none is set).
+type MCPOAuth struct {
+	ClientID          string // client_id: credentials registered beforehand
+	ClientSecret      string // client_secret: their secret, for a confidential client
+	ClientMetadataURL string // client_metadata_url: an https client ID metadata document
+	CallbackPort      int    // callback_port: the loopback redirect's port; 0 = any free one
 }
 
 // RateLimit is tools.<Name>.rate: {per_second: 2, burst: 5}.

@@ -254,6 +254,12 @@ func AddFlags(fs *pflag.FlagSet) {
 	add("base-url", func() {
 		fs.String("base-url", "", "the provider's http(s) endpoint (default: the provider's own)")
 	})
+	add("api", func() {
+		fs.String("api", "", "the API of --provider openai: responses or chat (default: responses for OpenAI's own API, chat for any other server)")
+	})
+	add("effort", func() {
+		fs.String("effort", "", "how hard a model that can reason thinks first: "+strings.Join(efforts[:3], ", ")+" (default: the model's own; off for none)")
+	})
 	add("approval", func() {
 		fs.String("approval", "", "what the agent may do without asking: "+strings.Join(approvalModes, ", ")+" (default ask)")
 	})

@@ -20,6 +20,13 @@ func DefaultHistoryFile(env func(string) (string, bool)) string {
 	return xdgPath(env, "XDG_STATE_HOME", filepath.Join(".local", "state"), "forge", "history")
 }
 
+// DefaultMCPAuthDir is $XDG_STATE_HOME/forge/mcp-auth, or
+// ~/.local/state/forge/mcp-auth: the MCP servers' OAuth logins, one 0600
+// file each; "" when neither is known.
+func DefaultMCPAuthDir(env func(string) (string, bool)) string {
+	return xdgPath(env, "XDG_STATE_HOME", filepath.Join(".local", "state"), "forge", "mcp-auth")
+}
+
 // DefaultSessionsDir is $XDG_DATA_HOME/forge/sessions, or
 // ~/.local/share/forge/sessions; "" when neither is known.
 func DefaultSessionsDir(env func(string) (string, bool)) string {

@@ -108,7 +108,10 @@ func parseRate(v any) (RateLimit, []string, error) {
 }
 
 // serverFields are the keys of an mcp.servers.<name> entry.
-var serverFields = []string{"command", "args", "env", "cwd", "url", "headers", "start", "timeout"}
+var serverFields = []string{"command", "args", "env", "cwd", "url", "headers", "start", "timeout", "reset_timeout_on_progress", "max_total_timeout", "oauth"}
+
+// oauthFields are the keys of an mcp.servers.<name>.oauth mapping.
+var oauthFields = []string{"client_id", "client_secret", "client_metadata_url", "callback_port"}
 
 // parseMCP reads mcp.servers.<name>. Server names and env names keep their case;
 // field names are matched ignoring case, like every other key.
@@ -187,12 +190,27 @@ func parseServer(path, name string, v any, r resolver) (MCPServer, []string, err
 			if val != nil {
 				s.Timeout, err = toDuration(val)
 			}
+		case "reset_timeout_on_progress":
+			s.ResetTimeoutOnProgress, err = toBool(val)
+		case "max_total_timeout":
+			if val != nil {
+				s.MaxTotalTimeout, err = toDuration(val)
+			}
+		case "oauth":
+			var w []string
+			s.OAuth, w, err = parseOAuth(val)
+			for _, k := range w {
+				warnings = append(warnings, unknownKey(path, k, prefix+".oauth.", oauthFields))
+			}
 		default:
 			warnings = append(warnings, unknownKey(path, k, prefix+".", serverFields))
 		}
 		if err != nil {
 			return s, nil, &ValueError{Source: "config file " + path, Key: prefix + "." + strings.ToLower(k), Value: display(val), Reason: err.Error()}
 		}
+	}
+	if s.OAuth != (MCPOAuth{}) && s.URL == "" {
+		return s, nil, fmt.Errorf("config file %s: %s.oauth: only a server with url logs in", path, prefix)
 	}
 	switch {
 	case s.Command == "" && s.URL == "":
@@ -203,6 +221,48 @@ func parseServer(path, name string, v any, r resolver) (MCPServer, []string, err
 		return s, nil, fmt.Errorf("config file %s: %s.headers: only a server with url takes headers; give a command server its settings in env", path, prefix)
 	}
 	return s, warnings, nil
+}
+
+// parseOAuth reads an oauth mapping; it returns the unknown keys.
+func parseOAuth(v any) (MCPOAuth, []string, error) {
+	var o MCPOAuth
+	if v == nil {
+		return o, nil, nil
+	}
+	m, ok := asMap(v)
+	if !ok {
+		return o, nil, errors.New("want a mapping with client_id, client_secret, client_metadata_url or callback_port")
+	}
+	if err := duplicateInCase(m); err != nil {
+		return o, nil, err
+	}
+	var unknown []string
+	for _, k := range sortedKeys(m) {
+		var err error
+		switch strings.ToLower(k) {
+		case "client_id":
+			o.ClientID, err = toString(m[k])
+		case "client_secret":
+			o.ClientSecret, err = toString(m[k])
+		case "client_metadata_url":
+			if o.ClientMetadataURL, err = toString(m[k]); err == nil && !strings.HasPrefix(o.ClientMetadataURL, "https://") {
+				err = errors.New("want an https URL")
+			}
+		case "callback_port":
+			if o.CallbackPort, err = toInt(m[k]); err == nil && (o.CallbackPort < 1 || o.CallbackPort > 65535) {
+				err = errors.New("want a port from 1 to 65535")
+			}
+		default:
+			unknown = append(unknown, k)
+		}
+		if err != nil {
+			return o, nil, fmt.Errorf("%s: %w", strings.ToLower(k), err)
+		}
+	}
+	if o.ClientSecret != "" && o.ClientID == "" {
+		return o, nil, errors.New("client_secret without client_id")
+	}
+	return o, unknown, nil
 }
 
 // scalarList is toList without the $PATH-style split: args are separate words.

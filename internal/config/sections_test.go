@@ -259,3 +259,29 @@ func TestMCPEnvNames(t *testing.T) {
 		wantContains(t, f.loadErr(p), "config file "+p+": invalid mcp.servers.x.env", "is not a variable name")
 	}
 }
+
+func TestMCPOAuthAndProgress(t *testing.T) {
+	f := newFixture(t)
+	p := f.write("c.yaml", "mcp:\n  servers:\n    remote:\n      url: https://mcp.example.com/mcp\n      timeout: 1m\n      reset_timeout_on_progress: true\n      max_total_timeout: 30m\n"+
+		"      oauth: {client_id: forge, client_secret: s3, callback_port: 8976, scope: x}\n")
+	c := f.load(p)
+	got := c.MCP.Servers["remote"]
+	if got.OAuth != (MCPOAuth{ClientID: "forge", ClientSecret: "s3", CallbackPort: 8976}) || !got.ResetTimeoutOnProgress || got.MaxTotalTimeout != 30*time.Minute {
+		t.Errorf("server %+v", got)
+	}
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], `unknown key "mcp.servers.remote.oauth.scope"`) {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+	for _, tt := range []struct{ server, want string }{
+		{"{command: run, oauth: {client_id: a}}", "mcp.servers.x.oauth: only a server with url logs in"},
+		{"{url: 'http://h', oauth: {client_secret: a}}", "client_secret without client_id"},
+		{"{url: 'http://h', oauth: {client_metadata_url: 'http://h/c.json'}}", "client_metadata_url: want an https URL"},
+		{"{url: 'http://h', oauth: {callback_port: 0}}", "callback_port: want a port from 1 to 65535"},
+	} {
+		f := newFixture(t)
+		p := f.write("c.yaml", "mcp:\n  servers:\n    x: "+tt.server+"\n")
+		if got := f.loadErr(p); !strings.Contains(got, tt.want) {
+			t.Errorf("%s: error %q, want %q", tt.server, got, tt.want)
+		}
+	}
+}

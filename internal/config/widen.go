@@ -60,6 +60,10 @@ var projectPolicy = map[string]widens{
 	"history_capacity": neutral,
 	"fail_fast":        neutral,
 	"tool_format":      neutral,
+	// How hard the model thinks costs tokens, which max_cost and
+	// max_tokens bound; it grants nothing.
+	"effort": neutral,
+	"api":    neutral,
 }
 
 // projectForbidden are the settings a project file cannot set at all.

@@ -36,7 +36,7 @@ func (r *Runner) PreToolUse(ctx context.Context, base Input, t tools.Tool, args 
 	case p.UpdatedInput == nil:
 		return p
 	}
-	valid, verr := tools.Validate(t.Parameters(), p.UpdatedInput)
+	valid, verr := tools.ValidateFor(t, p.UpdatedInput)
 	if verr != nil {
 		p.deny(base, "the hook "+quote(p.Rewriter)+" rewrote the arguments into invalid ones: "+verr.Error())
 		return p

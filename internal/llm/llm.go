@@ -30,6 +30,13 @@ type Message struct {
 	// Text is the message's text; an assistant message that only calls
 	// tools may have none.
 	Text string `json:"text,omitempty"`
+	// Reasoning is the thinking an assistant message came with, in the
+	// order the model gave it, ahead of its text and calls. Providers
+	// that sign or encrypt it must get it back unchanged with the turn it
+	// belongs to, so it is kept in the conversation and its log.
+	Reasoning []Reasoning `json:"reasoning,omitempty"`
+	// Images are pictures a user message shows the model.
+	Images []Image `json:"images,omitempty"`
 	// ToolCalls are the calls an assistant message makes, in its order.
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// Result is set on RoleTool messages.
@@ -56,6 +63,9 @@ type ToolResult struct {
 	// IsError marks a failed, denied, cancelled or invalid call, for the
 	// providers that tell the model so (Anthropic's is_error).
 	IsError bool `json:"is_error,omitempty"`
+	// Images are pictures the call returned (a screenshot read, an MCP
+	// tool's image), after Content.
+	Images []Image `json:"images,omitempty"`
 }
 
 // ToolSpec is a tool as a model is told about it: its name, description
@@ -75,6 +85,12 @@ type Request struct {
 	Tools    []ToolSpec
 	// MaxTokens bounds the answer; 0 means the provider's default.
 	MaxTokens int
+	// Effort asks a model that can reason before it answers to do so,
+	// this hard; "" leaves the model's own default.
+	Effort Effort
+	// CacheKey groups requests that share a prefix (a session's ID), for
+	// the providers that route by it to their prompt cache.
+	CacheKey string
 }
 
 // StopReason says why a model ended its turn.
@@ -126,12 +142,12 @@ type Response struct {
 type Delta struct {
 	// Text is the next piece of the assistant's text.
 	Text string
+	// Thinking is the next piece of the model's thinking, shown apart
+	// from its answer and never part of Text.
+	Thinking string
 	// ToolName is set once when the model starts a tool call, before its
 	// arguments have arrived.
 	ToolName string
-	// Thinking is the next piece of a reasoning model's thinking, as the
-	// provider streams it: shown as progress, never kept in the message.
-	Thinking string
 }
 
 // Model is a language model behind some provider.

@@ -39,29 +39,35 @@ type ModelInfo struct {
 	// Price is nil when the model's price is unknown (a local model, a
 	// new one): forge then shows tokens only.
 	Price *Price
+	// NoReasoning marks a model known not to reason: an effort is not
+	// sent to it.
+	NoReasoning bool
+	// NoImages marks a model known not to take images: it is told of
+	// them in words instead.
+	NoImages bool
 }
 
 // knownModels are the common models' windows and list prices (USD per
 // million tokens). A dated or routed name ("claude-sonnet-4-5-20250929",
 // "openai/gpt-5-mini") finds its family by LookupModel.
 var knownModels = map[string]ModelInfo{
-	"gpt-5":             {400_000, &Price{Input: 1.25, CachedInput: 0.125, Output: 10}},
-	"gpt-5-mini":        {400_000, &Price{Input: 0.25, CachedInput: 0.025, Output: 2}},
-	"gpt-5-nano":        {400_000, &Price{Input: 0.05, CachedInput: 0.005, Output: 0.40}},
-	"gpt-4.1":           {1_047_576, &Price{Input: 2, CachedInput: 0.50, Output: 8}},
-	"gpt-4.1-mini":      {1_047_576, &Price{Input: 0.40, CachedInput: 0.10, Output: 1.60}},
-	"gpt-4.1-nano":      {1_047_576, &Price{Input: 0.10, CachedInput: 0.025, Output: 0.40}},
-	"gpt-4o":            {128_000, &Price{Input: 2.50, CachedInput: 1.25, Output: 10}},
-	"gpt-4o-mini":       {128_000, &Price{Input: 0.15, CachedInput: 0.075, Output: 0.60}},
-	"o3":                {200_000, &Price{Input: 2, CachedInput: 0.50, Output: 8}},
-	"o4-mini":           {200_000, &Price{Input: 1.10, CachedInput: 0.275, Output: 4.40}},
-	"claude-opus-4-5":   {200_000, &Price{Input: 5, CachedInput: 0.50, CacheWrite: 6.25, Output: 25}},
-	"claude-opus-4-1":   {200_000, &Price{Input: 15, CachedInput: 1.50, CacheWrite: 18.75, Output: 75}},
-	"claude-opus-4":     {200_000, &Price{Input: 15, CachedInput: 1.50, CacheWrite: 18.75, Output: 75}},
-	"claude-sonnet-4-5": {200_000, &Price{Input: 3, CachedInput: 0.30, CacheWrite: 3.75, Output: 15}},
-	"claude-sonnet-4":   {200_000, &Price{Input: 3, CachedInput: 0.30, CacheWrite: 3.75, Output: 15}},
-	"claude-haiku-4-5":  {200_000, &Price{Input: 1, CachedInput: 0.10, CacheWrite: 1.25, Output: 5}},
-	"claude-3-5-haiku":  {200_000, &Price{Input: 0.80, CachedInput: 0.08, CacheWrite: 1, Output: 4}},
+	"gpt-5":             {ContextWindow: 400_000, Price: &Price{Input: 1.25, CachedInput: 0.125, Output: 10}},
+	"gpt-5-mini":        {ContextWindow: 400_000, Price: &Price{Input: 0.25, CachedInput: 0.025, Output: 2}},
+	"gpt-5-nano":        {ContextWindow: 400_000, Price: &Price{Input: 0.05, CachedInput: 0.005, Output: 0.40}},
+	"gpt-4.1":           {ContextWindow: 1_047_576, Price: &Price{Input: 2, CachedInput: 0.50, Output: 8}, NoReasoning: true},
+	"gpt-4.1-mini":      {ContextWindow: 1_047_576, Price: &Price{Input: 0.40, CachedInput: 0.10, Output: 1.60}, NoReasoning: true},
+	"gpt-4.1-nano":      {ContextWindow: 1_047_576, Price: &Price{Input: 0.10, CachedInput: 0.025, Output: 0.40}, NoReasoning: true},
+	"gpt-4o":            {ContextWindow: 128_000, Price: &Price{Input: 2.50, CachedInput: 1.25, Output: 10}, NoReasoning: true},
+	"gpt-4o-mini":       {ContextWindow: 128_000, Price: &Price{Input: 0.15, CachedInput: 0.075, Output: 0.60}, NoReasoning: true},
+	"o3":                {ContextWindow: 200_000, Price: &Price{Input: 2, CachedInput: 0.50, Output: 8}},
+	"o4-mini":           {ContextWindow: 200_000, Price: &Price{Input: 1.10, CachedInput: 0.275, Output: 4.40}},
+	"claude-opus-4-5":   {ContextWindow: 200_000, Price: &Price{Input: 5, CachedInput: 0.50, CacheWrite: 6.25, Output: 25}},
+	"claude-opus-4-1":   {ContextWindow: 200_000, Price: &Price{Input: 15, CachedInput: 1.50, CacheWrite: 18.75, Output: 75}},
+	"claude-opus-4":     {ContextWindow: 200_000, Price: &Price{Input: 15, CachedInput: 1.50, CacheWrite: 18.75, Output: 75}},
+	"claude-sonnet-4-5": {ContextWindow: 200_000, Price: &Price{Input: 3, CachedInput: 0.30, CacheWrite: 3.75, Output: 15}},
+	"claude-sonnet-4":   {ContextWindow: 200_000, Price: &Price{Input: 3, CachedInput: 0.30, CacheWrite: 3.75, Output: 15}},
+	"claude-haiku-4-5":  {ContextWindow: 200_000, Price: &Price{Input: 1, CachedInput: 0.10, CacheWrite: 1.25, Output: 5}},
+	"claude-3-5-haiku":  {ContextWindow: 200_000, Price: &Price{Input: 0.80, CachedInput: 0.08, CacheWrite: 1, Output: 4}, NoReasoning: true},
 }
 
 // LookupModel returns what forge knows of the model name: the entry of

@@ -62,8 +62,8 @@ func BenchmarkSchemaValidate(b *testing.B) {
 		"required":   []any{"a", "b"}})
 	args := tools.Args{"a": 1, "b": 2}
 	for b.Loop() {
-		if msg := s.validate(args); msg != "" {
-			b.Fatal(msg)
+		if verr := s.validate(args); verr != nil {
+			b.Fatal(verr)
 		}
 	}
 }

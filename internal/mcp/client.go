@@ -17,7 +17,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/forgehq/forge/internal/proc"
-	"github.com/forgehq/forge/internal/version"
 )
 
 // ServerConfig is one configured server (mcp.servers.<name>): a command
@@ -34,6 +33,14 @@ type ServerConfig struct {
 	Headers map[string]string
 	Start   bool          // connect when forge starts, not on first use
 	Timeout time.Duration // per-call limit; 0 means the call's own
+	// ResetTimeoutOnProgress makes Timeout a limit on the silence between
+	// progress notifications; a call then ends at MaxTotalTimeout at the
+	// latest (an hour when 0).
+	ResetTimeoutOnProgress bool
+	MaxTotalTimeout        time.Duration
+	// OAuth configures the login of a URL server that asks for one; a
+	// server given an Authorization header is never logged into.
+	OAuth OAuthConfig
 }
 
 // Transport describes how the server is reached, for /mcp.
@@ -55,6 +62,13 @@ const (
 	StateClosed     State = "closed"
 )
 
+// protocolVersion is the newest protocol version forge offers servers.
+// The SDK's default, 2026-07-28, is stateless: a server may no longer ask
+// for roots or elicitation in the middle of a call, and its progress and
+// log notifications did not reach the client in forge's tests; the servers
+// people run (and the conformance suite) speak 2025-11-25 or older.
+const protocolVersion = "2025-11-25"
+
 // connectTimeout bounds a connection attempt that has no deadline of its own.
 const connectTimeout = 30 * time.Second
 
@@ -68,27 +82,42 @@ const terminateWait = 2 * time.Second
 type Server struct {
 	cfg    ServerConfig
 	client *mcp.Client
+	env    *clientEnv
 	// passEnv are the secret-looking variables of forge's environment a
 	// stdio server inherits all the same (Manager's WithPassEnv).
 	passEnv []string
+	// dial, when set, makes the transport in place of the configuration
+	// (the tests' in-memory servers).
+	dial func() mcp.Transport
+	// authorizer, when set, has the person log in in place of the
+	// manager's (see Manager.Login); guarded by connMu.
+	authorizer Authorizer
 
 	connMu sync.Mutex // serialises connection attempts
 
-	mu      sync.Mutex
-	session *mcp.ClientSession
-	state   State
-	err     error
-	tools   []*mcp.Tool
-	stderr  *tail
-	gen     int // bumped at every connection, so a stale death notice is ignored
+	// progress routes the server's progress notifications to its calls;
+	// askers are the running calls' ways to ask the person (elicitation).
+	progress progressCalls
+	askers   askers
+
+	mu        sync.Mutex
+	session   *mcp.ClientSession
+	state     State
+	err       error
+	tools     []*mcp.Tool
+	prompts   []*mcp.Prompt
+	resources []*mcp.Resource
+	stderr    *tail
+	gen       int // bumped at every connection, so a stale death notice is ignored
 }
 
-// NewServer returns the unconnected server of cfg. A stdio server inherits
+// newRemoteServer returns the unconnected server of cfg. A stdio server inherits
 // forge's environment without the variables whose names look secret
 // (proc.Environ), plus cfg.Env.
-func NewServer(cfg ServerConfig) *Server {
-	client := mcp.NewClient(&mcp.Implementation{Name: "forge", Version: version.Version}, nil)
-	return &Server{cfg: cfg, client: client, state: StateNotStarted}
+func newRemoteServer(cfg ServerConfig, env *clientEnv) *Server {
+	s := &Server{cfg: cfg, state: StateNotStarted, env: env}
+	s.client = newClient(s, env)
+	return s
 }
 
 // Config returns the server's configuration.
@@ -146,23 +175,25 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	}
 	// The session must outlive ctx (a call's context): Connect only uses
 	// ctx for the handshake, so a cancelled call does not close it.
-	cs, err := s.client.Connect(ctx, transport, nil)
+	cs, err := s.client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
 		return nil, s.fail(withStderr(fmt.Errorf("connect: %w", err), stderr))
 	}
-	var list []*mcp.Tool
-	for t, err := range cs.Tools(ctx, nil) {
-		if err != nil {
-			_ = cs.Close()
-			return nil, s.fail(withStderr(fmt.Errorf("list tools: %w", err), stderr))
-		}
-		list = append(list, t)
+	lists, err := listAll(ctx, cs)
+	if err != nil {
+		_ = cs.Close()
+		return nil, s.fail(withStderr(err, stderr))
 	}
 	s.mu.Lock()
 	s.gen++
 	gen := s.gen
-	s.session, s.state, s.err, s.tools, s.stderr = cs, StateConnected, nil, list, stderr
+	s.session, s.state, s.err, s.stderr = cs, StateConnected, nil, stderr
+	s.tools, s.prompts, s.resources = lists.tools, lists.prompts, lists.resources
 	s.mu.Unlock()
+	if r := cs.InitializeResult(); r != nil && r.Capabilities != nil && r.Capabilities.Logging != nil {
+		// Only what forge's log keeps is worth the server's sending.
+		_ = cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: logLevel(s.env.log)})
+	}
 	go func() {
 		// Wait returns when the server goes away (it exited, or we closed).
 		err := cs.Wait()
@@ -171,10 +202,74 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	return cs, nil
 }
 
+// refresh lists what again, after the server said it changed. A session
+// replaced meanwhile has listed it anew already.
+func (s *Server) refresh(ctx context.Context, what listKind) error {
+	s.mu.Lock()
+	cs, gen := s.session, s.gen
+	s.mu.Unlock()
+	if cs == nil {
+		return nil
+	}
+	var (
+		t   []*mcp.Tool
+		p   []*mcp.Prompt
+		r   []*mcp.Resource
+		err error
+	)
+	switch what {
+	case kindTools:
+		t, err = listTools(ctx, cs)
+	case kindPrompts:
+		p, err = listPrompts(ctx, cs)
+	case kindResources:
+		r, err = listResources(ctx, cs)
+	}
+	if err != nil {
+		return fmt.Errorf("MCP server %s: list again: %w", s.cfg.Name, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen != gen {
+		return nil
+	}
+	switch what {
+	case kindTools:
+		s.tools = t
+	case kindPrompts:
+		s.prompts = p
+	case kindResources:
+		s.resources = r
+	}
+	return nil
+}
+
+// offersResources reports whether the connected server declares resources.
+func (s *Server) offersResources() bool {
+	s.mu.Lock()
+	cs := s.session
+	s.mu.Unlock()
+	if cs == nil {
+		return false
+	}
+	r := cs.InitializeResult()
+	return r != nil && r.Capabilities != nil && r.Capabilities.Resources != nil
+}
+
+// Offers returns the prompts and resources the server listed last.
+func (s *Server) Offers() ([]*mcp.Prompt, []*mcp.Resource) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prompts, s.resources
+}
+
 // transport builds the transport of the configuration.
 func (s *Server) transport() (mcp.Transport, *tail, error) {
+	if s.dial != nil {
+		return s.dial(), nil, nil
+	}
 	if s.cfg.URL != "" {
-		t, err := httpTransport(s.cfg)
+		t, err := httpTransport(s.cfg, s.env, s.authorizer)
 		return t, nil, err
 	}
 	if s.cfg.Command == "" {

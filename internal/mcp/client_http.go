@@ -10,13 +10,40 @@ import (
 	"golang.org/x/net/http/httpguts"
 )
 
+// httpRetries is how often a dropped event stream is resumed (with
+// Last-Event-ID, after the server's retry delay or a growing backoff)
+// before the server counts as gone.
+const httpRetries = 3
+
 // httpTransport is the streamable HTTP transport of a server configured by
 // URL, sending the configured headers with every request.
-func httpTransport(cfg ServerConfig) (mcp.Transport, error) {
-	t := &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1}
-	if len(cfg.Headers) == 0 {
-		return t, nil
+// authorizer, when not nil, has the person log in in place of env's.
+func httpTransport(cfg ServerConfig, env *clientEnv, authorizer Authorizer) (mcp.Transport, error) {
+	t := &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: httpRetries}
+	h, err := headers(cfg)
+	if err != nil {
+		return nil, err
 	}
+	client := http.DefaultClient
+	if len(h) > 0 {
+		client = &http.Client{Transport: &headerTransport{headers: h, next: http.DefaultTransport}}
+		t.HTTPClient = client
+	}
+	if h.Get("Authorization") == "" && env != nil {
+		if authorizer == nil {
+			authorizer = env.authorizer
+		}
+		oh, err := oauthHandler(cfg, env.tokens, authorizer, http.DefaultClient)
+		if err != nil {
+			return nil, err
+		}
+		t.OAuthHandler = oh
+	}
+	return t, nil
+}
+
+// headers checks and collects the configured headers.
+func headers(cfg ServerConfig) (http.Header, error) {
 	h := make(http.Header, len(cfg.Headers))
 	for _, name := range slices.Sorted(maps.Keys(cfg.Headers)) {
 		value := cfg.Headers[name]
@@ -29,8 +56,7 @@ func httpTransport(cfg ServerConfig) (mcp.Transport, error) {
 		}
 		h.Set(name, value)
 	}
-	t.HTTPClient = &http.Client{Transport: &headerTransport{headers: h, next: http.DefaultTransport}}
-	return t, nil
+	return h, nil
 }
 
 // headerTransport adds fixed headers to every request that does not set

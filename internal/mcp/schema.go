@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -15,14 +19,13 @@ import (
 // inputSchema is an MCP tool's inputSchema, compiled once when the tool
 // list arrives, and the forge parameters derived from it.
 //
-// forge's executor validates every call against a tool's Parameters before
-// Execute, so an MCP tool declares its top-level properties as parameters
-// (name, type, description, required): that is what /tools and the schema
-// export show, and what gives the usual messages (Missing required
-// parameter: path). The server's own schema is the real contract and is
-// checked in full (nested objects, patterns, anyOf...) by a JSON Schema
-// validator before the call is sent.
+// The server's schema is the contract: models get it as declared (see
+// tools.SchemaTool), and every call is checked against it in full (nested
+// objects, unions, patterns...) before it is sent. The parameters derived
+// from its top-level properties (name, type, description, required) only
+// summarise it, for /tools and the argument-line parser.
 type inputSchema struct {
+	raw      json.RawMessage    // the schema as JSON
 	compiled *jsonschema.Schema // nil when the schema did not compile
 	err      error              // why it did not compile
 	params   []tools.Parameter
@@ -47,6 +50,10 @@ func compileSchema(id string, schema any) *inputSchema {
 	}
 	top, _ := raw.(map[string]any)
 	s.params = deriveParams(top)
+	if s.raw, err = json.Marshal(raw); err != nil {
+		s.err = err
+		return s
+	}
 	c := jsonschema.NewCompiler()
 	c.UseLoader(noLoader{})
 	if err := c.AddResource(id, raw); err != nil {
@@ -70,42 +77,134 @@ func normalise(v any) (any, error) {
 	return jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
 }
 
-// validate checks args against the server's schema and returns a message
-// naming every place that is wrong, or "".
-func (s *inputSchema) validate(args tools.Args) string {
+// validate checks args against the server's schema and returns nil or the
+// failure: one wrong place in forge's usual words (Missing required
+// parameter: q), several joined with "; ".
+func (s *inputSchema) validate(args tools.Args) *tools.ValidationError {
 	if s.compiled == nil {
-		return ""
+		return nil
+	}
+	if args == nil {
+		args = tools.Args{} // a call without arguments sends an empty object
 	}
 	v, err := normalise(map[string]any(args))
 	if err != nil {
-		return "arguments cannot be encoded: " + err.Error()
+		return &tools.ValidationError{Rule: tools.RuleJSON, Message: "arguments cannot be encoded: " + err.Error()}
 	}
 	err = s.compiled.Validate(v)
 	if err == nil {
-		return ""
+		return nil
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return err.Error()
+		return &tools.ValidationError{Rule: tools.RuleSchema, Message: err.Error()}
 	}
-	return describe(ve)
+	var leaves []*tools.ValidationError
+	collect(ve, &leaves)
+	leaves = mergeTypes(leaves)
+	if len(leaves) == 0 {
+		return &tools.ValidationError{Rule: tools.RuleSchema, Message: ve.Error()}
+	}
+	out := *leaves[0]
+	for _, l := range leaves[1:] {
+		out.Message += "; " + l.Message
+	}
+	return &out
 }
 
-// describe turns the validator's error tree into one line:
-// at '/path': got number, want string; at ”: missing property 'q'.
-func describe(ve *jsonschema.ValidationError) string {
-	lines := strings.Split(ve.Error(), "\n")
-	var parts []string
-	for _, l := range lines[1:] { // the first line names the schema URL
-		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))
-		if l != "" {
-			parts = append(parts, l)
+// maxLeaves bounds the places one message names.
+const maxLeaves = 5
+
+// collect appends the failures at the leaves of e's tree, each in forge's
+// words, up to maxLeaves.
+func collect(e *jsonschema.ValidationError, out *[]*tools.ValidationError) {
+	if len(*out) >= maxLeaves {
+		return
+	}
+	if len(e.Causes) > 0 {
+		for _, c := range e.Causes {
+			collect(c, out)
 		}
+		return
 	}
-	if len(parts) == 0 {
-		return lines[0]
+	*out = append(*out, leaf(e))
+}
+
+// mergeTypes joins type failures at one path (the alternatives of a
+// union) into one: Invalid type for id: expected integer or string.
+func mergeTypes(leaves []*tools.ValidationError) []*tools.ValidationError {
+	var out []*tools.ValidationError
+	first := map[string]*tools.ValidationError{}
+	for _, l := range leaves {
+		prev, seen := first[l.Path]
+		if l.Rule != tools.RuleType || !seen {
+			if l.Rule == tools.RuleType {
+				first[l.Path] = l
+			}
+			out = append(out, l)
+			continue
+		}
+		_, want, _ := strings.Cut(l.Message, ": expected ")
+		prev.Message += " or " + want
 	}
-	return strings.Join(parts, "; ")
+	return out
+}
+
+// leaf is one failure: the kinds forge's own validation knows in its
+// messages, others as the validator words them, at the value's path.
+func leaf(e *jsonschema.ValidationError) *tools.ValidationError {
+	path := argPath(e.InstanceLocation)
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		name := joinPath(path, k.Missing[0])
+		return &tools.ValidationError{Path: name, Rule: tools.RuleMissing, Message: "Missing required parameter: " + name}
+	case *kind.Type:
+		if path != "" {
+			return &tools.ValidationError{Path: path, Rule: tools.RuleType,
+				Message: fmt.Sprintf("Invalid type for %s: expected %s", path, strings.Join(k.Want, " or "))}
+		}
+	case *kind.Enum:
+		if path != "" {
+			return &tools.ValidationError{Path: path, Rule: tools.RuleEnum, Received: k.Got,
+				Message: fmt.Sprintf("Invalid value for %s: must be one of %s", path, jsonText(k.Want))}
+		}
+	case *kind.AdditionalProperties:
+		name := joinPath(path, k.Properties[0])
+		return &tools.ValidationError{Path: name, Rule: tools.RuleUnknown, Message: "Unknown parameter: " + name}
+	}
+	where := path
+	if where == "" {
+		where = "the arguments"
+	}
+	return &tools.ValidationError{Path: path, Rule: tools.RuleSchema,
+		Message: fmt.Sprintf("Invalid value for %s: %s", where, e.ErrorKind.LocalizedString(printer))}
+}
+
+// printer words the validator's messages.
+var printer = message.NewPrinter(language.English)
+
+// argPath writes an instance location as forge names arguments:
+// edits[1].old_string.
+func argPath(loc []string) string {
+	var b strings.Builder
+	for _, tok := range loc {
+		if _, err := strconv.Atoi(tok); err == nil && b.Len() > 0 {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
 }
 
 // deriveParams lists the schema's top-level properties as forge

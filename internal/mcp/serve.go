@@ -33,6 +33,9 @@ type ServeOptions struct {
 	// diagnostics (standard error in forge mcp serve: standard output is
 	// the protocol). Nil discards them.
 	Log io.Writer
+	// Call runs one call the way every other caller's calls run (hooks
+	// around the executor); nil runs it on the executor alone.
+	Call func(ctx context.Context, name string, ec tools.ExecutionContext, args tools.Args) tools.Result
 }
 
 // stopTimes say how Serve ends when its client closes its input.
@@ -61,7 +64,9 @@ func newServer(ex *tools.Executor, opts ServeOptions, calls context.Context) (*m
 		return nil, nil, err
 	}
 	logger := slog.New(slog.NewTextHandler(logWriter(opts), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := mcp.NewServer(&mcp.Implementation{Name: "forge", Version: version.Version}, &mcp.ServerOptions{Logger: logger})
+	// The served set is fixed when serving starts: no list_changed.
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}}
+	s := mcp.NewServer(&mcp.Implementation{Name: "forge", Version: version.Version}, &mcp.ServerOptions{Logger: logger, Capabilities: caps})
 	ec := opts.Context
 	if opts.DryRun {
 		ec.DryRun = true
@@ -84,10 +89,38 @@ func newServer(ex *tools.Executor, opts ServeOptions, calls context.Context) (*m
 			if string(raw) == "null" {
 				raw = nil
 			}
-			return fromResult(ex.ExecuteJSON(ctx, name, ec, raw)), nil
+			res := serveCall(ctx, ex, opts, name, callContext(ctx, ec, req), raw)
+			logCall(ctx, req.Session, name, res)
+			return fromResult(res), nil
 		})
 	}
 	return s, descs, nil
+}
+
+// logCall tells the client, at the level it asked for (logging/setLevel),
+// how a call ended: info for a success, a warning for a failure.
+func logCall(ctx context.Context, ss *mcp.ServerSession, name string, r tools.Result) {
+	if ss == nil {
+		return
+	}
+	l := slog.New(mcp.NewLoggingHandler(ss, &mcp.LoggingHandlerOptions{LoggerName: "forge"}))
+	if r.Success {
+		l.InfoContext(ctx, "Tool "+name+" succeeded", "duration_ms", r.DurationMS)
+		return
+	}
+	l.WarnContext(ctx, "Tool "+name+" failed: "+r.Error, "status", string(r.Status), "duration_ms", r.DurationMS)
+}
+
+// serveCall runs one call through opts.Call, or the executor alone.
+func serveCall(ctx context.Context, ex *tools.Executor, opts ServeOptions, name string, ec tools.ExecutionContext, raw json.RawMessage) tools.Result {
+	if opts.Call == nil {
+		return ex.ExecuteJSON(ctx, name, ec, raw)
+	}
+	args, err := tools.DecodeArgs(raw)
+	if err != nil {
+		return ex.ExecuteJSON(ctx, name, ec, raw) // the executor words the refusal
+	}
+	return opts.Call(ctx, name, ec, args)
 }
 
 func logWriter(opts ServeOptions) io.Writer {
@@ -97,10 +130,10 @@ func logWriter(opts ServeOptions) io.Writer {
 	return opts.Log
 }
 
-// mcpTool is d in the mcp export format, as the SDK's Tool. A read-only
-// tool says so in its annotations, so clients may call it without asking,
-// and says whether its calls reach other hosts (openWorldHint), which a
-// read-only tool that sends data away does.
+// mcpTool is d in the mcp export format, as the SDK's Tool, with the
+// annotations forge knows: a read-only tool says so (and that it is
+// idempotent), any other that it may destroy; every one says whether its
+// calls reach other hosts (openWorldHint).
 func mcpTool(d tools.Descriptor) (*mcp.Tool, error) {
 	raw, err := tools.ExportSchema(d, tools.FormatMCP)
 	if err != nil {
@@ -115,9 +148,15 @@ func mcpTool(d tools.Descriptor) (*mcp.Tool, error) {
 		return nil, fmt.Errorf("tool %s: %w", d.Name, err)
 	}
 	t := &mcp.Tool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema}
+	openWorld := d.Networked
+	a := &mcp.ToolAnnotations{Title: d.Name, ReadOnlyHint: d.ReadOnly, OpenWorldHint: &openWorld}
 	if d.ReadOnly {
-		t.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &d.Networked}
+		a.IdempotentHint = true
+	} else {
+		destructive := true
+		a.DestructiveHint = &destructive
 	}
+	t.Annotations = a
 	return t, nil
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -157,7 +158,7 @@ func ServeHTTP(ctx context.Context, ex *tools.Executor, opts ServeOptions, ln ne
 	}
 	announce(opts, descs, where)
 	srv := &http.Server{
-		Handler:           httpHandler(s, token),
+		Handler:           httpHandler(s, token, "http://"+ln.Addr().String()),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ErrorLog:          log.New(logWriter(opts), "forge mcp serve: ", 0),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
@@ -185,7 +186,11 @@ func ServeHTTP(ctx context.Context, ex *tools.Executor, opts ServeOptions, ln ne
 // page must not drive a server on this machine through the browser). The
 // SDK's own guard refuses requests to a loopback listener whose Host is not
 // a loopback name (DNS rebinding).
-func httpHandler(s *mcp.Server, token string) http.Handler {
+//
+// A request without the token gets 401 with a WWW-Authenticate header that
+// names the protected-resource metadata at base (the served address), as
+// MCP clients expect of a server that wants a token.
+func httpHandler(s *mcp.Server, token, base string) http.Handler {
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{SessionTimeout: idleSession})
 	h = http.NewCrossOriginProtection().Handler(h)
@@ -202,5 +207,14 @@ func httpHandler(s *mcp.Server, token string) http.Handler {
 		}
 		return &auth.TokenInfo{UserID: "forge"}, nil
 	}
-	return auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+	mux := http.NewServeMux()
+	mux.Handle(resourceMetadataPath, auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+		Resource: base + "/", ResourceName: "forge", BearerMethodsSupported: []string{"header"}}))
+	mux.Handle("/", auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true,
+		ResourceMetadataURL: base + resourceMetadataPath})(h))
+	return mux
 }
+
+// resourceMetadataPath is where the served endpoint's protected-resource
+// metadata is.
+const resourceMetadataPath = "/.well-known/oauth-protected-resource"

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
 
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -35,6 +37,15 @@ type Manager struct {
 
 	servers map[string]*Server
 	order   []string
+	env     clientEnv
+	// media is where images, audio and binary resources from tools are
+	// written for the person to open.
+	media string
+	// onChange, when set, is told when a server's prompts or resources
+	// change (the shell's commands and completion follow them).
+	onChange func(server string)
+	// resourceTools registers the resource tools once.
+	resourceTools sync.Once
 
 	mu    sync.Mutex
 	owned map[string]owned // forge name -> what we registered under it
@@ -62,17 +73,46 @@ func WithPassEnv(names ...string) Option {
 	return func(m *Manager) { m.passEnv = append(m.passEnv, names...) }
 }
 
+// WithLogger sets the log that servers' log messages and list refresh
+// failures go to (at the level each message gives).
+func WithLogger(l zerolog.Logger) Option { return func(m *Manager) { m.env.log = l } }
+
+// WithRoot names the project's root: the one root servers are told of
+// (roots/list), as a file:// URI.
+func WithRoot(dir string) Option { return func(m *Manager) { m.env.root = dir } }
+
+// WithMediaDir sets where images, audio and binary resources that tools
+// return are written, for the person to open; "" is the temporary
+// directory.
+func WithMediaDir(dir string) Option { return func(m *Manager) { m.media = dir } }
+
+// WithTokenDir sets the directory of the OAuth logins (one 0600 file per
+// server); "" keeps them in memory only.
+func WithTokenDir(dir string) Option {
+	return func(m *Manager) { m.env.tokens = &tokenStore{dir: dir} }
+}
+
+// WithAuthorizer sets how the person logs in to a server that asks for
+// OAuth; without one such a server fails with ErrLoginNeeded.
+func WithAuthorizer(a Authorizer) Option { return func(m *Manager) { m.env.authorizer = a } }
+
+// WithOnChange sets a function told, on a goroutine of its own, when a
+// server's prompts or resources change.
+func WithOnChange(fn func(server string)) Option { return func(m *Manager) { m.onChange = fn } }
+
 // NewManager returns a manager for the servers, none connected yet.
 func NewManager(reg *tools.Registry, servers []ServerConfig, opts ...Option) *Manager {
-	m := &Manager{reg: reg, servers: map[string]*Server{}, owned: map[string]owned{}}
+	m := &Manager{reg: reg, servers: map[string]*Server{}, owned: map[string]owned{},
+		env: clientEnv{log: zerolog.Nop(), tokens: &tokenStore{}}}
 	for _, o := range opts {
 		o(m)
 	}
+	m.env.changed = m.changed
 	for _, c := range servers {
 		if _, dup := m.servers[c.Name]; dup {
 			continue
 		}
-		s := NewServer(c)
+		s := newRemoteServer(c, &m.env)
 		s.passEnv = m.passEnv
 		m.servers[c.Name] = s
 		m.order = append(m.order, c.Name)
@@ -183,6 +223,9 @@ func (m *Manager) unknown(name string) error {
 // sync makes the registry hold exactly the server's listed tools.
 func (m *Manager) sync(s *Server) error {
 	_, list, _ := s.Status()
+	if s.offersResources() {
+		m.registerResourceTools()
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	server := s.cfg.Name
@@ -207,6 +250,40 @@ func (m *Manager) sync(s *Server) error {
 		m.owned[name] = owned{server: server, tool: t.Name, value: tool}
 	}
 	return errors.Join(errs...)
+}
+
+// registerResourceTools registers ReadMcpResource and ListMcpResources,
+// once: when the first server that offers resources connects.
+func (m *Manager) registerResourceTools() {
+	m.resourceTools.Do(func() {
+		for _, list := range []bool{false, true} {
+			var t tools.Tool = &resourceTool{m: m, list: list}
+			if m.wrap != nil {
+				t = m.wrap(t)
+			}
+			if err := m.reg.Register(t); err != nil {
+				m.env.log.Warn().Str("component", "mcp").Msg(err.Error())
+			}
+		}
+	})
+}
+
+// changed lists again what server s says changed: new tools join the
+// registry, those gone leave it, while forge runs.
+func (m *Manager) changed(s *Server, what listKind) {
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	err := s.refresh(ctx, what)
+	if err == nil && what == kindTools {
+		err = m.sync(s)
+	}
+	if err != nil {
+		m.env.log.Warn().Str("component", "mcp").Str("server", s.cfg.Name).Msg(err.Error())
+		return
+	}
+	if what != kindTools && m.onChange != nil {
+		m.onChange(s.cfg.Name)
+	}
 }
 
 // deregister removes the tools registered for server.
@@ -316,6 +393,20 @@ func (t *remoteTool) Category() tools.Category { return tools.CategoryMCP }
 // Parameters are the schema's top-level properties (see inputSchema).
 func (t *remoteTool) Parameters() []tools.Parameter { return t.schema.params }
 
+// InputSchema is the server's schema of the tool's arguments, which models
+// get as declared (tools.SchemaTool).
+func (t *remoteTool) InputSchema() json.RawMessage { return t.schema.raw }
+
+// ValidateArgs checks args against the server's schema, so that forge
+// accepts exactly what the server accepts; the arguments are sent as given.
+func (t *remoteTool) ValidateArgs(args tools.Args) *tools.ValidationError {
+	verr := t.schema.validate(args)
+	if verr != nil {
+		verr.Tool = t.name
+	}
+	return verr
+}
+
 // IsReadOnly reports whether the server declares that the tool changes
 // nothing (annotations.readOnlyHint). Forge takes the server's word: the
 // hint is what lets forge offer the tool where only readers are allowed.
@@ -337,7 +428,15 @@ func (t *remoteTool) Egress(tools.ExecutionContext, tools.Args) tools.Egress {
 }
 
 // CallTimeout is the server's configured timeout; 0 means the context's.
+// When progress resets it, the executor's deadline is the total limit and
+// Execute watches the silence between notifications itself.
 func (t *remoteTool) CallTimeout(tools.ExecutionContext, tools.Args) time.Duration {
+	if t.srv.cfg.ResetTimeoutOnProgress {
+		if t.srv.cfg.MaxTotalTimeout > 0 {
+			return t.srv.cfg.MaxTotalTimeout
+		}
+		return defaultMaxTotal
+	}
 	return t.srv.cfg.Timeout
 }
 
@@ -351,16 +450,11 @@ func (t *remoteTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 	return fmt.Sprintf("Would call tool %s on MCP server %s with %s", t.remote.Name, t.srv.cfg.Name, jsonText(args))
 }
 
-// Execute validates args against the server's inputSchema, then calls the
-// tool. The call's context goes to the SDK, which sends
+// Execute calls the tool with args, which the executor has checked with
+// ValidateArgs. The call's context goes to the SDK, which sends
 // notifications/cancelled to the server when it ends early (forge's
 // timeout, Ctrl-C), so the server can stop working too.
 func (t *remoteTool) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
-	if msg := t.schema.validate(args); msg != "" {
-		r := tools.Fail(fmt.Sprintf("Invalid arguments for %s: %s", t.name, msg))
-		r.ErrorKind = tools.KindValidation
-		return r
-	}
 	cs, listed, err := t.srv.Session(ctx)
 	if err != nil {
 		return tools.Fail(fmt.Sprintf("MCP server %s is not available: %v", t.srv.cfg.Name, unwrapServer(err)), "server", t.srv.cfg.Name)
@@ -371,15 +465,17 @@ func (t *remoteTool) Execute(ctx context.Context, ec tools.ExecutionContext, arg
 	if args == nil {
 		args = tools.Args{}
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: t.remote.Name, Arguments: map[string]any(args)})
+	ctx, watch := t.watch(ctx, ec)
+	defer watch.stop()
+	params := &mcp.CallToolParams{Name: t.remote.Name, Arguments: map[string]any(args)}
+	token, forget := t.srv.progress.add(watch.progress)
+	defer forget()
+	params.SetProgressToken(token)
+	defer t.srv.askers.push(ec.Asker)()
+	res, err := cs.CallTool(ctx, params)
 	if err != nil {
 		if ctx.Err() != nil {
-			r := tools.Fail("Tool execution cancelled")
-			r.Status, r.ErrorKind = tools.StatusCancelled, tools.KindCancelled
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				r.Status, r.ErrorKind = tools.StatusTimedOut, tools.KindTimeout
-			}
-			return r
+			return ended(ctx, watch.limit)
 		}
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
@@ -391,7 +487,7 @@ func (t *remoteTool) Execute(ctx context.Context, ec tools.ExecutionContext, arg
 		t.srv.drop(reason)
 		return tools.Fail(fmt.Sprintf("MCP server %s stopped during the call (it is restarted on the next call): %v", t.srv.cfg.Name, err), "server", t.srv.cfg.Name)
 	}
-	return toResult(t.srv.cfg.Name, t.remote.Name, res)
+	return toResult(t.srv.cfg.Name, t.remote.Name, res, t.m.media)
 }
 
 // unwrapServer drops the "MCP server NAME: " prefix fail adds, which the

@@ -23,7 +23,7 @@ func testServer(t *testing.T, name string, start bool) (ServerConfig, string) {
 func newTestManager(t *testing.T, cfgs ...ServerConfig) (*Manager, *tools.Registry, *tools.Executor) {
 	t.Helper()
 	reg := tools.NewRegistry()
-	m := NewManager(reg, cfgs)
+	m := NewManager(reg, cfgs, WithMediaDir(t.TempDir()))
 	t.Cleanup(func() { m.Close() })
 	return m, reg, tools.NewExecutor(reg)
 }
@@ -67,12 +67,12 @@ func TestManagerStartAndCall(t *testing.T) {
 		{"mcp__test__echo", tools.Args{"text": "hello"}, true, "", "hello"},
 		{"mcp__test__add", tools.Args{"a": 2, "b": 40}, true, "", "42"},
 		{"mcp__test__echo", tools.Args{}, false, tools.KindValidation, "Missing required parameter: text"},
-		{"mcp__test__add", tools.Args{"a": 101, "b": 1}, false, tools.KindValidation, "Invalid arguments for mcp__test__add: at '/a': "},
-		{"mcp__test__add", tools.Args{"a": 1, "b": 1, "tags": []any{"ok", "NOT"}}, false, tools.KindValidation, "Invalid arguments for mcp__test__add: at '/tags/1': "},
+		{"mcp__test__add", tools.Args{"a": 101, "b": 1}, false, tools.KindValidation, "Invalid value for a: maximum: "},
+		{"mcp__test__add", tools.Args{"a": 1, "b": 1, "tags": []any{"ok", "NOT"}}, false, tools.KindValidation, "Invalid value for tags[1]: "},
 		{"mcp__test__add", tools.Args{"a": 1.5, "b": 1}, false, tools.KindValidation, "Invalid type for a: expected integer"},
 		{"mcp__test__fail", nil, false, tools.KindExecution, "the disk is full"},
-		{"mcp__test__image", nil, true, "", "a red dot\n[image: image/png, 18 bytes]"},
-		{"mcp__test__resource", nil, true, "", "note text\n[resource: file:///blob.bin, application/octet-stream, 3 bytes]"},
+		{"mcp__test__image", nil, true, "", "a red dot\n[image: image/png, 70 bytes, saved to " + m.media + "/"},
+		{"mcp__test__resource", nil, true, "", "note text\n[resource: file:///blob.bin, application/octet-stream, 3 bytes, saved to " + m.media + "/"},
 	} {
 		r := ex.Execute(context.Background(), tc.tool, ec(), tc.args)
 		if r.Success != tc.ok || r.ErrorKind != tc.kind {
@@ -82,6 +82,9 @@ func TestManagerStartAndCall(t *testing.T) {
 		got := r.Error
 		if r.Success {
 			got, _ = r.Output.(string)
+		}
+		if tc.tool == "mcp__test__image" && (len(r.Images) != 1 || r.Images[0].MediaType != "image/png" || len(r.Images[0].Data) != 70) {
+			t.Errorf("the image does not reach the model: %+v", r.Images)
 		}
 		if !strings.HasPrefix(got, tc.text) {
 			t.Errorf("%s %v: %q, want prefix %q", tc.tool, tc.args, got, tc.text)

@@ -191,6 +191,15 @@ func (t *Tool) Present(args tools.Args, res tools.Result) tools.Presentation {
 	return tools.Present(t.inner, args, res)
 }
 
+// InputSchema passes the inner tool's own schema on (tools.SchemaTool).
+func (t *Tool) InputSchema() json.RawMessage { return tools.InputSchemaOf(t.inner) }
+
+// ValidateArgs checks args as the inner tool would be checked.
+func (t *Tool) ValidateArgs(args tools.Args) *tools.ValidationError {
+	_, verr := tools.ValidateFor(t.inner, args)
+	return verr
+}
+
 // IsReadOnly forwards to the wrapped tool.
 func (t *Tool) IsReadOnly() bool { return tools.IsReadOnly(t.inner) }
 

@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync/atomic"
@@ -38,6 +39,13 @@ func (c *counter) Egress(ec tools.ExecutionContext, args tools.Args) tools.Egres
 }
 func (c *counter) Init(ctx context.Context) error { c.inited.Store(true); return nil }
 func (c *counter) Close() error                   { c.closed.Store(true); return nil }
+func (c *counter) InputSchema() json.RawMessage   { return json.RawMessage(`{"type":"object"}`) }
+func (c *counter) ValidateArgs(args tools.Args) *tools.ValidationError {
+	if args["bad"] != nil {
+		return &tools.ValidationError{Path: "bad", Rule: tools.RuleSchema, Message: "bad"}
+	}
+	return nil
+}
 
 // plain has none of the optional behaviours.
 type plain struct{ name string }
@@ -76,7 +84,17 @@ func TestForwardsOptionalInterfaces(t *testing.T) {
 		t.Errorf("descriptor differs: %+v", tools.Describe(w))
 	}
 
+	if string(tools.Describe(w).InputSchema) != `{"type":"object"}` {
+		t.Errorf("own schema not forwarded: %s", tools.Describe(w).InputSchema)
+	}
+	if _, verr := tools.ValidateFor(w, tools.Args{"bad": 1}); verr == nil || verr.Rule != tools.RuleSchema {
+		t.Errorf("own validation not forwarded: %+v", verr)
+	}
+
 	p := Wrap(plain{name: "P"}, rate.NewLimiter(rate.Inf, 1))
+	if tools.Describe(p).InputSchema != nil {
+		t.Error("plain tool gained a schema")
+	}
 	if got := p.DryRun(ec, tools.Args{"a": 1}); got != `Would execute P with {"a":1}` {
 		t.Errorf("generic DryRun = %q", got)
 	}

@@ -79,6 +79,17 @@ type todoEvent struct {
 	ParentID string      `json:"parent_id,omitempty"`
 }
 
+// progressEvent is a running call's progress, as its server reports it.
+type progressEvent struct {
+	Type     string  `json:"type"`
+	ID       string  `json:"id"`
+	Name     string  `json:"name"`
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
+	Message  string  `json:"message,omitempty"`
+	ParentID string  `json:"parent_id,omitempty"`
+}
+
 type usageJSON struct {
 	InputTokens      int64 `json:"input_tokens"`
 	OutputTokens     int64 `json:"output_tokens"`
@@ -107,6 +118,8 @@ type doneEvent struct {
 	// FilesChanged are the files Write, Edit and NotebookEdit changed,
 	// relative to the working directory when inside it.
 	FilesChanged []string `json:"files_changed,omitempty"`
+	// Model is the model that gave the last answer.
+	Model string `json:"model,omitempty"`
 }
 
 func newUsage(u llm.Usage) usageJSON {
@@ -118,6 +131,8 @@ func (v jsonRun) Event(e agent.Event) {
 	switch e.Type {
 	case agent.EventText:
 		v.write(textEvent{Type: "text", Text: e.Text, ParentID: e.ParentID})
+	case agent.EventThinking:
+		v.write(textEvent{Type: "thinking", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventNotice:
 		v.write(textEvent{Type: "notice", Text: e.Text, ParentID: e.ParentID})
 	case agent.EventCompaction:
@@ -136,6 +151,11 @@ func (v jsonRun) Event(e agent.Event) {
 		ev := newCallEvent(string(e.Type), e.Call)
 		ev.ParentID = e.ParentID
 		v.write(ev)
+	case agent.EventToolProgress:
+		if e.Progress != nil {
+			v.write(progressEvent{Type: "progress", ID: e.Call.ID, Name: e.Call.Name, Progress: e.Progress.Progress,
+				Total: e.Progress.Total, Message: e.Progress.Message, ParentID: e.ParentID})
+		}
 	case agent.EventToolResult:
 		v.write(resultEvent{Type: "tool_result", ID: e.Call.ID, Name: e.Call.Name, Status: string(e.Result.Status),
 			Output: e.Result.Output, Error: e.Result.Error, Sandboxed: e.Call.Sandboxed && e.Result.Status != agent.StatusDenied,
@@ -148,7 +168,7 @@ func (v jsonRun) Event(e agent.Event) {
 		v.write(ev)
 	case agent.EventDone:
 		d := doneEvent{Type: "done", Reason: string(e.Done.Reason), Turns: e.Done.Turns, Usage: newUsage(e.Done.Usage),
-			Text: e.Done.Text, SessionID: v.sessionID, FilesChanged: RelPaths(v.wd, e.Done.FilesChanged)}
+			Text: e.Done.Text, SessionID: v.sessionID, Model: e.Done.Model, FilesChanged: RelPaths(v.wd, e.Done.FilesChanged)}
 		if e.Done.Priced {
 			d.CostUSD = roundedCost(e.Done.Cost)
 		}

@@ -52,6 +52,11 @@ type runView struct {
 	shownText string
 	// nested says the line being written is a subagent's.
 	nested bool
+	// thought is the model's thinking as it streams, shown dimmed in the
+	// live area until it ends, then folded to one line; nil when the
+	// model is not thinking.
+	thought      *tailBuffer
+	thoughtStart time.Time
 }
 
 // markdownStream turns streamed Markdown into terminal text, block by
@@ -68,15 +73,25 @@ func (v *runView) Event(e agent.Event) {
 	case e.Type == agent.EventToolOutput:
 		v.output(e)
 		return
-	case e.ParentID != "" && e.Type == agent.EventThinking:
-		return // the Task call it works for shows as running
+	case e.Type == agent.EventToolProgress:
+		if e.Progress != nil {
+			e.Text = progressLine(*e.Progress)
+			v.output(e)
+		}
+		return
 	case e.Type == agent.EventThoughtDelta:
-		return // the shell shows the model thinking as its spinner
+		v.think(e)
+		return
+	case e.ParentID != "" && e.Type == agent.EventRequest:
+		return // the Task call it works for shows as running
 	}
 	// Anything else is written above the live area: erase it first, and
 	// draw it again below once written.
-	v.thinking = e.Type == agent.EventThinking
+	v.thinking = e.Type == agent.EventRequest
 	v.live.erase()
+	if e.ParentID == "" {
+		v.foldThought()
+	}
 	defer v.redraw()
 	switch e.Type {
 	case agent.EventToolStart:
@@ -231,6 +246,9 @@ func (v *runView) footer(d *agent.Done) {
 		turns = fmt.Sprintf("%d requests", d.Turns)
 	}
 	figures = append([]string{turns}, figures...)
+	if d.Model != "" {
+		figures = append([]string{d.Model}, figures...)
+	}
 	switch n := len(d.FilesChanged); n {
 	case 0:
 	case 1:

@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/forgehq/forge/internal/agent"
@@ -65,6 +67,24 @@ func (v *runView) output(e agent.Event) {
 	}
 }
 
+// progressLine is a progress report as a line of the call's live output:
+// "progress 3/10: indexing" (a percentage when the numbers are not whole).
+func progressLine(p tools.Progress) string {
+	num := strconv.FormatFloat(p.Progress, 'f', -1, 64)
+	if p.Total > 0 {
+		if p.Progress == math.Trunc(p.Progress) && p.Total == math.Trunc(p.Total) {
+			num += "/" + strconv.FormatFloat(p.Total, 'f', -1, 64)
+		} else {
+			num = strconv.Itoa(int(100*p.Progress/p.Total)) + "%"
+		}
+	}
+	line := "progress " + num
+	if m := oneLineText(p.Message); m != "" {
+		line += ": " + m
+	}
+	return line + "\n"
+}
+
 // redraw shows what the run waits for: the model, or the calls running
 // (the last to print with its output), unless one of them is asking the
 // person something.
@@ -73,6 +93,9 @@ func (v *runView) redraw() {
 		return
 	}
 	switch {
+	case v.thought != nil:
+		v.endLine(v.p.Out)
+		v.live.show("Thinking…", v.thoughtStart, v.thought)
 	case v.thinking:
 		v.endLine(v.p.Out)
 		v.live.show("Thinking…", time.Time{}, nil)

@@ -113,14 +113,9 @@ func ok(out string) *agent.CallResult {
 // output, the live area gone.
 func TestRunViewLiveCall(t *testing.T) {
 	l := newLiveRun(nil)
-	l.send(agent.Event{Type: agent.EventThinking})
+	l.send(agent.Event{Type: agent.EventRequest})
 	if got := l.screen(); got != "⠋ Thinking…" {
 		t.Errorf("thinking: %q", got)
-	}
-	// A reasoning model's thoughts keep the spinner; they are not shown.
-	l.send(agent.Event{Type: agent.EventThoughtDelta, Text: "Let me see."})
-	if got := l.screen(); got != "⠋ Thinking…" {
-		t.Errorf("thinking, thoughts streaming: %q", got)
 	}
 	l.send(agent.Event{Type: agent.EventToolCall, Call: bashCall}, agent.Event{Type: agent.EventToolStart, Call: bashCall})
 	if got := l.screen(); got != "⠋ Bash(make test) · 0s" {
@@ -237,7 +232,7 @@ func TestRunViewSubagentUnderItsTask(t *testing.T) {
 	task := &agent.Call{ID: "t1", Name: "Task", Args: tools.Args{"file_path": "find the config"}}
 	l := newLiveRun(func(n string) (tools.Tool, bool) { return presentingTool{name: n}, true })
 	l.send(agent.Event{Type: agent.EventToolStart, Call: task},
-		agent.Event{Type: agent.EventThinking, ParentID: "t1"},
+		agent.Event{Type: agent.EventRequest, ParentID: "t1"},
 		agent.Event{Type: agent.EventToolCall, Call: readCall, ParentID: "t1"},
 		agent.Event{Type: agent.EventToolStart, Call: readCall, ParentID: "t1"},
 		agent.Event{Type: agent.EventToolResult, Call: readCall, Result: ok("x"), ParentID: "t1"})
@@ -255,7 +250,7 @@ func TestRunViewSubagentUnderItsTask(t *testing.T) {
 // are those of a script's log, as before.
 func TestRunViewPipedUnchanged(t *testing.T) {
 	out, _ := runText(false,
-		agent.Event{Type: agent.EventThinking},
+		agent.Event{Type: agent.EventRequest},
 		agent.Event{Type: agent.EventToolCall, Call: bashCall},
 		agent.Event{Type: agent.EventToolStart, Call: bashCall},
 		agent.Event{Type: agent.EventToolOutput, Call: bashCall, Text: "secret progress\n"},

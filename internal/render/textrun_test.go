@@ -86,6 +86,11 @@ func TestRunViewFooter(t *testing.T) {
 	if out, _ := runText(false, agent.Event{Type: agent.EventDone, Done: done}); strings.Contains(out, "requests") {
 		t.Errorf("a footer in a pipe:\n%s", out)
 	}
+	// The footer names the model that answered (it changes with /model).
+	done.Model = "claude-opus-4-5"
+	if out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done}); !strings.Contains(out, "claude-opus-4-5 · 3 requests · ") {
+		t.Errorf("no model in the footer:\n%s", out)
+	}
 }
 
 func TestRunViewStopReasons(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -98,6 +99,19 @@ func (l *Log) PromptTyped(text, typed string) error {
 		typed = ""
 	}
 	return l.appendStored(storedMessage{Message: llm.Message{Role: llm.RoleUser, Text: text}, Typed: typed}, "", true)
+}
+
+// PromptImages is Prompt of a prompt that shows the model images.
+func (l *Log) PromptImages(text string, images []llm.Image) error {
+	return l.PromptWith(text, "", images)
+}
+
+// PromptWith is PromptTyped of a prompt that shows the model images.
+func (l *Log) PromptWith(text, typed string, images []llm.Image) error {
+	if typed == text {
+		typed = ""
+	}
+	return l.appendStored(storedMessage{Message: llm.Message{Role: llm.RoleUser, Text: text, Images: images}, Typed: typed}, "", true)
 }
 
 // Outcome records how a call ended, as the person was shown it.
@@ -304,6 +318,10 @@ func (l *Log) store(m llm.Message) (storedMessage, error) {
 	if err := checkMessage(&sm); err != nil {
 		return storedMessage{}, fmt.Errorf("session %s: %w", l.id, err)
 	}
+	if err := l.storePictures(&sm); err != nil {
+		return storedMessage{}, err
+	}
+	m = sm.Message
 	if m.Role != llm.RoleTool || m.Result == nil || len(m.Result.Content) <= bigOutput {
 		return sm, nil
 	}
@@ -315,6 +333,37 @@ func (l *Log) store(m llm.Message) (storedMessage, error) {
 	r.Content = ""
 	sm.Result, sm.Output = &r, &ref
 	return sm, nil
+}
+
+// bigPicture is the size past which an image is kept beside the log: a
+// screenshot would make its record line megabytes long.
+const bigPicture = 16 << 10
+
+// storePictures moves sm's big images to side files (the same image read
+// twice is kept once), leaving the caller's message as it was.
+func (l *Log) storePictures(sm *storedMessage) error {
+	if sm.Result != nil {
+		r := *sm.Result
+		sm.Result = &r
+	}
+	ims := images(&sm.Message)
+	if !slices.ContainsFunc(*ims, func(im llm.Image) bool { return len(im.Data) > bigPicture }) {
+		return nil
+	}
+	*ims = slices.Clone(*ims)
+	sm.Pictures = make([]*sideRef, len(*ims))
+	for i := range *ims {
+		im := &(*ims)[i]
+		if len(im.Data) <= bigPicture {
+			continue
+		}
+		ref, err := l.side(string(im.Data))
+		if err != nil {
+			return err
+		}
+		sm.Pictures[i], im.Data = &ref, nil
+	}
+	return nil
 }
 
 // storeShown adds to sm the output the person was shown: in the record,

@@ -75,6 +75,9 @@ func resolveOutputs(dir, id string, stored []storedMessage, budget int64) ([]llm
 	cut, cutBytes := 0, int64(0)
 	for i := len(stored) - 1; i >= 0; i-- {
 		msgs[i] = stored[i].Message
+		if w := loadPictures(dir, id, &msgs[i], stored[i].Pictures); w != "" {
+			warnings = append(warnings, w)
+		}
 		ref := stored[i].Output
 		if ref == nil {
 			continue
@@ -94,7 +97,7 @@ func resolveOutputs(dir, id string, stored []storedMessage, budget int64) ([]llm
 			cut, cutBytes = cut+1, cutBytes+size
 			content += fmt.Sprintf("\n\n[forge: output cut on loading the session: %d of %d bytes shown; the whole output is in %s]", len(content), size, path)
 		}
-		r := *stored[i].Result
+		r := *msgs[i].Result
 		r.Content = content
 		msgs[i].Result = &r
 	}
@@ -147,4 +150,57 @@ func cutRunes(s string) string {
 		}
 	}
 	return s
+}
+
+// maxPicture bounds a picture read back from a side file.
+const maxPicture = 32 << 20
+
+// loadPictures puts back into m the images kept in side files; one that
+// cannot be read is left out, with a note in the message and a warning.
+func loadPictures(dir, id string, m *llm.Message, refs []*sideRef) string {
+	if len(refs) == 0 {
+		return ""
+	}
+	if m.Result != nil {
+		r := *m.Result
+		m.Result = &r
+	}
+	ims := images(m)
+	kept := make([]llm.Image, 0, len(*ims))
+	var lost []string
+	for i, im := range *ims {
+		if i < len(refs) && refs[i] != nil {
+			path := outputPath(dir, id, refs[i].N)
+			data, err := readPicture(path)
+			if err != nil {
+				lost = append(lost, path)
+				continue
+			}
+			im.Data = data
+		}
+		kept = append(kept, im)
+	}
+	*ims = kept
+	if len(lost) == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("[forge: %d image(s) stored in %s cannot be read]", len(lost), strings.Join(lost, ", "))
+	if m.Result != nil {
+		m.Result.Content += "\n\n" + note
+	} else {
+		m.Text += "\n\n" + note
+	}
+	return note
+}
+
+// readPicture reads a picture's side file, refusing one past maxPicture.
+func readPicture(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > maxPicture {
+		return nil, fmt.Errorf("%s: %d bytes", path, fi.Size())
+	}
+	return os.ReadFile(path)
 }

@@ -84,6 +84,10 @@ type storedMessage struct {
 	Output      *sideRef `json:"output,omitempty"`
 	Shown       string   `json:"shown,omitempty"`
 	ShownOutput *sideRef `json:"shown_output,omitempty"`
+	// Pictures are the side files of the message's images (a prompt's, or
+	// its tool result's), by index: a big image is kept beside the log,
+	// its Data empty in the record; nil for one kept inline.
+	Pictures []*sideRef `json:"pictures,omitempty"`
 	// Typed is a prompt as the person typed it (a paste as its mark, an
 	// @mention as written, without the output of their !commands), when
 	// the model got something else.
@@ -203,10 +207,22 @@ func checkMessage(m *storedMessage) error {
 	if m.Typed != "" && m.Role != llm.RoleUser {
 		return errors.New("a typed prompt on a message that is not the person's")
 	}
-	for _, o := range []*sideRef{m.Output, m.ShownOutput} {
+	for _, o := range append([]*sideRef{m.Output, m.ShownOutput}, m.Pictures...) {
 		if o != nil && (o.N < 0 || o.N > maxOutputs || o.Size < 0) {
 			return fmt.Errorf("stored output %d of size %d", o.N, o.Size)
 		}
 	}
+	if len(m.Pictures) > len(*images(&m.Message)) {
+		return errors.New("stored pictures without their images")
+	}
 	return nil
+}
+
+// images are the images a message shows the model: a prompt's, or its
+// tool result's.
+func images(m *llm.Message) *[]llm.Image {
+	if m.Result != nil {
+		return &m.Result.Images
+	}
+	return &m.Images
 }

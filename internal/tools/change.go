@@ -45,7 +45,7 @@ func PreviewChange(t Tool, ec ExecutionContext, args Args) (c Change, err error)
 	if !ok || cp == nil {
 		return Change{}, ErrNoPreview
 	}
-	valid, verr := Validate(t.Parameters(), args)
+	valid, verr := ValidateFor(t, args)
 	if verr != nil {
 		return Change{}, errors.New(verr.Message)
 	}

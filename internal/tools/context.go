@@ -58,6 +58,10 @@ type ExecutionContext struct {
 	// A tool must not wait on it or fail because of it, and it may be
 	// called from a goroutine of the tool's own.
 	LiveOutput io.Writer `json:"-"`
+	// Progress, when set, receives how far a running call has got, as its
+	// tool learns it (an MCP server's progress notifications). Like
+	// LiveOutput it must not block, and may be called from any goroutine.
+	Progress func(Progress) `json:"-"`
 	// CallID is the id the model gave the call this context runs, when an
 	// agent runs it: what a front end that shows the call's progress
 	// (Terminals) knows it by.
@@ -69,6 +73,15 @@ type ExecutionContext struct {
 	// commands (Bash) where the person watches them (an editor's
 	// terminals); nil runs them in forge.
 	Terminals Terminals `json:"-"`
+}
+
+// Progress is how far a running call has got.
+type Progress struct {
+	// Progress grows with every report; Total is where it ends, 0 when
+	// unknown.
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
+	Message  string  `json:"message,omitempty"`
 }
 
 // NewExecutionContext returns a context for workingDir with the defaults:

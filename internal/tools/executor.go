@@ -174,7 +174,13 @@ func (e *Executor) run(ctx context.Context, en *entry, ec *ExecutionContext, arg
 		markDeadline(ctx.Err(), ec.Timeout, r)
 		return
 	}
-	valid, verr := Validate(en.params, args)
+	var valid Args
+	var verr *ValidationError
+	if en.ownSchema {
+		valid, verr = ValidateFor(en.t, args)
+	} else {
+		valid, verr = Validate(en.params, args)
+	}
 	if verr != nil {
 		verr.Tool = en.name
 		validationResult(verr, r)

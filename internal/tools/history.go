@@ -52,7 +52,7 @@ func (e *Executor) record(name string, known bool, args Args, ec *ExecutionConte
 	e.seq++
 	if x := e.hist.slot(); x != nil {
 		x.Seq, x.ToolName, x.Parameters, x.Context, x.Result = e.seq, name, args, *ec, *r
-		x.Context.LiveOutput = nil // the call's own, and over: the history must not keep its watcher alive
+		x.Context.LiveOutput, x.Context.Progress = nil, nil // the call's own, and over: the history must not keep its watchers alive
 		x.StartedAt, x.CompletedAt, x.DurationMS = start, end, r.DurationMS
 	}
 	if !known {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +28,10 @@ type Descriptor struct {
 	// Confined declares that the tool's commands run in the call's
 	// sandbox (see Confined).
 	Confined bool
+	// InputSchema, when set, is the tool's own JSON Schema of its
+	// arguments (see SchemaTool), which exports and models get instead of
+	// the one Parameters make.
+	InputSchema json.RawMessage
 	// Presenter, when set, presents the tool's results (see Presenter);
 	// it lets a lazily built tool present them without being built.
 	Presenter Presenter
@@ -38,7 +43,7 @@ type Descriptor struct {
 // Describe returns the descriptor of a tool.
 func Describe(t Tool) Descriptor {
 	d := Descriptor{Name: t.Name(), Description: t.Description(), Category: t.Category(), Parameters: t.Parameters(),
-		LoopBreaking: IsLoopBreaking(t), ReadOnly: IsReadOnly(t), Confined: RunsConfined(t)}
+		LoopBreaking: IsLoopBreaking(t), ReadOnly: IsReadOnly(t), Confined: RunsConfined(t), InputSchema: InputSchemaOf(t)}
 	if p, ok := t.(Presenter); ok {
 		d.Presenter = p
 	}
@@ -121,14 +126,16 @@ type entry struct {
 	t      Tool
 	lazy   *lazyTool // t itself when it is lazy, else nil
 	params []Parameter
-	start  string // "Executing tool: NAME"
-	ok     string // "Tool NAME succeeded"
-	failed string // "Tool NAME failed: "
+	// ownSchema: the tool validates its arguments itself (SchemaTool).
+	ownSchema bool
+	start     string // "Executing tool: NAME"
+	ok        string // "Tool NAME succeeded"
+	failed    string // "Tool NAME failed: "
 }
 
 func newEntry(t Tool, d Descriptor) *entry {
 	lz, _ := t.(*lazyTool)
-	return &entry{name: d.Name, t: t, lazy: lz, params: d.Parameters,
+	return &entry{name: d.Name, t: t, lazy: lz, params: d.Parameters, ownSchema: d.InputSchema != nil,
 		start: "Executing tool: " + d.Name, ok: "Tool " + d.Name + " succeeded", failed: "Tool " + d.Name + " failed: "}
 }
 

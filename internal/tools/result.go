@@ -41,6 +41,17 @@ type Result struct {
 	ErrorKind  ErrorKind      `json:"error_kind,omitempty"`
 	DurationMS float64        `json:"duration_ms"`
 	Metadata   map[string]any `json:"metadata,omitempty"`
+	// Images are pictures the call shows the model beside its Output (a
+	// screenshot read, an MCP tool's image). They are not part of the
+	// result's JSON: Metadata says what they are.
+	Images []Image `json:"-"`
+}
+
+// Image is a picture a tool returns: its bytes and their media type
+// (image/png, image/jpeg, image/gif or image/webp).
+type Image struct {
+	MediaType string
+	Data      []byte
 }
 
 // OK returns a successful result. kv are alternating metadata keys and values,

@@ -60,7 +60,7 @@ func ExportSchema(d Descriptor, f Format) (json.RawMessage, error) {
 		b.WriteString(`,"description":`)
 		writeString(&b, d.Description)
 		b.WriteString(`,"parameters":`)
-		writeObjectSchema(&b, d.Parameters, dialectJSONSchema, true)
+		writeInputSchema(&b, d, f)
 		b.WriteString(`}}`)
 	case FormatAnthropic, FormatMCP:
 		b.WriteString(`{"name":`)
@@ -72,14 +72,19 @@ func ExportSchema(d Descriptor, f Format) (json.RawMessage, error) {
 		} else {
 			b.WriteString(`,"inputSchema":`)
 		}
-		writeObjectSchema(&b, d.Parameters, dialectJSONSchema, true)
+		writeInputSchema(&b, d, f)
 		b.WriteByte('}')
 	case FormatGemini:
 		b.WriteString(`{"name":`)
 		writeString(&b, d.Name)
 		b.WriteString(`,"description":`)
 		writeString(&b, d.Description)
-		if len(d.Parameters) > 0 { // Gemini refuses an object without properties
+		if d.InputSchema != nil {
+			if g := GeminiSchema(d.InputSchema); g != nil {
+				b.WriteString(`,"parameters":`)
+				b.Write(g)
+			}
+		} else if len(d.Parameters) > 0 { // Gemini refuses an object without properties
 			b.WriteString(`,"parameters":`)
 			writeObjectSchema(&b, d.Parameters, dialectGemini, true)
 		}
@@ -89,6 +94,30 @@ func ExportSchema(d Descriptor, f Format) (json.RawMessage, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// InputSchema returns the JSON Schema of d's arguments as models get it:
+// the tool's own (see SchemaTool) adapted by ModelSchema, or the object
+// schema of its parameters.
+func InputSchema(d Descriptor) json.RawMessage {
+	if d.InputSchema != nil {
+		return ModelSchema(d.InputSchema)
+	}
+	return ParametersSchema(d.Parameters)
+}
+
+// writeInputSchema writes d's schema for format f, compact: the MCP format
+// carries a tool's own schema as declared, the providers' formats get
+// InputSchema.
+func writeInputSchema(b *bytes.Buffer, d Descriptor, f Format) {
+	switch {
+	case d.InputSchema == nil:
+		writeObjectSchema(b, d.Parameters, dialectJSONSchema, true)
+	case f == FormatMCP && json.Valid(d.InputSchema) && bytes.HasPrefix(bytes.TrimSpace(d.InputSchema), []byte("{")):
+		_ = json.Compact(b, d.InputSchema)
+	default:
+		b.Write(InputSchema(d))
+	}
 }
 
 // Schemas returns the definitions of every tool, sorted by name. The result

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -62,6 +63,51 @@ type ReadOnlyTool interface {
 // and undo the change later. A path the call would refuse is not named.
 type FileChanger interface {
 	ChangedFiles(ec ExecutionContext, args Args) []string
+}
+
+// SchemaTool is implemented by tools whose arguments a JSON Schema of
+// their own describes in full (an MCP server's tools): models and exports
+// get that schema as it is, nested shapes, unions and references kept,
+// and ValidateArgs takes the place of the parameter checks. Such a tool
+// receives its arguments exactly as the caller sent them: nulls kept, no
+// defaults added, no numbers retyped. Parameters still summarise the
+// top-level properties, for listings and the argument-line parser.
+type SchemaTool interface {
+	// InputSchema is the schema; nil means the tool has none of its own
+	// (a wrapper around a tool that is not a SchemaTool).
+	InputSchema() json.RawMessage
+	// ValidateArgs checks args against the schema.
+	ValidateArgs(args Args) *ValidationError
+}
+
+// InputSchemaOf returns the schema a SchemaTool declares, nil for others.
+func InputSchemaOf(t Tool) json.RawMessage {
+	if st, ok := t.(SchemaTool); ok {
+		return st.InputSchema()
+	}
+	return nil
+}
+
+// ValidateFor checks args as the executor does before calling t: against
+// t's own schema for a SchemaTool (args then go through unchanged, an
+// absent object as an empty one), else with Validate against its
+// parameters. Every caller that judges a call before it runs (approval,
+// hooks, previews) uses it, so that all of them agree with the executor.
+func ValidateFor(t Tool, args Args) (Args, *ValidationError) {
+	st, ok := t.(SchemaTool)
+	if !ok || st.InputSchema() == nil {
+		return Validate(t.Parameters(), args)
+	}
+	if verr := st.ValidateArgs(args); verr != nil {
+		if verr.Tool == "" {
+			verr.Tool = t.Name()
+		}
+		return nil, verr
+	}
+	if args == nil {
+		args = Args{}
+	}
+	return args, nil
 }
 
 // IsReadOnly reports whether t declares that it changes nothing.

@@ -23,6 +23,9 @@ const (
 	RuleMaximum   Rule = "maximum"    // a number above the maximum
 	RuleMinLength Rule = "min_length" // a string or array too short
 	RuleMaxLength Rule = "max_length" // a string or array too long
+	// RuleSchema: the arguments do not satisfy a tool's own JSON Schema
+	// (see SchemaTool); the message names every place that is wrong.
+	RuleSchema Rule = "schema"
 )
 
 // ValidationError says which argument is wrong and how. Message is the

@@ -140,9 +140,13 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 	if onDelta == nil {
 		onDelta = func(llm.Delta) {}
 	}
-	body, err := m.body(req)
+	body, think, err := m.request(req)
 	if err != nil {
 		return llm.Response{}, err
+	}
+	var opts []option.RequestOption
+	if think.budget > 0 {
+		opts = append(opts, option.WithHeaderAdd("anthropic-beta", interleavedBeta))
 	}
 	// A byte slice is sent as it is, and the SDK sends it again on a retry
 	// (it keeps a GetBody over the same bytes). The response comes back
@@ -152,7 +156,7 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var res *http.Response
-	if err := m.client.Post(sctx, "v1/messages", body, &res); err != nil {
+	if err := m.client.Post(sctx, "v1/messages", body, &res, opts...); err != nil {
 		return llm.Response{}, m.streamError(ctx, err, res)
 	}
 	var a assembler

@@ -520,14 +520,18 @@ func TestConnectionRefused(t *testing.T) {
 	}
 }
 
-// TestAssemblerBlocks: blocks of other types are left out (thinking only
-// streams, as progress), text blocks are joined, and a tool_use without
-// input deltas keeps its start input.
+// TestAssemblerBlocks: thinking and redacted_thinking blocks are kept in
+// order with their signature and data, their thinking streamed apart from
+// the text; blocks of other types are left out, text blocks are joined,
+// and a tool_use without input deltas keeps its start input.
 func TestAssemblerBlocks(t *testing.T) {
 	events := []string{
 		`{"type":"message_start","message":{"model":"m","usage":{"input_tokens":5,"output_tokens":1}}}`,
 		`{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hmm"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"c2ln"}}`,
+		`{"type":"content_block_start","index":4,"content_block":{"type":"redacted_thinking","data":"ZW5j"}}`,
+		`{"type":"content_block_start","index":5,"content_block":{"type":"server_tool_use","id":"s1","name":"web_search"}}`,
 		`{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"A"}}`,
 		`{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"B"}}`,
 		`{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"t1","name":"X","input":{"k":1}}}`,
@@ -551,8 +555,11 @@ func TestAssemblerBlocks(t *testing.T) {
 		r.Usage != (llm.Usage{InputTokens: 6, OutputTokens: 9}) || !a.finished {
 		t.Errorf("%+v", r)
 	}
-	if dump(rec.deltas) != `[{"Text":"","ToolName":"","Thinking":"hmm"},{"Text":"A","ToolName":"","Thinking":""},{"Text":"B","ToolName":"","Thinking":""},`+
-		`{"Text":"","ToolName":"X","Thinking":""},{"Text":"C","ToolName":"","Thinking":""}]` {
+	if got := dump(r.Message.Reasoning); got != `[{"provider":"anthropic","text":"hmm","signature":"c2ln"},{"provider":"anthropic","redacted":"ZW5j"}]` {
+		t.Errorf("reasoning %s", got)
+	}
+	if dump(rec.deltas) != `[{"Text":"","Thinking":"hmm","ToolName":""},{"Text":"A","Thinking":"","ToolName":""},{"Text":"B","Thinking":"","ToolName":""},`+
+		`{"Text":"","Thinking":"","ToolName":"X"},{"Text":"C","Thinking":"","ToolName":""}]` {
 		t.Errorf("deltas %s", dump(rec.deltas))
 	}
 }

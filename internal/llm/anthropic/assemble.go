@@ -27,10 +27,11 @@ type event struct {
 		// Input is a tool_use block's input as the start gives it (the
 		// API sends {} and then input_json_delta fragments).
 		Input json.RawMessage `json:"input"`
-		// Thinking and Data are a thinking or redacted_thinking block's,
-		// measured but not kept.
-		Thinking string `json:"thinking"`
-		Data     string `json:"data"`
+		// Thinking, Signature and Data are a thinking or
+		// redacted_thinking block's.
+		Thinking  string `json:"thinking"`
+		Signature string `json:"signature"`
+		Data      string `json:"data"`
 	} `json:"content_block"`
 	Delta struct {
 		Type        string `json:"type"`
@@ -38,7 +39,7 @@ type event struct {
 		PartialJSON string `json:"partial_json"`
 		StopReason  string `json:"stop_reason"`
 		// Thinking and Signature are a thinking block's deltas
-		// (thinking_delta, signature_delta), measured but not kept.
+		// (thinking_delta, signature_delta).
 		Thinking  string `json:"thinking"`
 		Signature string `json:"signature"`
 	} `json:"delta"`
@@ -67,8 +68,10 @@ func (e *event) decode(data []byte) error {
 // assembler builds one turn from its events: message_start (model,
 // input usage), content_block_start (text or tool_use with its ID and
 // name), content_block_delta (text_delta, input_json_delta fragments),
-// message_delta (stop reason, output usage) and message_stop. Blocks of
-// other types (thinking, server tools) are left out.
+// message_delta (stop reason, output usage) and message_stop. Thinking
+// and redacted_thinking blocks are kept whole, signature and data
+// included, since they must go back exactly as they came; blocks of other
+// types (server tools) are left out.
 type assembler struct {
 	blocks   map[int64]*block
 	stop     string
@@ -84,10 +87,14 @@ type assembler struct {
 
 type block struct {
 	index int64
-	kind  string // "text" or "tool_use"
-	text  strings.Builder
-	id    string
-	name  string
+	kind  string // "text", "tool_use", "thinking" or "redacted_thinking"
+	// text is a text block's text or a thinking block's thinking.
+	text strings.Builder
+	// signature is a thinking block's; data a redacted_thinking block's.
+	signature strings.Builder
+	data      string
+	id        string
+	name      string
 	// input is the tool_use block's input as content_block_start gave it,
 	// used when no input_json_delta follows.
 	input json.RawMessage
@@ -99,7 +106,7 @@ type block struct {
 func (a *assembler) add(ev *event, onDelta func(llm.Delta)) {
 	a.events++
 	cb, d := &ev.ContentBlock, &ev.Delta
-	a.size += len(cb.ID) + len(cb.Name) + len(cb.Text) + len(cb.Input) + len(cb.Thinking) + len(cb.Data) +
+	a.size += len(cb.ID) + len(cb.Name) + len(cb.Text) + len(cb.Input) + len(cb.Thinking) + len(cb.Signature) + len(cb.Data) +
 		len(d.Text) + len(d.PartialJSON) + len(d.Thinking) + len(d.Signature)
 	switch ev.Type {
 	case "message_start":
@@ -110,31 +117,8 @@ func (a *assembler) add(ev *event, onDelta func(llm.Delta)) {
 		a.usage.CacheCreationInputTokens = u.CacheCreationInputTokens
 		a.usage.OutputTokens = u.OutputTokens
 	case "content_block_start":
-		cb := ev.ContentBlock
-		if cb.Type == "thinking" && cb.Thinking != "" {
-			onDelta(llm.Delta{Thinking: cb.Thinking})
-		}
-		if cb.Type != "text" && cb.Type != "tool_use" {
-			return
-		}
-		if a.blocks == nil {
-			a.blocks = map[int64]*block{}
-		}
-		b := &block{index: ev.Index, kind: cb.Type, id: cb.ID, name: cb.Name}
-		a.blocks[ev.Index] = b
-		if cb.Type == "text" && cb.Text != "" {
-			b.text.WriteString(cb.Text)
-			onDelta(llm.Delta{Text: cb.Text})
-		}
-		if cb.Type == "tool_use" {
-			b.input = cb.Input
-			onDelta(llm.Delta{ToolName: cb.Name})
-		}
+		a.start(ev, onDelta)
 	case "content_block_delta":
-		if ev.Delta.Type == "thinking_delta" && ev.Delta.Thinking != "" {
-			onDelta(llm.Delta{Thinking: ev.Delta.Thinking})
-			return
-		}
 		b := a.blocks[ev.Index]
 		if b == nil {
 			return
@@ -147,6 +131,13 @@ func (a *assembler) add(ev *event, onDelta func(llm.Delta)) {
 			}
 		case "input_json_delta":
 			b.args.WriteString(ev.Delta.PartialJSON)
+		case "thinking_delta":
+			b.text.WriteString(ev.Delta.Thinking)
+			if ev.Delta.Thinking != "" {
+				onDelta(llm.Delta{Thinking: ev.Delta.Thinking})
+			}
+		case "signature_delta":
+			b.signature.WriteString(ev.Delta.Signature)
 		}
 	case "message_delta":
 		if ev.Delta.StopReason != "" {
@@ -170,6 +161,37 @@ func (a *assembler) add(ev *event, onDelta func(llm.Delta)) {
 	}
 }
 
+// start begins a block of a kind forge keeps.
+func (a *assembler) start(ev *event, onDelta func(llm.Delta)) {
+	cb := &ev.ContentBlock
+	switch cb.Type {
+	case "text", "tool_use", "thinking", "redacted_thinking":
+	default:
+		return
+	}
+	if a.blocks == nil {
+		a.blocks = map[int64]*block{}
+	}
+	b := &block{index: ev.Index, kind: cb.Type, id: cb.ID, name: cb.Name, data: cb.Data}
+	a.blocks[ev.Index] = b
+	switch cb.Type {
+	case "text":
+		if cb.Text != "" {
+			b.text.WriteString(cb.Text)
+			onDelta(llm.Delta{Text: cb.Text})
+		}
+	case "tool_use":
+		b.input = cb.Input
+		onDelta(llm.Delta{ToolName: cb.Name})
+	case "thinking":
+		b.signature.WriteString(cb.Signature)
+		if cb.Thinking != "" {
+			b.text.WriteString(cb.Thinking)
+			onDelta(llm.Delta{Thinking: cb.Thinking})
+		}
+	}
+}
+
 // response is the assembled turn: the text blocks' text joined, the
 // tool_use blocks as calls, in the blocks' order.
 func (a *assembler) response() llm.Response {
@@ -181,8 +203,16 @@ func (a *assembler) response() llm.Response {
 	msg := llm.Message{Role: llm.RoleAssistant}
 	var text strings.Builder
 	for _, b := range blocks {
-		if b.kind == "text" {
+		switch b.kind {
+		case "text":
 			text.WriteString(b.text.String())
+			continue
+		case "thinking":
+			msg.Reasoning = append(msg.Reasoning, llm.Reasoning{Provider: llm.ReasoningAnthropic,
+				Text: b.text.String(), Signature: b.signature.String()})
+			continue
+		case "redacted_thinking":
+			msg.Reasoning = append(msg.Reasoning, llm.Reasoning{Provider: llm.ReasoningAnthropic, Redacted: b.data})
 			continue
 		}
 		args := b.args.String()

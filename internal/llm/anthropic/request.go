@@ -26,27 +26,31 @@ const cacheControl = `"cache_control":{"type":"ephemeral"}`
 // sends the body, with its retries; the tools are encoded once while they
 // stay the same.
 func (m *Model) body(req llm.Request) ([]byte, error) {
+	b, _, err := m.request(req)
+	return b, err
+}
+
+// request is req's body and the thinking it asks for.
+func (m *Model) request(req llm.Request) ([]byte, thinking, error) {
 	model := req.Model
 	if model == "" {
 		model = m.cfg.Model
 	}
 	if model == "" {
-		return nil, m.requestError("no model: give one with --model")
+		return nil, thinking{}, m.requestError("no model: give one with --model")
 	}
-	maxTokens := int64(req.MaxTokens)
-	if maxTokens <= 0 {
-		maxTokens = DefaultMaxTokens
-	}
+	think := thinkingFor(req, model)
 	tools, err := m.toolsJSON(req.Tools)
 	if err != nil {
-		return nil, err
+		return nil, thinking{}, err
 	}
 	b := make([]byte, 0, wire.BodySize(req, len(tools), bodyOverhead))
 	b = append(b, `{"model":`...)
 	b = wire.AppendString(b, model)
 	b = append(b, `,"max_tokens":`...)
-	b = strconv.AppendInt(b, maxTokens, 10)
+	b = strconv.AppendInt(b, maxTokens(req, think), 10)
 	b = append(b, `,"stream":true`...)
+	b = appendThinking(b, think)
 	if req.System != "" {
 		b = append(b, `,"system":[{"type":"text","text":`...)
 		b = wire.AppendString(b, req.System)
@@ -58,7 +62,7 @@ func (m *Model) body(req llm.Request) ([]byte, error) {
 		b = append(b, `,"tools":`...)
 		b = append(b, tools...)
 	}
-	return append(b, '}'), nil
+	return append(b, '}'), think, nil
 }
 
 // bodyOverhead is what this format's JSON adds around a request's texts.
@@ -135,6 +139,14 @@ func appendMessages(b []byte, msgs []llm.Message) []byte {
 		msg := &msgs[i]
 		switch msg.Role {
 		case llm.RoleAssistant:
+			// Thinking comes first, as the model gave it; it takes no
+			// cache breakpoint (the API refuses one on a thinking block).
+			for j := range msg.Reasoning {
+				if r := &msg.Reasoning[j]; sendable(r) {
+					block(true)
+					b = appendReasoning(b, r)
+				}
+			}
 			if msg.Text != "" {
 				block(true)
 				b = appendText(b, msg.Text)
@@ -161,15 +173,28 @@ func appendMessages(b []byte, msgs []llm.Message) []byte {
 				}
 				// An empty content is left out: the API rejects an
 				// empty text block.
-				if r.Content != "" {
+				if r.Content != "" || len(r.Images) > 0 {
 					b = append(b, `,"content":[`...)
-					b = appendText(b, r.Content)
+					if r.Content != "" {
+						b = appendText(b, r.Content)
+						if len(r.Images) > 0 {
+							b = append(b, ',')
+						}
+					}
+					b = appendImages(b, r.Images)
 					b = append(b, ']')
 				}
 				b = append(b, '}')
 				last = len(b) - 1
 			}
 		default:
+			// Images go before the text that speaks of them, as the
+			// API's guide advises.
+			for _, im := range msg.Images {
+				block(false)
+				b = appendImage(b, im)
+				last = len(b) - 1
+			}
 			if msg.Text != "" {
 				block(false)
 				b = appendText(b, msg.Text)
@@ -189,6 +214,26 @@ func appendText(b []byte, text string) []byte {
 	b = append(b, `{"type":"text","text":`...)
 	b = wire.AppendString(b, text)
 	return append(b, '}')
+}
+
+// appendImages appends image blocks, separated by commas.
+func appendImages(b []byte, images []llm.Image) []byte {
+	for i, im := range images {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendImage(b, im)
+	}
+	return b
+}
+
+// appendImage appends an image block with its data inline, base64.
+func appendImage(b []byte, im llm.Image) []byte {
+	b = append(b, `{"type":"image","source":{"type":"base64","media_type":`...)
+	b = wire.AppendString(b, im.MediaType)
+	b = append(b, `,"data":"`...)
+	b = wire.AppendBase64(b, im.Data)
+	return append(b, `"}}`...)
 }
 
 // replayInput is a past call's input. Arguments that are not a JSON

@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -36,6 +37,15 @@ func (m *Model) sdkParams(req llm.Request) (anthropic.MessageNewParams, error) {
 		Model:     anthropic.Model(model),
 		MaxTokens: maxTokens,
 		Messages:  sdkMessages(req.Messages),
+	}
+	switch think := thinkingFor(req, model); {
+	case think.adaptive:
+		p.Thinking = anthropic.ThinkingConfigParamUnion{OfAdaptive: &anthropic.ThinkingConfigAdaptiveParam{Display: "summarized"}}
+		p.OutputConfig = anthropic.OutputConfigParam{Effort: anthropic.OutputConfigEffort(think.effort)}
+		p.MaxTokens += thinkingBudgets[think.effort]
+	case think.budget > 0:
+		p.Thinking = anthropic.ThinkingConfigParamOfEnabled(think.budget)
+		p.MaxTokens += think.budget
 	}
 	if req.System != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
@@ -114,6 +124,15 @@ func sdkContentBlocks(msg llm.Message) []anthropic.ContentBlockParamUnion {
 	var blocks []anthropic.ContentBlockParamUnion
 	switch msg.Role {
 	case llm.RoleAssistant:
+		for _, r := range msg.Reasoning {
+			switch {
+			case r.Provider != llm.ReasoningAnthropic:
+			case r.Redacted != "":
+				blocks = append(blocks, anthropic.NewRedactedThinkingBlock(r.Redacted))
+			case r.Signature != "":
+				blocks = append(blocks, anthropic.NewThinkingBlock(r.Signature, r.Text))
+			}
+		}
 		if msg.Text != "" {
 			blocks = append(blocks, anthropic.NewTextBlock(msg.Text))
 		}
@@ -125,6 +144,9 @@ func sdkContentBlocks(msg llm.Message) []anthropic.ContentBlockParamUnion {
 			blocks = append(blocks, sdkToolResult(*msg.Result))
 		}
 	default:
+		for _, im := range msg.Images {
+			blocks = append(blocks, anthropic.NewImageBlockBase64(im.MediaType, base64.StdEncoding.EncodeToString(im.Data)))
+		}
 		if msg.Text != "" {
 			blocks = append(blocks, anthropic.NewTextBlock(msg.Text))
 		}
@@ -141,6 +163,10 @@ func sdkToolResult(r llm.ToolResult) anthropic.ContentBlockParamUnion {
 	}
 	if r.Content != "" {
 		b.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: r.Content}}}
+	}
+	for _, im := range r.Images {
+		img := anthropic.NewImageBlockBase64(im.MediaType, base64.StdEncoding.EncodeToString(im.Data)).OfImage
+		b.Content = append(b.Content, anthropic.ToolResultBlockParamContentUnion{OfImage: img})
 	}
 	return anthropic.ContentBlockParamUnion{OfToolResult: b}
 }
@@ -218,6 +244,26 @@ func TestBodyMeansWhatTheSDKSent(t *testing.T) {
 		}, Tools: tools},
 		{Messages: []llm.Message{{Role: llm.RoleUser, Text: "q"}, {Role: llm.RoleAssistant, Text: "last"}}},
 		{Messages: []llm.Message{{Role: llm.RoleTool}}},
+		// Thinking: its blocks first and unchanged, another provider's
+		// and unsigned ones left out; images before a prompt's text and
+		// after a result's; the thinking config by model and effort.
+		{Effort: llm.EffortHigh, Messages: []llm.Message{
+			{Role: llm.RoleUser, Text: "look", Images: []llm.Image{{MediaType: "image/png", Data: []byte("\x89PNG\r\n")}}},
+			{Role: llm.RoleAssistant, Text: "I see.", Reasoning: []llm.Reasoning{
+				{Provider: llm.ReasoningAnthropic, Text: odd, Signature: "c2ln"},
+				{Provider: llm.ReasoningAnthropic, Redacted: "ZW5j"},
+				{Provider: llm.ReasoningChat, Text: "not Claude's"},
+				{Provider: llm.ReasoningAnthropic, Text: "unsigned"},
+			}, ToolCalls: []llm.ToolCall{{ID: "t1", Name: "Read", Arguments: json.RawMessage(`{}`)}}},
+			{Role: llm.RoleTool, Result: &llm.ToolResult{CallID: "t1", Content: "a shot", Images: []llm.Image{{MediaType: "image/jpeg", Data: []byte{0xff, 0xd8, 0}}}}},
+		}},
+		{Model: "claude-opus-4-6", Effort: llm.EffortLow, MaxTokens: 1000, Messages: []llm.Message{{Role: llm.RoleUser, Text: "q"}}},
+		{Model: "claude-3-5-haiku-latest", Effort: llm.EffortLow, Messages: []llm.Message{{Role: llm.RoleUser, Text: "q"}}},
+		{Effort: llm.EffortMedium, Messages: []llm.Message{
+			{Role: llm.RoleUser, Text: "q"},
+			{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "t1", Name: "Read", Arguments: json.RawMessage(`{}`)}}},
+			{Role: llm.RoleTool, Result: &llm.ToolResult{CallID: "t1", Content: "x"}},
+		}},
 		{},
 	}
 	m := &Model{cfg: Config{Provider: "anthropic", Model: "claude-test"}}

@@ -2,6 +2,7 @@ package llmtest
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -20,11 +21,17 @@ type anthropicBody struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
 	Tools []struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		InputSchema json.RawMessage `json:"input_schema"`
+		Name         string          `json:"name"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"input_schema"`
+		CacheControl json.RawMessage `json:"cache_control,omitempty"`
 	} `json:"tools"`
-	Stream bool `json:"stream"`
+	Stream   bool            `json:"stream"`
+	Thinking json.RawMessage `json:"thinking"`
+	// OutputConfig carries adaptive thinking's effort.
+	OutputConfig *struct {
+		Effort string `json:"effort"`
+	} `json:"output_config"`
 }
 
 type anthropicBlock struct {
@@ -36,6 +43,42 @@ type anthropicBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	Thinking  *string         `json:"thinking"`
+	Signature string          `json:"signature"`
+	Data      string          `json:"data"`
+	Source    *struct {
+		Type      string `json:"type"`
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+	} `json:"source"`
+	CacheControl json.RawMessage `json:"cache_control,omitempty"`
+}
+
+// anthropicCache is the request as the prompt cache sees it: tools, the
+// system prompt's blocks, the messages' blocks, each a breakpoint when it
+// carries cache_control.
+func anthropicCache(body *anthropicBody) []cacheBlock {
+	var out []cacheBlock
+	for _, t := range body.Tools {
+		bp := len(t.CacheControl) > 0
+		t.CacheControl = nil
+		out = append(out, jsonBlock(t, bp))
+	}
+	add := func(raw json.RawMessage) {
+		blocks, _ := anthropicBlocks(raw)
+		for _, b := range blocks {
+			bp := len(b.CacheControl) > 0
+			b.CacheControl = nil
+			out = append(out, jsonBlock(b, bp))
+		}
+	}
+	if len(body.System) > 0 {
+		add(body.System)
+	}
+	for _, m := range body.Messages {
+		add(m.Content)
+	}
+	return out
 }
 
 // anthropicBlocks is a content that is a string or a list of blocks.
@@ -88,7 +131,17 @@ func decodeAnthropic(r *Request, lenient bool) rejection {
 	for _, t := range body.Tools {
 		r.Tools = append(r.Tools, llm.ToolSpec{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
 	}
+	r.cache = anthropicCache(&body)
 	d := &anthropicDecoder{r: r, names: map[string]string{}}
+	thinking, err := rawThinking(body.Thinking)
+	if err != nil {
+		d.problem("%v", err)
+	}
+	r.Thinking = thinking
+	if body.OutputConfig != nil {
+		r.Effort = body.OutputConfig.Effort
+	}
+	d.checkThinking(thinking, body.MaxTokens)
 	d.system(body.System)
 	for i, m := range body.Messages {
 		blocks, err := anthropicBlocks(m.Content)
@@ -117,6 +170,7 @@ func decodeAnthropic(r *Request, lenient bool) rejection {
 		return why
 	}
 	d.unanswered(len(body.Messages)-1, d.lastUses)
+	d.checkThinkingTurn(thinking, &body)
 	d.tools(&body)
 	if len(d.problems) > 0 {
 		return rejection(d.problems[0])
@@ -155,6 +209,11 @@ func (d *anthropicDecoder) assistant(i int, blocks []anthropicBlock) {
 			if b.Text == nil || *b.Text == "" {
 				d.problem("messages.%d.content.%d: text content blocks must be non-empty", i, j)
 			}
+		case "thinking", "redacted_thinking":
+			if slices.ContainsFunc(blocks[:j], func(b anthropicBlock) bool { return b.Type == "text" || b.Type == "tool_use" }) {
+				d.problem("messages.%d.content.%d: thinking blocks must come before text and tool_use blocks", i, j)
+			}
+			msg.Reasoning = append(msg.Reasoning, d.thinkingBlock(i, j, b))
 		case "tool_use":
 			if t := bytes.TrimSpace(b.Input); len(t) == 0 || t[0] != '{' {
 				d.problem("messages.%d.content.%d.tool_use.input: Input should be a valid dictionary", i, j)
@@ -189,7 +248,8 @@ func (d *anthropicDecoder) user(i int, blocks []anthropicBlock) {
 				d.problem("messages.%d.content.%d.content: Input should be a valid string or list of blocks", i, j)
 			}
 			d.r.Messages = append(d.r.Messages, llm.Message{Role: llm.RoleTool, Result: &llm.ToolResult{
-				CallID: b.ToolUseID, Name: d.names[b.ToolUseID], Content: blocksText(content), IsError: b.IsError}})
+				CallID: b.ToolUseID, Name: d.names[b.ToolUseID], Content: blocksText(content), IsError: b.IsError,
+				Images: d.images(i, j, content)}})
 		case "text":
 			seenText = true
 			if b.Text == nil || *b.Text == "" {
@@ -197,6 +257,9 @@ func (d *anthropicDecoder) user(i int, blocks []anthropicBlock) {
 				continue
 			}
 			d.r.Messages = append(d.r.Messages, llm.Message{Role: llm.RoleUser, Text: *b.Text})
+		case "image":
+			seenText = true
+			d.r.Messages = append(d.r.Messages, llm.Message{Role: llm.RoleUser, Images: d.images(i, j, blocks[j:j+1])})
 		default:
 			seenText = true
 		}
@@ -252,4 +315,27 @@ func checkAnthropicTop(body *anthropicBody, toolsField bool) rejection {
 		return "tools: List should have at least 1 item"
 	}
 	return ""
+}
+
+// images reads the image blocks among blocks (of message i's block j),
+// noting what the API refuses: a source that is not base64 data of a
+// PNG, JPEG, GIF or WebP image.
+func (d *anthropicDecoder) images(i, j int, blocks []anthropicBlock) []llm.Image {
+	var out []llm.Image
+	for _, b := range blocks {
+		if b.Type != "image" {
+			continue
+		}
+		if b.Source == nil || b.Source.Type != "base64" || !imageType(b.Source.MediaType) {
+			d.problem("messages.%d.content.%d: image source must be base64 data of image/jpeg, image/png, image/gif or image/webp", i, j)
+			continue
+		}
+		data, err := base64.StdEncoding.DecodeString(b.Source.Data)
+		if err != nil {
+			d.problem("messages.%d.content.%d: image source data is not valid base64", i, j)
+			continue
+		}
+		out = append(out, llm.Image{MediaType: b.Source.MediaType, Data: data})
+	}
+	return out
 }

@@ -1,8 +1,12 @@
 // Package llmtest is a scripted fake model provider for tests: an
 // httptest server that speaks the real wire formats, streaming, of OpenAI
-// Chat Completions (POST .../chat/completions under any prefix) and
-// Anthropic Messages (POST .../v1/messages), and lists models (GET
-// .../models) for discovery. No network, no key.
+// Chat Completions (POST .../chat/completions under any prefix), OpenAI
+// Responses (POST .../responses) and Anthropic Messages (POST
+// .../v1/messages), and lists models (GET .../models) for discovery. No
+// network, no key. A script may ask for thinking checked as the APIs
+// check it (signatures, encrypted reasoning; "require_reasoning" for
+// DeepSeek's rule) and for usage counted as the providers' prompt caches
+// would ("prompt_cache").
 //
 // A Script is a list of turns. Each request gets the first unused turn
 // that accepts it (a turn may carry a condition, When or Match, so that
@@ -59,15 +63,20 @@
 //	    {"tool_calls": [{"name": "A"}, {"name": "B"}], "quirks": {"index_zero": true, "no_usage": true}}
 //	  ],
 //	  "repeat_last": false,
-//	  "lenient": false
+//	  "lenient": false,
+//	  "require_reasoning": false,
+//	  "prompt_cache": false
 //	}
 //
-// The fields of a turn: "text" or "chunks"; "thinking" (streamed before
-// the text as reasoning); "tool_calls" (each "name",
+// The fields of a turn: "text" or "chunks"; "thinking" (a string or a
+// list, streamed before the text: signed thinking blocks on Anthropic's
+// wire, reasoning_content on OpenAI's, reasoning items with their
+// encrypted content on the Responses API); "redacted_thinking" (data of
+// redacted_thinking blocks); "tool_calls" (each "name",
 // optional "id", "arguments" as a JSON object or "raw_arguments" as text
 // sent as it is); "usage" ("input" uncached, "output", "cache_read",
 // "cache_write"); "stop" (the wire's stop reason, as it is); "model";
-// "quirks" ("index_zero", "whole_calls", "no_usage": how Ollama, llama.cpp
+// "quirks" ("index_zero", "whole_calls", "no_usage", "reasoning_field": how Ollama, llama.cpp
 // and vLLM differ from OpenAI); "when" ("system", "last", "any": text the
 // system prompt, the last message or any message contains; "model";
 // "tool": a tool offered; "wire": "openai" or "anthropic"); and at most

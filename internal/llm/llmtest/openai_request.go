@@ -27,15 +27,19 @@ type openAIBody struct {
 	StreamOptions *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
-	MaxTokens           int `json:"max_tokens"`
-	MaxCompletionTokens int `json:"max_completion_tokens"`
+	MaxTokens           int    `json:"max_tokens"`
+	MaxCompletionTokens int    `json:"max_completion_tokens"`
+	ReasoningEffort     string `json:"reasoning_effort"`
 }
 
 type openAIMessage struct {
 	Role       string          `json:"role"`
 	Content    json.RawMessage `json:"content"`
 	ToolCallID string          `json:"tool_call_id"`
-	ToolCalls  []struct {
+	// The thinking a compatible server's assistant message carries back.
+	ReasoningContent *string `json:"reasoning_content"`
+	Reasoning        *string `json:"reasoning"`
+	ToolCalls        []struct {
 		ID       string `json:"id"`
 		Type     string `json:"type"`
 		Function struct {
@@ -55,15 +59,25 @@ func decodeOpenAI(r *Request, lenient bool) rejection {
 	r.Model, r.Stream = body.Model, body.Stream
 	r.MaxTokens = max(body.MaxTokens, body.MaxCompletionTokens)
 	r.IncludeUsage = body.StreamOptions != nil && body.StreamOptions.IncludeUsage
+	r.Effort = body.ReasoningEffort
 	r.ToolsField = hasField(r.Body, "tools")
 	for _, t := range body.Tools {
 		r.Tools = append(r.Tools, llm.ToolSpec{Name: t.Function.Name, Description: t.Function.Description, InputSchema: t.Function.Parameters})
 	}
 	r.System, r.Messages = openAIConversation(body.Messages)
+	for _, t := range body.Tools {
+		r.cache = append(r.cache, jsonBlock(t, false))
+	}
+	for _, m := range body.Messages {
+		r.cache = append(r.cache, jsonBlock(m, false))
+	}
 	if lenient {
 		return ""
 	}
 	if why := checkOpenAITop(&body, r.ToolsField); why != "" {
+		return why
+	}
+	if why := checkOpenAIContent(body.Messages); why != "" {
 		return why
 	}
 	return checkOpenAICalls(body.Messages)
@@ -86,7 +100,13 @@ func openAIConversation(msgs []openAIMessage) (string, []llm.Message) {
 			out = append(out, llm.Message{Role: llm.RoleTool,
 				Result: &llm.ToolResult{CallID: m.ToolCallID, Name: names[m.ToolCallID], Content: text}})
 		default:
-			msg := llm.Message{Role: llm.Role(m.Role), Text: text}
+			msg := llm.Message{Role: llm.Role(m.Role), Text: text, Images: openAIImages(m.Content)}
+			switch {
+			case m.ReasoningContent != nil:
+				msg.Reasoning = []llm.Reasoning{{Provider: llm.ReasoningChat, Text: *m.ReasoningContent, Field: "reasoning_content"}}
+			case m.Reasoning != nil:
+				msg.Reasoning = []llm.Reasoning{{Provider: llm.ReasoningChat, Text: *m.Reasoning, Field: "reasoning"}}
+			}
 			for _, c := range m.ToolCalls {
 				args := c.Function.Arguments
 				var s string

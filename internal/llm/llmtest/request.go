@@ -49,6 +49,18 @@ type Request struct {
 	Stream    bool
 	// IncludeUsage is OpenAI's stream_options.include_usage.
 	IncludeUsage bool
+	// Thinking is an Anthropic request's thinking config; nil when it
+	// has none.
+	Thinking *ThinkingConfig
+	// Effort is the reasoning effort asked: Anthropic's
+	// output_config.effort, OpenAI's reasoning_effort (reasoning.effort on
+	// the Responses API).
+	Effort string
+	// CacheKey is a Responses request's prompt_cache_key; Include its
+	// include list; Store its store (true unless false is sent).
+	CacheKey string
+	Include  []string
+	Store    bool
 
 	// Turn is the index in Script.Turns of the turn that answered; -1
 	// when none did (rejected, unscripted, a model list).
@@ -56,6 +68,9 @@ type Request struct {
 	// Rejected says why the request was answered with 400, as the real
 	// API would have: "" when it was not.
 	Rejected string
+
+	// cache is the prompt as a provider's cache sees it.
+	cache []cacheBlock
 }
 
 // ToolNames are the names of the tools offered.

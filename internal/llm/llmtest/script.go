@@ -30,6 +30,16 @@ type Script struct {
 	// empty text blocks...). By default a request that the real API would
 	// reject with 400 gets that 400 here too.
 	Lenient bool `json:"lenient,omitempty"`
+	// RequireReasoning refuses, on the OpenAI wire, a request whose
+	// assistant messages in the turn under way (after the last user
+	// message) came without the reasoning_content (or reasoning) they
+	// were streamed with, as DeepSeek's thinking mode does.
+	RequireReasoning bool `json:"require_reasoning,omitempty"`
+	// PromptCache reports each answer's input usage as the providers'
+	// prompt caches would count it, instead of the turn's: the prefix
+	// read from the cache and, on Anthropic's wire, written to it at the
+	// request's breakpoints (see promptCache). Output stays the turn's.
+	PromptCache bool `json:"prompt_cache,omitempty"`
 }
 
 // Turn is one answer: a streamed assistant turn (Text, Chunks, ToolCalls,
@@ -44,13 +54,17 @@ type Turn struct {
 
 	// Text is the assistant's text, streamed a word at a time.
 	Text string `json:"text,omitempty"`
-	// Thinking, if set, streams before the text as a reasoning model's
-	// thinking: reasoning_content on the OpenAI wire, a thinking block on
-	// Anthropic's.
-	Thinking string `json:"thinking,omitempty"`
 	// Chunks, if set, are the text's pieces exactly as they stream, in
 	// place of Text.
 	Chunks []string `json:"chunks,omitempty"`
+	// Thinking is the model's thinking before its text, a piece each:
+	// on the Anthropic wire a thinking block each, signed (Signature); on
+	// the OpenAI wire reasoning_content; on the Responses API a reasoning
+	// item each. A script file may give one piece as a string.
+	Thinking Thoughts `json:"thinking,omitempty"`
+	// RedactedThinking are redacted_thinking blocks' data, after the
+	// thinking blocks (Anthropic wire only).
+	RedactedThinking []string `json:"redacted_thinking,omitempty"`
 	// ToolCalls are the calls the turn makes, after its text.
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// Usage is the usage reported; default 10 input and 5 output tokens.
@@ -92,6 +106,19 @@ type Turn struct {
 	// error event (OpenAI: a data line with "error"; Anthropic: an
 	// "error" event) in place of the stream's end.
 	StreamError *ErrorReply `json:"stream_error,omitempty"`
+}
+
+// Thoughts are a turn's pieces of thinking.
+type Thoughts []string
+
+// UnmarshalJSON takes a list of strings, or one string for one piece.
+func (t *Thoughts) UnmarshalJSON(data []byte) error {
+	var one string
+	if json.Unmarshal(data, &one) == nil {
+		*t = Thoughts{one}
+		return nil
+	}
+	return json.Unmarshal(data, (*[]string)(t))
 }
 
 // When is a condition on a request, for scripts that serve concurrent
@@ -148,6 +175,9 @@ type Quirks struct {
 	WholeCalls bool `json:"whole_calls,omitempty"`
 	// NoUsage sends no usage, even when the request asks for it.
 	NoUsage bool `json:"no_usage,omitempty"`
+	// ReasoningField streams the turn's thinking in "reasoning" (Ollama,
+	// OpenRouter) instead of "reasoning_content" (DeepSeek, vLLM).
+	ReasoningField string `json:"reasoning_field,omitempty"`
 }
 
 // ErrorReply is an error answer.

@@ -27,6 +27,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	script Script
+	cache  promptCache
 	used   []bool
 	reqs   []*Request
 	calls  int // tool calls sent, for default IDs
@@ -132,13 +133,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
 		req.Wire = OpenAI
 		req.Rejected = string(decodeOpenAI(req, s.script.Lenient))
+		if req.Rejected == "" && s.script.RequireReasoning {
+			req.Rejected = string(missingReasoning(req))
+		}
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
+		req.Wire = Responses
+		req.Rejected = string(decodeResponses(req, s.script.Lenient))
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages"):
 		req.Wire = Anthropic
 		req.Rejected = string(decodeAnthropic(req, s.script.Lenient))
 	default:
 		s.record(req)
 		writeError(w, OpenAI, &ErrorReply{Status: http.StatusNotFound,
-			Message: fmt.Sprintf("llmtest: no endpoint %s %s (POST .../chat/completions, POST /v1/messages, GET .../models)", r.Method, r.URL.Path)})
+			Message: fmt.Sprintf("llmtest: no endpoint %s %s (POST .../chat/completions, POST .../responses, POST /v1/messages, GET .../models)", r.Method, r.URL.Path)})
 		return
 	}
 	if req.Rejected == "" && !req.Stream && !s.script.Lenient {
@@ -156,6 +163,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, req.Wire, &ErrorReply{Status: http.StatusInternalServerError, Message: msg,
 			Headers: map[string]string{"x-should-retry": "false"}})
 		return
+	}
+	if s.script.PromptCache {
+		u := s.cache.usage(req.Wire, req.cache, turn.Usage.orDefault().Output)
+		turn.Usage = &u
 	}
 	s.answer(w, r, req, turn)
 }
@@ -269,9 +280,12 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, t 
 		return
 	}
 	var stream []byte
-	if req.Wire == OpenAI {
+	switch req.Wire {
+	case OpenAI:
 		stream = s.openAIStream(req, t)
-	} else {
+	case Responses:
+		stream = s.responsesStream(req, t)
+	default:
 		stream = s.anthropicStream(req, t)
 	}
 	w.Header().Set("Content-Type", "text/event-stream")

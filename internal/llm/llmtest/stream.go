@@ -54,8 +54,14 @@ func (s *Server) openAIStream(req *Request, t Turn) []byte {
 			"choices": []obj{{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}}
 	}
 	b.data(chunk(obj{"role": "assistant", "content": ""}, nil))
-	if t.Thinking != "" {
-		b.data(chunk(obj{"reasoning_content": t.Thinking}, nil))
+	field := "reasoning_content"
+	if t.Quirks.ReasoningField != "" {
+		field = t.Quirks.ReasoningField
+	}
+	for _, text := range t.Thinking {
+		for _, p := range splitWords(text) {
+			b.data(chunk(obj{field: p}, nil))
+		}
 	}
 	for _, p := range t.pieces() {
 		b.data(chunk(obj{"content": p}, nil))
@@ -123,14 +129,7 @@ func (s *Server) anthropicStream(req *Request, t Turn) []byte {
 		"content": []obj{}, "stop_reason": nil, "stop_sequence": nil,
 		"usage": obj{"input_tokens": u.Input, "cache_read_input_tokens": u.CacheRead,
 			"cache_creation_input_tokens": u.CacheWrite, "output_tokens": 1}}})
-	index := 0
-	if t.Thinking != "" {
-		b.event("content_block_start", obj{"type": "content_block_start", "index": index, "content_block": obj{"type": "thinking", "thinking": ""}})
-		b.event("content_block_delta", obj{"type": "content_block_delta", "index": index, "delta": obj{"type": "thinking_delta", "thinking": t.Thinking}})
-		b.event("content_block_delta", obj{"type": "content_block_delta", "index": index, "delta": obj{"type": "signature_delta", "signature": "llmtest"}})
-		b.event("content_block_stop", obj{"type": "content_block_stop", "index": index})
-		index++
-	}
+	index := anthropicThinking(&b, t, 0)
 	if pieces := t.pieces(); len(pieces) > 0 {
 		b.event("content_block_start", obj{"type": "content_block_start", "index": index, "content_block": obj{"type": "text", "text": ""}})
 		b.event("ping", obj{"type": "ping"})

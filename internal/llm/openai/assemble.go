@@ -21,8 +21,8 @@ type chunk struct {
 			ToolCalls []toolCallDelta `json:"tool_calls"`
 			// The thinking of reasoning models, as compatible servers
 			// send it (DeepSeek and vLLM: reasoning_content; Ollama and
-			// OpenRouter: reasoning). It is not kept, only measured: it
-			// is progress, and it counts towards the answer's cap.
+			// OpenRouter: reasoning). It is shown as thinking and kept,
+			// for the servers that want it back within a turn.
 			ReasoningContent textJSON `json:"reasoning_content"`
 			Reasoning        textJSON `json:"reasoning"`
 		} `json:"delta"`
@@ -95,8 +95,11 @@ func thinkingText(t textJSON) string {
 // pieces; every call at index 0 with distinct IDs (Ollama); a whole call
 // in one chunk; no usage at all.
 type assembler struct {
-	text  strings.Builder
-	calls []*partialCall
+	text strings.Builder
+	// reasoning is the thinking streamed, and field the field it came in.
+	reasoning strings.Builder
+	field     string
+	calls     []*partialCall
 	// byIndex is the call each index is building now.
 	byIndex  map[int64]*partialCall
 	finish   string
@@ -135,9 +138,8 @@ func (a *assembler) add(ch *chunk, onDelta func(llm.Delta)) {
 		}
 		d := &choice.Delta
 		a.size += len(d.Content) + len(d.Refusal) + len(d.ReasoningContent) + len(d.Reasoning)
-		if thought := thinkingText(d.ReasoningContent) + thinkingText(d.Reasoning); thought != "" {
-			onDelta(llm.Delta{Thinking: thought})
-		}
+		a.think("reasoning_content", thinkingText(d.ReasoningContent), onDelta)
+		a.think("reasoning", thinkingText(d.Reasoning), onDelta)
 		if text := d.Content + d.Refusal; text != "" {
 			a.text.WriteString(text)
 			onDelta(llm.Delta{Text: text})
@@ -150,6 +152,18 @@ func (a *assembler) add(ch *chunk, onDelta func(llm.Delta)) {
 			a.finished = true
 		}
 	}
+}
+
+// think takes a piece of thinking that came in field.
+func (a *assembler) think(field, text string, onDelta func(llm.Delta)) {
+	if text == "" {
+		return
+	}
+	if a.field == "" {
+		a.field = field
+	}
+	a.reasoning.WriteString(text)
+	onDelta(llm.Delta{Thinking: text})
 }
 
 // addCall takes one tool-call fragment. A fragment continues the call at
@@ -179,6 +193,9 @@ func (a *assembler) addCall(tc *toolCallDelta, onDelta func(llm.Delta)) {
 // response is the assembled turn.
 func (a *assembler) response() llm.Response {
 	msg := llm.Message{Role: llm.RoleAssistant, Text: a.text.String()}
+	if a.reasoning.Len() > 0 {
+		msg.Reasoning = []llm.Reasoning{{Provider: llm.ReasoningChat, Text: a.reasoning.String(), Field: a.field}}
+	}
 	for i, c := range a.calls {
 		id := c.id
 		if id == "" {

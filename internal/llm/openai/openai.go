@@ -49,6 +49,10 @@ type Config struct {
 	BaseURL string
 	// Model is used for requests that name none.
 	Model string
+	// API is the API requests go to: APIChat (Chat Completions) or
+	// APIResponses; "" is the Responses API for OpenAI's own API and Chat
+	// Completions for every other server.
+	API string
 	// HTTPClient sends the requests; default a client without timeout
 	// (the request's context bounds it).
 	HTTPClient *http.Client
@@ -79,6 +83,8 @@ type Model struct {
 	// SDK's HTTP path: its retries, headers and auth.
 	client openai.Client
 	tools  wire.ToolCache
+	// rtools are the tools as the Responses API takes them.
+	rtools wire.ToolCache
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -152,45 +158,79 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 	if onDelta == nil {
 		onDelta = func(llm.Delta) {}
 	}
+	if m.usesResponses() {
+		body, err := m.responsesBody(req)
+		if err != nil {
+			return llm.Response{}, err
+		}
+		var a rAssembler
+		err = m.stream(ctx, "responses", body, func(events *wire.Events, watch *wire.Watch) error {
+			return readResponseEvents(events, &a, onDelta, watch)
+		}, func(res *http.Response) error {
+			if !a.finished {
+				return m.unfinished(a.events, res, "the stream ended without response.completed")
+			}
+			return nil
+		})
+		if err != nil {
+			return llm.Response{}, err
+		}
+		return a.response(), nil
+	}
 	body, err := m.body(req)
 	if err != nil {
 		return llm.Response{}, err
 	}
+	var a assembler
+	err = m.stream(ctx, "chat/completions", body, func(events *wire.Events, watch *wire.Watch) error {
+		return readEvents(events, &a, onDelta, watch)
+	}, func(res *http.Response) error {
+		if !a.finished {
+			return m.unfinished(a.chunks, res, "the stream ended without a finish_reason")
+		}
+		return nil
+	})
+	if err != nil {
+		return llm.Response{}, err
+	}
+	return a.response(), nil
+}
+
+// stream posts body to path and reads the answer's events with read,
+// under the limits of an answer's size and of silence; finished says
+// whether what was read is a whole answer.
+func (m *Model) stream(ctx context.Context, path string, body []byte, read func(*wire.Events, *wire.Watch) error,
+	finished func(*http.Response) error) error {
 	// A byte slice is sent as it is, and the SDK sends it again on a retry
 	// (it keeps a GetBody over the same bytes). The response comes back
 	// raw: its events are read with a bounded event-stream decoder and
-	// decoded here into forge's own small chunk type, in one pass (see
-	// readEvents). The stream runs under its own context, which the idle
-	// watch cancels.
+	// decoded here into forge's own small types, in one pass. The stream
+	// runs under its own context, which the idle watch cancels.
 	sctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var res *http.Response
-	if err := m.client.Post(sctx, "chat/completions", body, &res); err != nil {
-		return llm.Response{}, m.streamError(ctx, err, res)
+	if err := m.client.Post(sctx, path, body, &res); err != nil {
+		return m.streamError(ctx, err, res)
 	}
-	var a assembler
 	if res != nil && res.Body != nil {
 		watch := m.limits.Watch(cancel)
 		defer watch.Stop()
 		events := wire.NewEvents(res.Body, m.limits.MaxEvent())
 		defer events.Close()
-		if err := readEvents(events, &a, onDelta, watch); err != nil {
+		if err := read(events, watch); err != nil {
 			switch {
 			case errors.Is(err, wire.ErrTooLarge):
-				return llm.Response{}, m.limits.TooLarge(m.cfg.Provider)
+				return m.limits.TooLarge(m.cfg.Provider)
 			case watch.Stalled() && ctx.Err() == nil:
-				return llm.Response{}, m.limits.Stalled(m.cfg.Provider, m.url)
+				return m.limits.Stalled(m.cfg.Provider, m.url)
 			}
-			return llm.Response{}, m.streamError(ctx, err, res)
+			return m.streamError(ctx, err, res)
 		}
 	}
 	if ctx.Err() != nil {
-		return llm.Response{}, llm.ContextError(m.cfg.Provider, ctx)
+		return llm.ContextError(m.cfg.Provider, ctx)
 	}
-	if !a.finished {
-		return llm.Response{}, m.unfinished(&a, res)
-	}
-	return a.response(), nil
+	return finished(res)
 }
 
 // readEvents feeds the stream's chunks to a until [DONE] or the end,
@@ -228,12 +268,11 @@ func readEvents(events *wire.Events, a *assembler, onDelta func(llm.Delta), watc
 	return events.Err()
 }
 
-// unfinished is the error for a stream that ended without a
-// finish_reason: cut short, or not a stream at all.
-func (m *Model) unfinished(a *assembler, res *http.Response) error {
-	if a.chunks > 0 {
-		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindInterrupted, URL: m.url,
-			Message: "the stream ended without a finish_reason"}
+// unfinished is the error for a stream that ended without its end: cut
+// short after events (cut says so), or not a stream at all.
+func (m *Model) unfinished(events int, res *http.Response, cut string) error {
+	if events > 0 {
+		return &llm.Error{Provider: m.cfg.Provider, Kind: llm.KindInterrupted, URL: m.url, Message: cut}
 	}
 	ct := ""
 	if res != nil {

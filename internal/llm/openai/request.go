@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/internal/wire"
@@ -36,8 +37,12 @@ func (m *Model) body(req llm.Request) ([]byte, error) {
 	b = append(b, `{"model":`...)
 	b = wire.AppendString(b, model)
 	b = append(b, `,"messages":[`...)
-	b = appendMessages(b, req)
+	b = appendMessages(b, req, m.sendsReasoning())
 	b = append(b, ']')
+	if effort := m.effort(req, model); effort != "" {
+		b = append(b, `,"reasoning_effort":`...)
+		b = wire.AppendString(b, effort)
+	}
 	if req.MaxTokens > 0 {
 		// OpenAI's own models want max_completion_tokens (its reasoning
 		// models reject max_tokens); the compatible servers know
@@ -61,18 +66,33 @@ func (m *Model) body(req llm.Request) ([]byte, error) {
 var bodyOverhead = wire.Overhead{Request: 128, Message: 48, Call: 80, Result: 0}
 
 // appendMessages appends the conversation as Chat Completions messages,
-// separated by commas.
-func appendMessages(b []byte, req llm.Request) []byte {
+// separated by commas. With reasoning, the thinking of the assistant
+// messages of the turn under way (after the last prompt) goes back in
+// the field it came in: servers of models that think between tool calls
+// (DeepSeek, vLLM's, Ollama's) want it there, and no server wants the
+// thinking of turns gone by.
+func appendMessages(b []byte, req llm.Request, reasoning bool) []byte {
+	turn := len(req.Messages)
+	if reasoning {
+		turn = turnStart(req.Messages)
+	}
 	if req.System != "" {
 		b = append(b, `{"role":"system","content":`...)
 		b = wire.AppendString(b, req.System)
 		b = append(b, `},`...)
 	}
+	// A tool message takes text only: the images of a run of tool results
+	// follow it in one user message, which must not come between them.
+	var pending []*llm.ToolResult
 	for i := range req.Messages {
 		msg := &req.Messages[i]
+		if msg.Role != llm.RoleTool && len(pending) > 0 {
+			b = append(appendResultImages(b, pending), ',')
+			pending = pending[:0]
+		}
 		switch msg.Role {
 		case llm.RoleAssistant:
-			b = appendAssistant(b, msg)
+			b = appendAssistant(b, msg, i > turn)
 		case llm.RoleTool:
 			if msg.Result == nil {
 				continue
@@ -82,20 +102,80 @@ func appendMessages(b []byte, req llm.Request) []byte {
 			b = append(b, `,"content":`...)
 			b = wire.AppendString(b, msg.Result.Content)
 			b = append(b, '}')
+			if len(msg.Result.Images) > 0 {
+				pending = append(pending, msg.Result)
+			}
 		default:
 			b = append(b, `{"role":"user","content":`...)
-			b = wire.AppendString(b, msg.Text)
+			b = appendUserContent(b, msg.Text, msg.Images)
 			b = append(b, '}')
 		}
 		b = append(b, ',')
 	}
+	if len(pending) > 0 {
+		b = appendResultImages(b, pending)
+	}
 	return bytes.TrimSuffix(b, []byte{','})
 }
 
+// turnStart is where the turn under way begins: the last prompt.
+func turnStart(msgs []llm.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleUser {
+			return i
+		}
+	}
+	return 0
+}
+
+// appendUserContent appends a user message's content: its text, or with
+// images an array of a text part and image parts.
+func appendUserContent(b []byte, text string, images []llm.Image) []byte {
+	if len(images) == 0 {
+		return wire.AppendString(b, text)
+	}
+	b = append(b, `[{"type":"text","text":`...)
+	b = wire.AppendString(b, text)
+	b = append(b, '}')
+	for _, im := range images {
+		b = append(b, ',')
+		b = appendImagePart(b, im)
+	}
+	return append(b, ']')
+}
+
+// appendResultImages appends the user message that shows the model the
+// images its tool calls returned.
+func appendResultImages(b []byte, results []*llm.ToolResult) []byte {
+	ids := make([]string, len(results))
+	var images []llm.Image
+	for i, r := range results {
+		ids[i] = r.CallID
+		images = append(images, r.Images...)
+	}
+	b = append(b, `{"role":"user","content":`...)
+	b = appendUserContent(b, "The images the tool calls above returned ("+strings.Join(ids, ", ")+"):", images)
+	return append(b, '}')
+}
+
+// appendImagePart appends an image_url part with the image inline as a
+// data URL.
+func appendImagePart(b []byte, im llm.Image) []byte {
+	b = append(b, `{"type":"image_url","image_url":{"url":"data:`...)
+	mt := wire.AppendString(nil, im.MediaType)
+	b = append(b, mt[1:len(mt)-1]...)
+	b = append(b, ";base64,"...)
+	b = wire.AppendBase64(b, im.Data)
+	return append(b, `"}}`...)
+}
+
 // appendAssistant appends an assistant turn: its text and its calls with
-// their IDs and argument text.
-func appendAssistant(b []byte, msg *llm.Message) []byte {
+// their IDs and argument text, and with reasoning its own thinking.
+func appendAssistant(b []byte, msg *llm.Message, reasoning bool) []byte {
 	b = append(b, `{"role":"assistant"`...)
+	if reasoning {
+		b = appendReasoning(b, msg.Reasoning)
+	}
 	if msg.Text != "" || len(msg.ToolCalls) == 0 {
 		b = append(b, `,"content":`...)
 		b = wire.AppendString(b, msg.Text)
@@ -117,6 +197,42 @@ func appendAssistant(b []byte, msg *llm.Message) []byte {
 		b = append(b, ']')
 	}
 	return append(b, '}')
+}
+
+// appendReasoning appends a message's Chat Completions thinking as the
+// field it came in; another provider's is not sent.
+func appendReasoning(b []byte, rs []llm.Reasoning) []byte {
+	for _, r := range rs {
+		if r.Provider != llm.ReasoningChat || r.Text == "" {
+			continue
+		}
+		field := "reasoning_content"
+		if r.Field == "reasoning" {
+			field = r.Field
+		}
+		b = append(b, `,"`+field+`":`...)
+		return wire.AppendString(b, r.Text)
+	}
+	return b
+}
+
+// sendsReasoning says thinking goes back to this server: any compatible
+// server, not OpenAI's own API, whose Chat Completions streams no
+// thinking and takes none.
+func (m *Model) sendsReasoning() bool {
+	return !strings.HasPrefix(m.cfg.BaseURL, "https://api.openai.com/")
+}
+
+// effort is the reasoning_effort of req, "" for none: none asked, or a
+// model known not to reason (which would refuse it).
+func (m *Model) effort(req llm.Request, model string) string {
+	if req.Effort == "" {
+		return ""
+	}
+	if info, ok := llm.LookupModel(model); ok && info.NoReasoning {
+		return ""
+	}
+	return string(req.Effort)
 }
 
 // replayArguments is a past call's argument text as it is sent back. A

@@ -2,8 +2,10 @@ package openai
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
@@ -12,6 +14,12 @@ import (
 
 	"github.com/forgehq/forge/internal/llm"
 )
+
+// sdkImage is an image as the SDK's image part, a data URL.
+func sdkImage(im llm.Image) openai.ChatCompletionContentPartUnionParam {
+	return openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{
+		URL: "data:" + im.MediaType + ";base64," + base64.StdEncoding.EncodeToString(im.Data)})
+}
 
 // sdkParams is req as the SDK's own params, as forge built them before it
 // wrote its bodies itself: the reference the hand-written body must mean
@@ -25,10 +33,42 @@ func sdkParams(t *testing.T, provider, model string, req llm.Request) openai.Cha
 	if req.System != "" {
 		p.Messages = append(p.Messages, openai.SystemMessage(req.System))
 	}
-	for _, msg := range req.Messages {
+	if req.Effort != "" {
+		if info, ok := llm.LookupModel(model); !ok || !info.NoReasoning {
+			p.ReasoningEffort = shared.ReasoningEffort(req.Effort)
+		}
+	}
+	turn := turnStart(req.Messages)
+	var pending []string
+	var images []llm.Image
+	flush := func() {
+		if len(pending) == 0 {
+			return
+		}
+		parts := []openai.ChatCompletionContentPartUnionParam{
+			openai.TextContentPart("The images the tool calls above returned (" + strings.Join(pending, ", ") + "):")}
+		for _, im := range images {
+			parts = append(parts, sdkImage(im))
+		}
+		p.Messages = append(p.Messages, openai.UserMessage(parts))
+		pending, images = nil, nil
+	}
+	for i, msg := range req.Messages {
+		if msg.Role != llm.RoleTool {
+			flush()
+		}
 		switch msg.Role {
 		case llm.RoleAssistant:
 			a := openai.ChatCompletionAssistantMessageParam{}
+			for _, r := range msg.Reasoning {
+				if r.Provider == llm.ReasoningChat && i > turn {
+					field := "reasoning_content"
+					if r.Field == "reasoning" {
+						field = "reasoning"
+					}
+					a.SetExtraFields(map[string]any{field: r.Text})
+				}
+			}
 			if msg.Text != "" || len(msg.ToolCalls) == 0 {
 				a.Content.OfString = openai.String(msg.Text)
 			}
@@ -42,11 +82,24 @@ func sdkParams(t *testing.T, provider, model string, req llm.Request) openai.Cha
 		case llm.RoleTool:
 			if msg.Result != nil {
 				p.Messages = append(p.Messages, openai.ToolMessage(msg.Result.Content, msg.Result.CallID))
+				if len(msg.Result.Images) > 0 {
+					pending = append(pending, msg.Result.CallID)
+					images = append(images, msg.Result.Images...)
+				}
 			}
 		default:
-			p.Messages = append(p.Messages, openai.UserMessage(msg.Text))
+			if len(msg.Images) == 0 {
+				p.Messages = append(p.Messages, openai.UserMessage(msg.Text))
+				continue
+			}
+			parts := []openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(msg.Text)}
+			for _, im := range msg.Images {
+				parts = append(parts, sdkImage(im))
+			}
+			p.Messages = append(p.Messages, openai.UserMessage(parts))
 		}
 	}
+	flush()
 	if req.MaxTokens > 0 {
 		if provider == "openai" {
 			p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
@@ -124,6 +177,22 @@ func TestBodyMeansWhatTheSDKSent(t *testing.T) {
 		}},
 		{Messages: []llm.Message{{Role: llm.RoleTool}}},
 		{},
+		// Thinking goes back within the turn under way only, in its own
+		// field; an effort; images as parts, a tool result's in a user
+		// message after the run of tool messages.
+		{Effort: llm.EffortHigh, Messages: []llm.Message{
+			{Role: llm.RoleUser, Text: "look", Images: []llm.Image{{MediaType: "image/png", Data: []byte("\x89PNG")}}},
+			{Role: llm.RoleAssistant, Text: "old", Reasoning: []llm.Reasoning{{Provider: llm.ReasoningChat, Text: "a past turn's", Field: "reasoning_content"}}},
+			{Role: llm.RoleUser, Text: "now"},
+			{Role: llm.RoleAssistant, Reasoning: []llm.Reasoning{{Provider: llm.ReasoningChat, Text: odd, Field: "reasoning"}},
+				ToolCalls: []llm.ToolCall{{ID: "c1", Name: "Read", Arguments: json.RawMessage(`{}`)}, {ID: "c2", Name: "Read", Arguments: json.RawMessage(`{}`)}}},
+			{Role: llm.RoleTool, Result: &llm.ToolResult{CallID: "c1", Content: "a shot", Images: []llm.Image{{MediaType: "image/jpeg", Data: []byte{0xff, 0xd8}}}}},
+			{Role: llm.RoleTool, Result: &llm.ToolResult{CallID: "c2", Content: "another", Images: []llm.Image{{MediaType: "image/webp", Data: []byte("RIFF")}}}},
+			{Role: llm.RoleAssistant, Reasoning: []llm.Reasoning{{Provider: llm.ReasoningAnthropic, Text: "Claude's", Signature: "s"}},
+				ToolCalls: []llm.ToolCall{{ID: "c3", Name: "Read", Arguments: json.RawMessage(`{}`)}}},
+			{Role: llm.RoleTool, Result: &llm.ToolResult{CallID: "c3", Content: "last", Images: []llm.Image{{MediaType: "image/gif", Data: []byte("GIF8")}}}},
+		}},
+		{Model: "gpt-4o", Effort: llm.EffortLow, Messages: []llm.Message{{Role: llm.RoleUser, Text: "q"}}},
 	}
 	for _, provider := range []string{"openai", "ollama"} {
 		m := &Model{cfg: Config{Provider: provider, Model: "gpt-test"}}

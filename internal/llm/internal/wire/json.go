@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"sync/atomic"
@@ -148,13 +149,29 @@ func BodySize(req llm.Request, tools int, o Overhead) int {
 	n := o.Request + len(req.Model) + len(req.System) + tools
 	for i := range req.Messages {
 		msg := &req.Messages[i]
-		n += o.Message + len(msg.Text)
+		n += o.Message + len(msg.Text) + imagesSize(msg.Images)
+		for _, r := range msg.Reasoning {
+			n += o.Call + len(r.Text) + len(r.Signature) + len(r.Redacted) + len(r.ID)
+		}
 		for _, c := range msg.ToolCalls {
 			n += o.Call + len(c.ID) + len(c.Name) + len(c.Arguments)
 		}
 		if msg.Result != nil {
-			n += o.Result + len(msg.Result.CallID) + len(msg.Result.Content)
+			n += o.Result + len(msg.Result.CallID) + len(msg.Result.Content) + imagesSize(msg.Result.Images)
 		}
 	}
 	return n + n/16
 }
+
+// imagesSize is the bytes images take in a body: base64 and their framing.
+func imagesSize(images []llm.Image) int {
+	n := 0
+	for _, im := range images {
+		n += 96 + len(im.MediaType) + base64.StdEncoding.EncodedLen(len(im.Data))
+	}
+	return n
+}
+
+// AppendBase64 appends data in standard base64, as JSON string content
+// (base64's alphabet needs no escaping).
+func AppendBase64(b, data []byte) []byte { return base64.StdEncoding.AppendEncode(b, data) }

@@ -12,6 +12,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -31,6 +32,9 @@ func args(req *mcp.CallToolRequest) map[string]any {
 	_ = json.Unmarshal(req.Params.Arguments, &m)
 	return m
 }
+
+// redDot is a PNG of one red pixel.
+var redDot, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
 
 func main() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "testserver", Version: "1"}, nil)
@@ -87,7 +91,7 @@ func main() {
 				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 					return &mcp.CallToolResult{Content: []mcp.Content{
 						&mcp.TextContent{Text: "a red dot"},
-						&mcp.ImageContent{MIMEType: "image/png", Data: []byte("\x89PNG\r\n\x1a\n0123456789")},
+						&mcp.ImageContent{MIMEType: "image/png", Data: redDot},
 					}}, nil
 				})
 		},
