@@ -61,6 +61,8 @@ type Session interface {
 	// Typed is a prompt of it as the person typed it ("" when the same).
 	Messages() []llm.Message
 	Typed(prompt string) string
+	// Todos is the model's task list as it last kept it.
+	Todos() agent.Todos
 	// ContextWindow is the window of the model prompts go to, in tokens;
 	// 0 when unknown. Spent is what the conversation has cost so far, in
 	// US dollars, and whether the model's price is known.

@@ -1,6 +1,8 @@
 package acp
 
 import (
+	"context"
+
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/forgehq/forge/internal/permission"
@@ -36,4 +38,25 @@ func modeOf(id sdk.SessionModeId) (permission.Mode, bool) {
 		}
 	}
 	return "", false
+}
+
+// syncMode tells the editor of a mode the session switched to by itself
+// (an approved plan): the editor shows the mode it last knew of.
+func (s *server) syncMode(ctx context.Context, l *live) {
+	s.mu.Lock()
+	cur := l.sess.Mode()
+	changed := cur != l.mode
+	l.mode = cur
+	s.mu.Unlock()
+	if changed {
+		s.update(ctx, l.id, sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(cur)}})
+	}
+}
+
+// setMode is the editor's switch of the mode, which it knows of.
+func (s *server) setMode(l *live, m permission.Mode) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l.sess.SetMode(m)
+	l.mode = m
 }

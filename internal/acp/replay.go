@@ -12,13 +12,16 @@ import (
 )
 
 // replay sends a loaded conversation to the editor as the updates it
-// would have seen: the person's prompts as typed, the answers, and each
-// call with how it ended.
+// would have seen: the person's prompts as typed, the answers, each call
+// with how it ended, and the model's task list as it last kept it.
 func (s *server) replay(ctx context.Context, l *live) {
 	for _, m := range l.sess.Messages() {
 		for _, u := range replayed(m, l, s.opts.Host.Lookup) {
 			s.update(ctx, l.id, u)
 		}
+	}
+	if ts := l.sess.Todos(); len(ts) > 0 {
+		s.update(ctx, l.id, planUpdate(ts))
 	}
 }
 

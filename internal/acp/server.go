@@ -12,6 +12,8 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 	"github.com/rs/zerolog"
+
+	"github.com/forgehq/forge/internal/permission"
 )
 
 // Options configure Serve.
@@ -71,6 +73,9 @@ type live struct {
 	sess Session
 	// dir is the session's working directory.
 	dir string
+	// mode is the approval mode the editor knows of; guarded by the
+	// server's mu.
+	mode permission.Mode
 	// turn serialises prompts: the SDK cancels a prompt that a new one
 	// replaces, and the new one waits for it to end.
 	turn sync.Mutex
@@ -170,7 +175,7 @@ func sessionOptions(cwd string, servers []sdk.McpServer) (SessionOptions, error)
 
 // add makes sess one of the connection's sessions.
 func (s *server) add(sess Session, dir string) *live {
-	l := &live{id: sdk.SessionId(sess.ID()), sess: sess, dir: dir}
+	l := &live{id: sdk.SessionId(sess.ID()), sess: sess, dir: dir, mode: sess.Mode()}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old, ok := s.sessions[l.id]; ok {
@@ -234,7 +239,7 @@ func (s *server) SetSessionMode(_ context.Context, p sdk.SetSessionModeRequest) 
 	if !ok {
 		return r, invalidParams(fmt.Sprintf("unknown mode %q: use one of ask, auto-edit, plan, yolo", p.ModeId))
 	}
-	l.sess.SetMode(m)
+	s.setMode(l, m)
 	return r, nil
 }
 

@@ -55,6 +55,7 @@ func (s *fakeSession) Commands() []Command {
 }
 func (s *fakeSession) Messages() []llm.Message { return nil }
 func (s *fakeSession) Typed(string) string     { return "" }
+func (s *fakeSession) Todos() agent.Todos      { return nil }
 func (s *fakeSession) ContextWindow() int      { return 0 }
 func (s *fakeSession) Spent() (float64, bool)  { return 0, false }
 func (s *fakeSession) Close() error            { s.closed = true; return nil }

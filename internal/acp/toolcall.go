@@ -24,8 +24,10 @@ func kindOf(name string, t tools.Tool) sdk.ToolKind {
 		return sdk.ToolKindExecute
 	case "WebFetch":
 		return sdk.ToolKindFetch
-	case "Task":
+	case "Task", agent.TodoToolName:
 		return sdk.ToolKindThink
+	case agent.PlanToolName:
+		return sdk.ToolKindSwitchMode
 	}
 	if t != nil && tools.IsReadOnly(t) {
 		return sdk.ToolKindRead
@@ -37,6 +39,12 @@ func kindOf(name string, t tools.Tool) sdk.ToolKind {
 // tool and what it acts on (its first string argument, a path relative to
 // the working directory).
 func title(c *agent.Call, t tools.Tool, wd string) string {
+	switch c.Name {
+	case agent.PlanToolName: // its argument is the whole plan, shown apart
+		return "Plan"
+	case agent.TodoToolName: // the editor shows the list as its plan
+		return "Update the task list"
+	}
 	subject := ""
 	if t != nil {
 		for _, p := range t.Parameters() {

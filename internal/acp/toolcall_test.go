@@ -37,6 +37,8 @@ func TestTitleKindAndLocations(t *testing.T) {
 		{agent.Call{Name: "Bash", Args: tools.Args{"command": long}}, bash, "`" + strings.Repeat("x", 99) + "…`", sdk.ToolKindExecute, "", 0},
 		{agent.Call{Name: "Grep", Args: tools.Args{"pattern": "TODO"}}, nil, "Grep", sdk.ToolKindSearch, "", 0},
 		{agent.Call{Name: "mcp__x__y", Args: nil}, nil, "mcp__x__y", sdk.ToolKindOther, "", 0},
+		{agent.Call{Name: agent.PlanToolName, Args: tools.Args{"plan": "# Plan\n1. Edit"}}, fakeTool{params: []tools.Parameter{{Name: "plan"}}}, "Plan", sdk.ToolKindSwitchMode, "", 0},
+		{agent.Call{Name: agent.TodoToolName, Args: tools.Args{"todos": []any{}}}, nil, "Update the task list", sdk.ToolKindThink, "", 0},
 	} {
 		if got := title(&tc.call, tc.tool, "/w"); got != tc.title {
 			t.Errorf("title(%s) = %q, want %q", tc.call.Name, got, tc.title)

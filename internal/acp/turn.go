@@ -26,6 +26,8 @@ type turn struct {
 	mu    sync.Mutex
 	calls map[string]*shownCall
 	order []string
+	// plans are the calls that put a plan to the person, by plan.
+	plans map[string]string
 	// cost is what the prompt's requests have cost so far.
 	cost float64
 }
@@ -44,7 +46,7 @@ type shownCall struct {
 }
 
 func (s *server) newTurn(ctx context.Context, l *live) *turn {
-	return &turn{s: s, l: l, ctx: ctx, out: context.WithoutCancel(ctx), wd: l.dir, calls: map[string]*shownCall{}}
+	return &turn{s: s, l: l, ctx: ctx, out: context.WithoutCancel(ctx), wd: l.dir, calls: map[string]*shownCall{}, plans: map[string]string{}}
 }
 
 // front is what the editor offers this prompt: it approves the calls
@@ -96,6 +98,12 @@ func (t *turn) event(e agent.Event) {
 		t.ended(e.Call, e.Result)
 	case agent.EventUsage:
 		t.usage(e)
+	case agent.EventTodo:
+		if e.ParentID == "" {
+			t.send(planUpdate(e.Todos))
+		}
+	case agent.EventPlan:
+		t.planShown(e.Call, e.Text)
 	case agent.EventNotice, agent.EventCompaction:
 		t.note(e.Text)
 	case agent.EventHook:
@@ -103,6 +111,8 @@ func (t *turn) event(e agent.Event) {
 			t.note("hook " + string(e.Hook.Event) + ": " + e.Hook.Text)
 		}
 	}
+	// An approved plan switches the mode in the middle of a run.
+	t.s.syncMode(t.out, t.l)
 }
 
 // started tells the editor of a call the model made.

@@ -147,6 +147,7 @@ func (s *acpSession) ID() string                { return s.env.Exec.SessionID }
 func (s *acpSession) Mode() permission.Mode     { return s.env.Policy.Mode() }
 func (s *acpSession) SetMode(m permission.Mode) { s.env.Policy.SetMode(m) }
 func (s *acpSession) Messages() []llm.Message   { return s.env.Conversation.Messages }
+func (s *acpSession) Todos() agent.Todos        { return s.env.Conversation.Todos }
 func (s *acpSession) Typed(prompt string) string {
 	return s.env.Shown().Typed[prompt]
 }

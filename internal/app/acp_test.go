@@ -277,7 +277,8 @@ func TestACPBashInTheEditorsTerminal(t *testing.T) {
 }
 
 // The editor switches modes: plan refuses the edit without asking, yolo
-// runs it without asking; an unknown mode is an error.
+// runs it without asking; an unknown mode is an error. The editor is not
+// told of the modes it set.
 func TestACPModeSwitch(t *testing.T) {
 	ed := &editor{}
 	r := startACP(t, llmtest.Script{Turns: []llmtest.Turn{editCall("hello", "bye"), {Text: "Could not."}, editCall("hello", "bye"), {Text: "Done."}}}, ed, sdk.ClientCapabilities{})
@@ -296,6 +297,9 @@ func TestACPModeSwitch(t *testing.T) {
 	r.prompt(s.SessionId, "edit now")
 	if len(ed.asked) != 0 || readProject(t, r.dir, "a.txt") != "bye world\n" {
 		t.Errorf("yolo mode: %d questions, a.txt %q", len(ed.asked), readProject(t, r.dir, "a.txt"))
+	}
+	if got := modeUpdates(ed.seen()); len(got) != 0 {
+		t.Errorf("the editor was told of the modes it set: %q", got)
 	}
 	_, err := r.conn.SetSessionMode(r.ctx(), sdk.SetSessionModeRequest{SessionId: s.SessionId, ModeId: "reckless"})
 	if !isRequestError(err, -32602) || !strings.Contains(err.Error(), "unknown mode") {
@@ -497,5 +501,199 @@ func TestACPTwoSessionsAtOnce(t *testing.T) {
 		if strings.Count(string(req.Body), "hi from ") != 1 {
 			t.Errorf("a request mixes the sessions: %s", req.Body)
 		}
+	}
+}
+
+// todoCall is a turn that writes the task list, items as content:status.
+func todoCall(items ...string) llmtest.Turn {
+	var todos []map[string]string
+	for _, it := range items {
+		content, status, _ := strings.Cut(it, ":")
+		todos = append(todos, map[string]string{"content": content, "status": status})
+	}
+	args, _ := json.Marshal(map[string]any{"todos": todos})
+	return llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "TodoWrite", Arguments: args}}}
+}
+
+// plans are the plan updates in us, each as content:status entries.
+func plans(us []sdk.SessionUpdate) [][]string {
+	var out [][]string
+	for _, u := range us {
+		if u.Plan == nil {
+			continue
+		}
+		entries := []string{}
+		for _, e := range u.Plan.Entries {
+			if e.Priority != sdk.PlanEntryPriorityMedium {
+				entries = append(entries, "bad priority "+string(e.Priority))
+			}
+			entries = append(entries, e.Content+":"+string(e.Status))
+		}
+		out = append(out, entries)
+	}
+	return out
+}
+
+// The model's task list goes to the editor as its plan each time it
+// changes, whole; a loaded session shows the last one again.
+func TestACPTaskListAsPlan(t *testing.T) {
+	ed := &editor{}
+	r := startACP(t, llmtest.Script{Turns: []llmtest.Turn{
+		todoCall("Read the code:in_progress", "Fix the bug:pending"),
+		todoCall("Read the code:completed", "Fix the bug:in_progress"),
+		todoCall("Read the code:completed", "Fix the bug:completed"),
+		{Text: "Fixed."},
+	}}, ed, sdk.ClientCapabilities{})
+	s := r.newSession()
+	r.prompt(s.SessionId, "fix it")
+	us := ed.seen()
+	want := [][]string{
+		{"Read the code:in_progress", "Fix the bug:pending"},
+		{"Read the code:completed", "Fix the bug:in_progress"},
+		{"Read the code:completed", "Fix the bug:completed"},
+	}
+	if got := plans(us); !equalLists(got, want) {
+		t.Errorf("plan updates = %q, want %q", got, want)
+	}
+	starts, _ := toolCalls(us)
+	if len(starts) != 3 || starts[0].Title != "Update the task list" || starts[0].Kind != sdk.ToolKindThink {
+		t.Errorf("the TodoWrite calls = %+v", starts)
+	}
+	if _, err := r.conn.CloseSession(r.ctx(), sdk.CloseSessionRequest{SessionId: s.SessionId}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.conn.LoadSession(r.ctx(), sdk.LoadSessionRequest{SessionId: s.SessionId, Cwd: r.dir, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatalf("session/load: %v\nstderr:\n%s", err, r.stderr)
+	}
+	if got := plans(ed.seen()); !equalLists(got, want[2:]) {
+		t.Errorf("replayed plan updates = %q, want %q", got, want[2:])
+	}
+}
+
+func equalLists(a, b [][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if strings.Join(a[i], "\n") != strings.Join(b[i], "\n") {
+			return false
+		}
+	}
+	return true
+}
+
+// planCall is a turn that puts plan to the person.
+func planCall(plan string) llmtest.Turn {
+	args, _ := json.Marshal(map[string]string{"plan": plan})
+	return llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "ExitPlanMode", Arguments: args}}}
+}
+
+// modeUpdates are the current_mode_update updates in us.
+func modeUpdates(us []sdk.SessionUpdate) []string {
+	var out []string
+	for _, u := range us {
+		if u.CurrentModeUpdate != nil {
+			out = append(out, string(u.CurrentModeUpdate.CurrentModeId))
+		}
+	}
+	return out
+}
+
+// In plan mode the model's plan is put to the editor, shown as the plan
+// call's content, with forge's three answers. Approving switches the
+// mode (and tells the editor) and the model carries the plan out, its
+// edit asked about or not as the new mode says; keeping on planning
+// leaves plan mode on and tells the model so.
+func TestACPPlanApproval(t *testing.T) {
+	const plan = "# Plan\n\n1. Replace hello by bye in `a.txt`."
+	for _, tc := range []struct {
+		option sdk.PermissionOptionId
+		mode   string // the mode after the prompt
+		asks   int    // permission requests, the plan's among them
+		file   string
+		told   string // what the model is told of the plan
+	}{
+		{"approve_auto_edit", "auto-edit", 1, "bye world\n", "The approval mode is now auto-edit"},
+		{"approve_ask", "ask", 2, "bye world\n", "The approval mode is now ask"},
+		{"keep_planning", "plan", 1, "hello world\n", "wants you to keep planning"},
+	} {
+		t.Run(string(tc.option), func(t *testing.T) {
+			ed := &editor{answer: func(q sdk.RequestPermissionRequest) sdk.RequestPermissionResponse {
+				if q.ToolCall.Kind != nil && *q.ToolCall.Kind == sdk.ToolKindSwitchMode {
+					return choose(tc.option)
+				}
+				return choose("allow_once")
+			}}
+			turns := []llmtest.Turn{planCall(plan), editCall("hello", "bye"), {Text: "Done."}}
+			if tc.option == "keep_planning" {
+				turns = []llmtest.Turn{planCall(plan), {Text: "Tell me what to change."}}
+			}
+			r := startACP(t, llmtest.Script{Turns: turns}, ed, sdk.ClientCapabilities{}, "--approval", "plan")
+			writeProject(t, r.dir, map[string]string{"a.txt": "hello world\n"})
+			s := r.newSession()
+			if s.Modes.CurrentModeId != "plan" {
+				t.Fatalf("the session's mode is %q", s.Modes.CurrentModeId)
+			}
+			r.prompt(s.SessionId, "say bye")
+			us := ed.seen()
+			if len(ed.asked) != tc.asks {
+				t.Fatalf("%d permission requests, want %d", len(ed.asked), tc.asks)
+			}
+			q := ed.asked[0]
+			starts, _ := toolCalls(us)
+			if len(starts) == 0 || starts[0].Title != "Plan" || q.ToolCall.ToolCallId != starts[0].ToolCallId {
+				t.Errorf("the question is not about the plan call: %+v, calls %+v", q.ToolCall, starts)
+			}
+			if len(q.ToolCall.Content) != 1 || q.ToolCall.Content[0].Content == nil || q.ToolCall.Content[0].Content.Content.Text == nil ||
+				q.ToolCall.Content[0].Content.Content.Text.Text != plan {
+				t.Errorf("the question does not show the plan: %+v", q.ToolCall.Content)
+			}
+			var opts []string
+			for _, o := range q.Options {
+				opts = append(opts, string(o.OptionId)+"/"+string(o.Kind))
+			}
+			if got := strings.Join(opts, ","); got != "approve_auto_edit/allow_always,approve_ask/allow_once,keep_planning/reject_once" {
+				t.Errorf("options = %s", got)
+			}
+			var wantModes []string
+			if tc.mode != "plan" {
+				wantModes = []string{tc.mode}
+			}
+			if got := modeUpdates(us); strings.Join(got, ",") != strings.Join(wantModes, ",") {
+				t.Errorf("mode updates = %q, want %q", got, wantModes)
+			}
+			if got := readProject(t, r.dir, "a.txt"); got != tc.file {
+				t.Errorf("a.txt = %q, want %q", got, tc.file)
+			}
+			if reqs := r.srv.Requests(); len(reqs) < 2 || !strings.Contains(string(reqs[1].Body), tc.told) {
+				t.Errorf("the model was not told %q", tc.told)
+			}
+		})
+	}
+}
+
+// An editor that answers the plan's question cancelled (the person
+// cancelled the prompt) ends the prompt as cancelled, plan mode on.
+func TestACPPlanQuestionCancelled(t *testing.T) {
+	ed := &editor{answer: func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse {
+		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeCancelled()}
+	}}
+	r := startACP(t, llmtest.Script{Turns: []llmtest.Turn{planCall("1. Edit a.txt."), editCall("hello", "bye")}}, ed,
+		sdk.ClientCapabilities{}, "--approval", "plan")
+	writeProject(t, r.dir, map[string]string{"a.txt": "hello world\n"})
+	s := r.newSession()
+	if resp := r.prompt(s.SessionId, "say bye"); resp.StopReason != sdk.StopReasonCancelled {
+		t.Errorf("stop reason %q, want cancelled", resp.StopReason)
+	}
+	us := ed.seen()
+	if got := modeUpdates(us); len(got) != 0 {
+		t.Errorf("mode updates %q after a cancelled question", got)
+	}
+	starts, final := toolCalls(us)
+	if len(starts) != 1 || final[starts[0].ToolCallId] == nil || *final[starts[0].ToolCallId].Status != sdk.ToolCallStatusFailed {
+		t.Errorf("the plan call's end = %+v", final)
+	}
+	if len(ed.asked) != 1 || len(r.srv.Requests()) != 1 || readProject(t, r.dir, "a.txt") != "hello world\n" {
+		t.Errorf("after the cancel: %d questions, %d model requests, a.txt %q", len(ed.asked), len(r.srv.Requests()), readProject(t, r.dir, "a.txt"))
 	}
 }
