@@ -108,14 +108,16 @@ func (r *run) presentPlan(ctx context.Context, p *pending) {
 		r.approvePlan(p, permission.ModeAutoEdit, "auto-edit: your edits in the working directory run without a question")
 	case ans.Choice == ApproveAsk:
 		r.approvePlan(p, permission.ModeAsk, "ask: the person approves each change as it comes")
+	case strings.TrimSpace(ans.Comment) == "":
+		// Without words the model can only guess what to change: the
+		// prompt ends, and the person's next message says it.
+		p.res = refusedFor(StatusDenied, "The person did not approve the plan. Plan mode stays on: what they want "+
+			"changed comes as their next message; then revise the plan and call "+PlanToolName+" again.", "keep planning")
+		r.done.Reason, p.ends = ReasonStop, true
 	default:
 		words := strings.TrimSpace(ans.Comment)
-		msg := "The person did not approve the plan and wants you to keep planning"
-		if words != "" {
-			msg += "; they said: \"" + words + "\""
-		}
-		p.res = refusedFor(StatusDenied, msg+". Plan mode stays on: revise the plan, then call "+PlanToolName+" again.",
-			"keep planning"+orNothing(": ", words))
+		p.res = refusedFor(StatusDenied, "The person did not approve the plan and wants you to keep planning; they said: \""+
+			words+"\". Plan mode stays on: revise the plan, then call "+PlanToolName+" again.", "keep planning: "+words)
 	}
 }
 
@@ -125,11 +127,4 @@ func (r *run) approvePlan(p *pending, mode permission.Mode, how string) {
 	p.res.Output = "The person approved the plan. The approval mode is now " + how + ". Carry the plan out now, " +
 		"keeping your task list (" + TodoToolName + ") as you go."
 	r.notice("plan approved: the approval mode is now " + mode.String())
-}
-
-func orNothing(sep, s string) string {
-	if s == "" {
-		return ""
-	}
-	return sep + s
 }

@@ -137,6 +137,33 @@ func TestPlanKeepPlanningThenApproveAsking(t *testing.T) {
 	}
 }
 
+// A plan not approved without a word ends the prompt: the model is not
+// sent back to guess, and the person's next prompt says what to change.
+func TestPlanKeepPlanningWithoutWordsEndsThePrompt(t *testing.T) {
+	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{scriptCall(PlanToolName, planArgs)}},
+		{Text: "Revised."},
+	}})
+	h.cfg.Policy = h.policy(permission.Config{Mode: permission.ModePlan})
+	h.cfg.Approver = &planApprover{answers: []PlanAnswer{{Choice: KeepPlanning, Comment: "  "}}}
+	d := h.run(context.Background(), "add a flag")
+	if d.Reason != ReasonStop || d.Turns != 1 || len(h.srv.Requests()) != 1 {
+		t.Fatalf("done %+v after %d requests, want the prompt ended after one", d, len(h.srv.Requests()))
+	}
+	if r := h.results()[0]; r.Status != StatusDenied || r.Error != "keep planning" {
+		t.Errorf("result shown %+v", r)
+	}
+	h.assertValid()
+	h.run(context.Background(), "split it in two steps")
+	res := resultsOf(h.srv.Requests()[1])
+	if len(res) != 1 || !strings.Contains(res[0], "what they want changed comes as their next message") {
+		t.Errorf("the model was told %q", res)
+	}
+	if h.cfg.Policy.Mode() != permission.ModePlan {
+		t.Errorf("mode %s, want plan", h.cfg.Policy.Mode())
+	}
+}
+
 // With nobody to approve it, the plan is the run's final answer; the
 // conversation goes on from it in another mode.
 func TestPlanWithoutApproverEndsTheRun(t *testing.T) {
