@@ -589,7 +589,7 @@ func readOnlyForge(args []word) bool {
 	case "version", "tools", "schema", "help", "sessions", "history", "completion":
 		return true
 	case "":
-		return len(args) > 0 && (args[0].allow == "--version" || args[0].allow == "--help" || args[0].allow == "-h")
+		return len(args) == 1 && slices.Contains([]string{"--version", "-v", "--help", "-h"}, args[0].allow)
 	}
 	return false
 }

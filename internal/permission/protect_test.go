@@ -53,7 +53,7 @@ func (fx protectFixture) policy(t *testing.T, mode Mode, allow []string) *Policy
 // globs, a variable the line sets, a loop, a link.
 func TestProtectedSpellings(t *testing.T) {
 	fx := newProtectFixture(t)
-	allow := []string{"Bash(cp:*)", "Bash(cd:*)", "Bash(cat:*)", "Bash(ls:*)", "Bash(echo:*)", "Bash(printf:*)", "Bash(git:*)"}
+	allow := []string{"Bash(cp:*)", "Bash(cd:*)", "Bash(cat:*)", "Bash(ls:*)", "Bash(echo:*)", "Bash(printf:*)", "Bash(git:*)", "Bash(forge:*)"}
 	protected := []string{
 		"cp x .forge/settings.json", "cp x .forg?/settings.json", "cp x .f*/settings.json", "cp x .[f]orge/x",
 		"shopt -s dotglob; cp x */settings.json", "GLOBIGNORE=x; cp x */settings.json",
@@ -75,7 +75,7 @@ func TestProtectedSpellings(t *testing.T) {
 		"cp x hooks/guard.sh", "cd hooks; cp x guard.sh", "cd src; cd ../hooks; cp x guard*",
 		`"for"ge trust .`, `\forge trust`, "/usr/local/bin/forge -C x trust", "f=forge; $f trust",
 		"cat < .git/config", "cp x .git/config.worktree", "cat .git/HEAD", "echo x > .git/commondir", "cd; cp x .config/forge/config.yaml",
-		"ls ~/.config/forge/", "echo hi > ~/.config/forge/x",
+		"ls ~/.config/forge/", "echo hi > ~/.config/forge/x", "forge -v -c=/undo", "forge --help trust",
 	}
 	for _, mode := range []Mode{ModeAsk, ModeAutoEdit, ModeYolo} {
 		p := fx.policy(t, mode, allow)
@@ -89,7 +89,7 @@ func TestProtectedSpellings(t *testing.T) {
 	for _, line := range []string{
 		"cp x src/a.go", "cat .gitignore", "ls .github/workflows", "echo config", "cp x git/config", "ls *",
 		"cp x src/*.go", "cd src && cp x a.go", "echo $HOME", "ls ~/.config", "cp x hooks/other.sh", "cat .github/x .gitignore",
-		"git config --get user.name", "git config --list", "git remote -v",
+		"git config --get user.name", "git config --list", "git remote -v", "forge -v", "forge --version", "forge version",
 	} {
 		if v := p.Decide(bash(line)); v.Decision != Allow {
 			t.Errorf("Decide(%q) = %s (%s), want allow", line, v.Decision, v.Reason)
