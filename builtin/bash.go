@@ -134,12 +134,14 @@ func (b *bashTool) Close() error { return errors.Join(b.shells.Close(), b.spills
 // CallTimeout makes the timeout argument the call's deadline; without it,
 // the shorter of 120 s and the context's timeout. A background command's
 // call returns at once: the context's timeout applies to starting it.
+// Validated arguments carry the default (120000): it counts as not given,
+// so Execute finds the same limit as the executor did from the raw ones.
 func (b *bashTool) CallTimeout(ec tools.ExecutionContext, raw tools.Args) time.Duration {
 	if raw.Bool("run_in_background") {
 		return 0
 	}
 	if raw.Has("timeout") {
-		if ms := raw.Int("timeout"); ms > 0 {
+		if ms := raw.Int("timeout"); ms > 0 && ms != bashDefaultTimeoutMS {
 			return time.Duration(ms) * time.Millisecond
 		}
 	}

@@ -274,6 +274,7 @@ func TestBashCallTimeout(t *testing.T) {
 		want time.Duration
 	}{
 		{"argument wins over a shorter context", short, tools.Args{"command": "x", "timeout": 300000}, 300 * time.Second},
+		{"the default, as validation fills it, does not", short, tools.Args{"command": "x", "timeout": bashDefaultTimeoutMS}, 30 * time.Second},
 		{"argument as decoded JSON", ec, tools.Args{"command": "x", "timeout": jsonNumber("5000")}, 5 * time.Second},
 		{"no argument: the shorter context", short, tools.Args{"command": "x"}, 30 * time.Second},
 		{"no argument: at most 120 s", func() tools.ExecutionContext { e := ec; e.Timeout = time.Hour; return e }(), tools.Args{"command": "x"}, 120 * time.Second},
