@@ -82,7 +82,7 @@ func (a Approval) previewLines() (lines []string, more, cut int) {
 		case len(l) > maxPreviewLineLen && (a.Width <= 0 || textWidth(l) <= room):
 			lines[i] = l[:runeStart(l, maxPreviewLineLen)] + " …"
 			cut++
-		case a.Width > 0 && textWidth(l) > room:
+		case a.Width > 0 && textWidth(l) > room && a.isDiff():
 			lines[i] = fitWidth(l, room-1) + "…"
 			cut++
 		}
@@ -146,14 +146,22 @@ func ApprovalQuestion(a Approval, color bool) string {
 }
 
 // previewPieces are the lines a terminal shows for one line of the
-// preview: the line, or with ShowAll the line cut where the width ends
-// and continued, every character kept.
+// preview: the line, or the line cut where the width ends and continued,
+// every character kept. A diff's lines are continued only with ShowAll
+// (cut and marked otherwise, so the diff keeps its shape); a command's
+// always are, since what is approved must be seen whole.
 func (a Approval) previewPieces(l string) []string {
 	room := a.Width - len(previewLead)
-	if a.Width <= 0 || !a.ShowAll || textWidth(l) <= room {
+	if a.Width <= 0 || (!a.ShowAll && a.isDiff()) || textWidth(l) <= room {
 		return []string{l}
 	}
 	return hardWrap(l, room, a.Width-textWidth(continuedLead))
+}
+
+// isDiff reports whether the preview is an edit's diff rather than a
+// command or arguments.
+func (a Approval) isDiff() bool {
+	return strings.HasPrefix(a.Preview, "--- ") || strings.HasPrefix(a.Preview, "(line endings change")
 }
 
 // lipglossStyleOf is the style of a preview line: a diff's added lines
