@@ -52,9 +52,14 @@ func (a *App) askTrust(cfg config.Config) bool {
 	}
 	// The names and commands come from the repository: sanitised, so that
 	// escape sequences in them cannot redraw the question.
-	fmt.Fprintf(a.ios.Err, "This project's %s %s:\n  %s\n"+
+	// A project with only Claude Code's files has no file of forge's.
+	whose := "This project's " + termsafe.Text(p.File)
+	if p.File == "" {
+		whose = "This project's settings"
+	}
+	fmt.Fprintf(a.ios.Err, "%s %s:\n  %s\n"+
 		"Trust %s and apply them? Only trust a repository whose code you trust. [y/N] ",
-		termsafe.Text(p.File), what, termsafe.Text(strings.Join(p.Ignored, "\n  ")), termsafe.Text(cfg.ProjectDir))
+		whose, what, termsafe.Text(strings.Join(p.Ignored, "\n  ")), termsafe.Text(cfg.ProjectDir))
 	answer := strings.ToLower(strings.TrimSpace(readLine(a.ios.In)))
 	return answer == "y" || answer == "yes"
 }
