@@ -46,6 +46,23 @@ func (a *App) commandEnv(name string) (string, bool) {
 	return v, true
 }
 
+// connectMCPForModel connects the configured MCP servers not connected
+// yet, the first time a model is prompted; a server that fails is a
+// notice, and the prompt goes on without it.
+func (a *App) connectMCPForModel(ctx context.Context) (notices []string) {
+	a.mcpForModel.Do(func() {
+		if a.env.MCP == nil {
+			return
+		}
+		if err := a.env.MCP.ConnectAll(ctx); err != nil {
+			for _, e := range unjoin(err) {
+				notices = append(notices, e.Error()+" (/mcp shows it; its tools are not offered)")
+			}
+		}
+	})
+	return notices
+}
+
 // newAgent is the commands' AgentFactory: the model is chosen on the first
 // prompt (a local Ollama is looked for only then), and kept.
 func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.Agent, render.RunInfo, error) {
@@ -56,7 +73,9 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 		}
 		a.model = m
 	}
+	mcpNotices := a.connectMCPForModel(ctx)
 	system, notices, err := a.systemPrompt(opts.Exec.WorkingDir)
+	notices = append(notices, mcpNotices...)
 	if err != nil {
 		return nil, render.RunInfo{}, err
 	}

@@ -87,6 +87,10 @@ type App struct {
 	commandLine bool
 	ready       bool
 	model       modelChoice // chosen on the first prompt
+	// mcpForModel connects, once, the MCP servers not started with forge
+	// when a model is first prompted: a model offered none of their
+	// tools could not use them.
+	mcpForModel sync.Once
 	// agents are the custom subagents loaded at start.
 	agents []custom.Agent
 	// skills are the skills loaded at start.
