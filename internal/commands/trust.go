@@ -110,7 +110,16 @@ func trustedText(env *Env, dir string, shell bool) string {
 	p := env.Config.Project
 	what := filepath.Join(config.ProjectDirName, "config.yaml") + " now applies"
 	if p.File == "" && env.Config.ProjectDir == dir {
-		what = "Claude Code settings (" + filepath.Join(config.ClaudeDirName, "settings.json") + ", .mcp.json) now apply"
+		var files []string
+		for _, f := range []string{filepath.Join(config.ClaudeDirName, "settings.json"), ".mcp.json"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+				files = append(files, f)
+			}
+		}
+		what = "Claude Code settings (" + strings.Join(files, ", ") + ") now apply"
+		if len(files) == 0 {
+			what = "Claude Code settings now apply"
+		}
 	}
 	text := "Trusted " + dir + ": its " + what + " in full."
 	if env.Config.ProjectDir == dir && len(p.Ignored) > 0 {
