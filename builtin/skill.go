@@ -47,22 +47,12 @@ func skillDescriptor(skills []SkillDef) tools.Descriptor {
 		"When a task matches a skill's description, load it first and follow it; its result names the directory " +
 		"of the skill's other files, which you read with Read when the instructions point to them. The skills:")
 	names := make([]any, 0, len(skills))
-	var rest []string
+	choices := make([]tools.Choice, 0, len(skills))
 	for _, s := range skills {
 		names = append(names, s.Name)
-		line := "\n- " + s.Name
-		if s.Summary != "" {
-			line += ": " + s.Summary
-		}
-		if b.Len()+len(line) > maxSkillList {
-			rest = append(rest, s.Name)
-			continue
-		}
-		b.WriteString(line)
+		choices = append(choices, tools.Choice{Name: s.Name, Summary: s.Summary})
 	}
-	if len(rest) > 0 {
-		b.WriteString("\n- and, by name only: " + strings.Join(rest, ", "))
-	}
+	tools.AppendChoices(&b, choices, maxSkillList)
 	return tools.Descriptor{
 		Name: SkillToolName, Description: b.String(), Category: tools.CategoryOther, ReadOnly: true,
 		Parameters: []tools.Parameter{

@@ -87,22 +87,12 @@ func taskDescriptorFor(profiles []Profile) tools.Descriptor {
 	b.WriteString(d.Description)
 	b.WriteString("\n\nsubagent_type picks the subagent:\n- " + GeneralSubagent + " (the default): the read-only research subagent described above")
 	names := []any{GeneralSubagent}
-	var rest []string
+	choices := make([]tools.Choice, 0, len(profiles))
 	for _, p := range profiles {
 		names = append(names, p.Name)
-		line := "\n- " + p.Name
-		if p.Description != "" {
-			line += ": " + p.Description
-		}
-		if b.Len()+len(line) > maxTaskList {
-			rest = append(rest, p.Name)
-			continue
-		}
-		b.WriteString(line)
+		choices = append(choices, tools.Choice{Name: p.Name, Summary: p.Description})
 	}
-	if len(rest) > 0 {
-		b.WriteString("\n- and, by name only: " + strings.Join(rest, ", "))
-	}
+	tools.AppendChoices(&b, choices, maxTaskList)
 	d.Description = b.String()
 	d.Parameters = slices.Clone(d.Parameters)
 	sub := &d.Parameters[len(d.Parameters)-1]

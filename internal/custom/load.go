@@ -147,21 +147,31 @@ func LoadCommands(dirs []Dir) ([]Command, Report) {
 // LoadAgents reads the .md files under dirs as LoadCommands does. Two
 // files of one directory naming the same agent keep the first by path.
 func LoadAgents(dirs []Dir) ([]Agent, Report) {
+	return loadNamed(dirs, "agent", readDir, func(f file, _ Dir, rep *Report) (Agent, bool) { return agent(f, rep) })
+}
+
+// loadNamed reads the definitions of kind in each of dirs (files lists a
+// directory's files, read makes one definition of a file), later
+// directories overriding earlier ones; two files of one directory naming
+// the same definition keep the first by path, with a warning.
+func loadNamed[T definition](dirs []Dir, kind string, files func(Dir, *Report) []file,
+	read func(file, Dir, *Report) (T, bool)) ([]T, Report) {
 	var rep Report
-	byName := map[string]Agent{}
+	byName := map[string]T{}
 	for _, d := range dirs {
 		here := map[string]bool{}
-		for _, f := range readDir(d, &rep) {
-			a, ok := agent(f, &rep)
+		for _, f := range files(d, &rep) {
+			def, ok := read(f, d, &rep)
 			if !ok {
 				continue
 			}
-			if here[a.Name] {
-				rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("agent %q is already defined in %s; this file is skipped", a.Name, d.Path)})
+			name := def.name()
+			if here[name] {
+				rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("%s %q is already defined in %s; this file is skipped", kind, name, d.Path)})
 				continue
 			}
-			here[a.Name] = true
-			place(byName, a.Name, a, d, &rep)
+			here[name] = true
+			place(byName, name, def, d, &rep)
 		}
 	}
 	return byNameSorted(byName), rep
@@ -171,11 +181,15 @@ func LoadAgents(dirs []Dir) ([]Agent, Report) {
 type definition interface {
 	Command | Agent | Skill
 	from() Source
+	name() string
 }
 
 func (c Command) from() Source { return c.Source }
 func (a Agent) from() Source   { return a.Source }
 func (s Skill) from() Source   { return s.Source }
+func (c Command) name() string { return c.Name }
+func (a Agent) name() string   { return a.Name }
+func (s Skill) name() string   { return s.Name }
 
 // place puts def under name in byName, a later directory's definition
 // replacing an earlier one's unless d refuses to override one of another

@@ -35,24 +35,8 @@ type Skill struct {
 // overriding earlier ones as LoadCommands does. Skills come back sorted by
 // name.
 func LoadSkills(dirs []Dir) ([]Skill, Report) {
-	var rep Report
-	byName := map[string]Skill{}
-	for _, d := range dirs {
-		here := map[string]bool{}
-		for _, f := range readFiles(d, &rep, isSkillFile) {
-			s, ok := skill(f, d, &rep)
-			if !ok {
-				continue
-			}
-			if here[s.Name] {
-				rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("skill %q is already defined in %s; this file is skipped", s.Name, d.Path)})
-				continue
-			}
-			here[s.Name] = true
-			place(byName, s.Name, s, d, &rep)
-		}
-	}
-	return byNameSorted(byName), rep
+	files := func(d Dir, rep *Report) []file { return readFiles(d, rep, isSkillFile) }
+	return loadNamed(dirs, "skill", files, skill)
 }
 
 // isSkillFile says rel, a path under a skills directory, is a skill's file.

@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -221,4 +223,24 @@ func within(p, dir string) bool {
 		return true
 	}
 	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// placesFor is what the sandbox lets cmd, not yet started, see and write,
+// from the directory it will run in (forge's own when it names none); the
+// toolchains' caches are made first, so that they can be mounted.
+func (s *Sandbox) placesFor(cmd *exec.Cmd) (spec, error) {
+	if cmd.Err != nil {
+		return spec{}, cmd.Err
+	}
+	dir := cmd.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return spec{}, fmt.Errorf("the working directory is unknown: %w", err)
+		}
+		dir = wd
+	}
+	home, _ := os.UserHomeDir()
+	s.policy.makeCaches(home)
+	return s.policy.places(dir), nil
 }

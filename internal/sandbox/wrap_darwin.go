@@ -23,20 +23,10 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, status *os.File) (func(), error) {
 	if s.policy.Mode == ModeOff {
 		return func() {}, nil
 	}
-	if cmd.Err != nil {
-		return nil, cmd.Err
+	sp, err := s.placesFor(cmd)
+	if err != nil {
+		return nil, err
 	}
-	dir := cmd.Dir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("the working directory is unknown: %w", err)
-		}
-		dir = wd
-	}
-	home, _ := os.UserHomeDir()
-	s.policy.makeCaches(home)
-	sp := s.policy.places(dir)
 	port := 0
 	if addr, err := s.proxy.tcp(); err != nil {
 		return nil, err
