@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -176,6 +178,7 @@ func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, cl
 		RedirectURL:         redirect.url(),
 		RequestRefreshToken: true,
 		Client:              client,
+		ScopeFilter:         func(asked []string) []string { return withGranted(store.load(cfg.Name, cfg.URL), asked) },
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			if authorizer == nil {
 				return nil, fmt.Errorf("MCP server %s needs you to log in, and nobody can here: run forge mcp login %s: %w", cfg.Name, cfg.Name, ErrLoginNeeded)
@@ -184,7 +187,7 @@ func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, cl
 		},
 		NewTokenSource: func(ctx context.Context, oc *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 			a := storedAuth{ServerURL: cfg.URL, ClientID: oc.ClientID, ClientSecret: oc.ClientSecret, AuthURL: oc.Endpoint.AuthURL,
-				TokenURL: oc.Endpoint.TokenURL, AuthStyle: int(oc.Endpoint.AuthStyle), Scopes: oc.Scopes, Token: tok}
+				TokenURL: oc.Endpoint.TokenURL, AuthStyle: int(oc.Endpoint.AuthStyle), Scopes: granted(oc.Scopes, tok), Token: tok}
 			if err := store.save(cfg.Name, &a); err != nil {
 				return nil, fmt.Errorf("oauth: keep the token: %w", err)
 			}
@@ -214,6 +217,35 @@ func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, cl
 		hc.InitialTokenSource = &savingSource{next: oc.TokenSource(ctx, a.Token), store: store, server: cfg.Name, auth: *a, last: a.Token.AccessToken}
 	}
 	return auth.NewAuthorizationCodeHandler(hc)
+}
+
+// withGranted is the scopes a new authorization asks for: those the
+// server asks for now and those the stored login was granted, so that a
+// server asking for one more scope (a 403 insufficient_scope naming only
+// what is missing) does not cost the person the scopes they had. The SDK
+// unions what it granted in this process; the stored login carries the
+// union across processes.
+func withGranted(a *storedAuth, asked []string) []string {
+	if a == nil {
+		return asked
+	}
+	out := slices.Clone(a.Scopes)
+	for _, s := range asked {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// granted is the scopes tok was granted: the token response's scope when
+// the authorization server names it (it may grant fewer than asked),
+// those asked for otherwise.
+func granted(asked []string, tok *oauth2.Token) []string {
+	if s, ok := tok.Extra("scope").(string); ok && strings.TrimSpace(s) != "" {
+		return strings.Fields(s)
+	}
+	return asked
 }
 
 // loopback is the redirect of a login: http://127.0.0.1:PORT/callback,
