@@ -24,9 +24,10 @@ import (
 // An HTTP server that answers 401 (or 403 insufficient_scope) is logged
 // into with OAuth 2.1: the SDK's authorization-code handler discovers the
 // protected resource and its authorization server (with the older
-// fallbacks), registers forge (a client ID metadata document, configured
-// credentials, or dynamic registration), asks for the scopes the server
-// names, and exchanges the code with PKCE. What is forge's: where the
+// fallbacks; legacyDiscovery answers the one the SDK refuses), registers
+// forge (a client ID metadata document, configured credentials, or
+// dynamic registration), asks for the scopes the server names and those
+// already granted, and exchanges the code with PKCE. What is forge's: where the
 // person authorizes (a browser and a loopback redirect), and where the
 // tokens live (one 0600 file per server, refreshed in place).
 
@@ -174,10 +175,14 @@ func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, cl
 	if err := redirect.pick(); err != nil {
 		return nil, fmt.Errorf("oauth: no port for the login's redirect: %w", err)
 	}
+	discovery, err := newLegacyDiscovery(cfg.URL, client.Transport)
+	if err != nil {
+		return nil, err
+	}
 	hc := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:         redirect.url(),
 		RequestRefreshToken: true,
-		Client:              client,
+		Client:              &http.Client{Transport: discovery},
 		ScopeFilter:         func(asked []string) []string { return withGranted(store.load(cfg.Name, cfg.URL), asked) },
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			if authorizer == nil {
