@@ -29,6 +29,8 @@ type clientEnv struct {
 	// nil when nobody can (see Authorizer).
 	tokens     *tokenStore
 	authorizer Authorizer
+	// nested: servers run as commands are not started (WithNested).
+	nested bool
 }
 
 // listKind names a list a server may change while connected.
