@@ -19,13 +19,6 @@
 #   auth/basic-cimd: a client ID metadata document is a public https URL the
 #     client is known by; forge has none of its own (a user may configure
 #     one: mcp.servers.NAME.oauth.client_metadata_url).
-# And two that forge could pass but the go-sdk's handler does not let it:
-#   auth/2025-03-26-oauth-metadata-backcompat: the server's origin serves
-#     authorization-server metadata whose issuer is another URL, which the
-#     SDK refuses ("metadata issuer ... does not match issuer URL").
-#   auth/scope-step-up: every check passes, but the suite warns that the
-#     second authorization asks for no more scopes than the first, and
-#     counts a warning as a failure.
 # Server scenarios: the tools-call-* ones call the suite's test tools by
 # name. forge serves two of them as any user would, as plugin tools
 # (test_simple_text, test_error_handling, made below). The others do not
