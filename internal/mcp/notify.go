@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -31,6 +32,8 @@ type clientEnv struct {
 	authorizer Authorizer
 	// nested: servers run as commands are not started (WithNested).
 	nested bool
+	// discovery fetches OAuth metadata documents for every server.
+	discovery http.RoundTripper
 }
 
 // listKind names a list a server may change while connected.

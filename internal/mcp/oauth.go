@@ -170,19 +170,20 @@ func (s *savingSource) Token() (*oauth2.Token, error) {
 // oauthHandler is the SDK's authorization-code handler for cfg's server:
 // its stored login first, a new one through authorizer when the server
 // refuses it.
-func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, client *http.Client) (auth.OAuthHandler, error) {
+// discovery fetches the metadata documents (discoveryTransport).
+func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, client *http.Client, discovery http.RoundTripper) (auth.OAuthHandler, error) {
 	redirect := &loopback{port: cfg.OAuth.CallbackPort}
 	if err := redirect.pick(); err != nil {
 		return nil, fmt.Errorf("oauth: no port for the login's redirect: %w", err)
 	}
-	discovery, err := newLegacyDiscovery(cfg.URL, client.Transport)
+	legacy, err := newLegacyDiscovery(cfg.URL, discovery, client.Transport)
 	if err != nil {
 		return nil, err
 	}
 	hc := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:         redirect.url(),
 		RequestRefreshToken: true,
-		Client:              &http.Client{Transport: discovery},
+		Client:              &http.Client{Transport: legacy},
 		ScopeFilter:         func(asked []string) []string { return withGranted(store.load(cfg.Name, cfg.URL), asked) },
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			if authorizer == nil {
@@ -221,7 +222,11 @@ func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, cl
 		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, client)
 		hc.InitialTokenSource = &savingSource{next: oc.TokenSource(ctx, a.Token), store: store, server: cfg.Name, auth: *a, last: a.Token.AccessToken}
 	}
-	return auth.NewAuthorizationCodeHandler(hc)
+	h, err := auth.NewAuthorizationCodeHandler(hc)
+	if err != nil {
+		return nil, err
+	}
+	return legacyHandler{h}, nil
 }
 
 // withGranted is the scopes a new authorization asks for: those the

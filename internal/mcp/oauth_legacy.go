@@ -14,6 +14,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // A server of the older authorization scheme publishes no protected-
@@ -29,11 +32,35 @@ import (
 // metadata, the document the origin served. The SDK then checks and uses
 // that document as it does any other. An issuer on another origin is
 // left to the SDK to refuse, and a server that publishes resource metadata
-// is never touched: there, the issuer must be the one the metadata names.
+// or names it in its challenge (legacyHandler) is never touched: there,
+// the issuer must be the one the metadata names.
 
-// legacyDiscovery answers the discovery of an older-scheme server; every
-// other request goes to next, and every metadata document is fetched
-// through discovery.
+// legacyHandler is the SDK's handler, told (through the context of the
+// requests it makes) when the server's challenge names resource metadata:
+// such a server is of the current scheme whatever becomes of that
+// document, and gets no help from legacyDiscovery.
+type legacyHandler struct {
+	*auth.AuthorizationCodeHandler
+}
+
+// namedMetadata is the context key marking an authorization whose
+// challenge named resource metadata.
+type namedMetadata struct{}
+
+// Authorize runs the SDK's authorization for the refused request.
+func (h legacyHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	cs, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	for _, c := range cs {
+		if c.Params["resource_metadata"] != "" {
+			ctx = context.WithValue(ctx, namedMetadata{}, true)
+		}
+	}
+	return h.AuthorizationCodeHandler.Authorize(ctx, req, resp)
+}
+
+// legacyDiscovery answers the discovery of an older-scheme server. The
+// SDK fetches metadata documents, and only those, with GET: they go
+// through discovery; registration and tokens (POST) go to next.
 type legacyDiscovery struct {
 	server    *url.URL
 	discovery http.RoundTripper
@@ -44,27 +71,31 @@ type legacyDiscovery struct {
 	meta   []byte // that metadata, as the origin served it
 }
 
-// newLegacyDiscovery is the transport for the server at serverURL; next
-// (nil: the default) carries everything but metadata documents.
-func newLegacyDiscovery(serverURL string, next http.RoundTripper) (*legacyDiscovery, error) {
+// newLegacyDiscovery is the transport for the server at serverURL.
+// discovery fetches metadata documents (see discoveryTransport); next
+// (nil: the default) carries everything else.
+func newLegacyDiscovery(serverURL string, discovery, next http.RoundTripper) (*legacyDiscovery, error) {
 	u, err := url.Parse(serverURL)
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("oauth: the server URL %q is not an absolute URL", serverURL)
 	}
+	if discovery == nil {
+		discovery = discoveryTransport()
+	}
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	return &legacyDiscovery{server: u, discovery: discoveryTransport(), next: next}, nil
+	return &legacyDiscovery{server: u, discovery: discovery, next: next}, nil
 }
 
 // RoundTrip sends req, answering in place of the server's origin where it
 // has no document the SDK looks for and the older scheme supplies one.
 func (l *legacyDiscovery) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !strings.Contains(req.URL.Path, "/.well-known/") {
+	if req.Method != http.MethodGet {
 		return l.next.RoundTrip(req)
 	}
 	resp, err := l.discovery.RoundTrip(req)
-	if err != nil || req.Method != http.MethodGet || resp.StatusCode < 400 || resp.StatusCode >= 500 || !sameOrigin(req.URL, l.server) {
+	if err != nil || resp.StatusCode < 400 || resp.StatusCode >= 500 || !sameOrigin(req.URL, l.server) || req.Context().Value(namedMetadata{}) != nil {
 		return resp, err
 	}
 	var doc []byte
@@ -155,7 +186,7 @@ func sameOrigin(a, b *url.URL) bool {
 }
 
 // discoveryTransport fetches metadata documents as the SDK does when its
-// transport is left alone: never from a private, link-local, multicast or
+// transport is left alone (one per Manager, its connections shared): never from a private, link-local, multicast or
 // shared (carrier-grade NAT) address, which a document could otherwise
 // name to reach inside the person's network; a configured proxy does the
 // dialing, and the checking, itself.

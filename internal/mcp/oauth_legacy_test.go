@@ -17,15 +17,16 @@ import (
 
 // legacyServer is an MCP server of the older authorization scheme: its
 // origin serves the authorization server's metadata, naming the issuer
-// issuer(base), and the endpoints under /oauth. With prm it publishes
-// resource metadata naming its origin, as the current scheme has it.
+// issuer(base), and the endpoints under /oauth. With prm its challenge
+// names resource metadata, and with servePRM it publishes that, naming its
+// origin, as the current scheme has it.
 type legacyServer struct {
 	hs     *httptest.Server
 	mu     sync.Mutex
 	logins int
 }
 
-func newLegacyServer(t *testing.T, issuer func(base string) string, prm bool) *legacyServer {
+func newLegacyServer(t *testing.T, issuer func(base string) string, prm, servePRM bool) *legacyServer {
 	l := &legacyServer{}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "legacy", Version: "1"}, nil)
 	addToolTo(srv, "whoami", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -48,7 +49,7 @@ func newLegacyServer(t *testing.T, issuer func(base string) string, prm bool) *l
 		}
 		sdk.ServeHTTP(w, r)
 	})
-	if prm {
+	if servePRM {
 		mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, map[string]any{"resource": base + "/mcp", "authorization_servers": []string{base}})
 		})
@@ -77,22 +78,24 @@ func newLegacyServer(t *testing.T, issuer func(base string) string, prm bool) *l
 
 // TestOAuthLegacyIssuer: a server with no resource metadata whose origin
 // names an issuer under itself is logged into; an issuer on another
-// origin, or one that does not match what resource metadata names, is
-// refused as before.
+// origin, one that does not match what resource metadata names, or one a
+// server of the current scheme (its challenge names resource metadata,
+// even one it fails to serve) offers, is refused as before.
 func TestOAuthLegacyIssuer(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		issuer  func(base string) string
-		prm     bool
-		refused string // "" when the login must succeed
+		name          string
+		issuer        func(base string) string
+		prm, servePRM bool
+		refused       string // "" when the login must succeed
 	}{
-		{"older scheme, issuer under the origin", func(b string) string { return b + "/oauth" }, false, ""},
-		{"older scheme, issuer the origin", func(b string) string { return b }, false, ""},
-		{"older scheme, issuer elsewhere", func(string) string { return "https://elsewhere.example/oauth" }, false, "does not match"},
-		{"resource metadata names the origin, metadata another issuer", func(b string) string { return b + "/oauth" }, true, "does not match"},
+		{"older scheme, issuer under the origin", func(b string) string { return b + "/oauth" }, false, false, ""},
+		{"older scheme, issuer the origin", func(b string) string { return b }, false, false, ""},
+		{"older scheme, issuer elsewhere", func(string) string { return "https://elsewhere.example/oauth" }, false, false, "does not match"},
+		{"resource metadata names the origin, metadata another issuer", func(b string) string { return b + "/oauth" }, true, true, "does not match"},
+		{"challenge names resource metadata not served", func(b string) string { return b + "/oauth" }, true, false, "does not match"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := newLegacyServer(t, tc.issuer, tc.prm)
+			l := newLegacyServer(t, tc.issuer, tc.prm, tc.servePRM)
 			cfg := []ServerConfig{{Name: "legacy", URL: l.hs.URL + "/mcp"}}
 			reg := tools.NewRegistry()
 			m := NewManager(reg, cfg, WithTokenDir(t.TempDir()), WithAuthorizer(&browser{}))
@@ -138,5 +141,45 @@ func TestPublicOnly(t *testing.T) {
 		if err := publicOnly("tcp", tc.addr, nil); (err == nil) != tc.ok {
 			t.Errorf("%s: %v, want allowed %v", tc.addr, err, tc.ok)
 		}
+	}
+}
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestLegacyDiscoveryRoutes: every GET (a metadata document, wherever a
+// challenge points) goes through the guarded discovery transport, the
+// rest (registration, tokens) through the client's own.
+func TestLegacyDiscoveryRoutes(t *testing.T) {
+	var got []string
+	answer := func(name string) http.RoundTripper {
+		return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			got = append(got, name+" "+r.Method+" "+r.URL.Path)
+			return &http.Response{StatusCode: http.StatusOK, Body: http.NoBody, Request: r}, nil
+		})
+	}
+	l, err := newLegacyDiscovery("https://mcp.example.com/mcp", answer("discovery"), answer("next"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct{ method, url string }{
+		{http.MethodGet, "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"},
+		{http.MethodGet, "https://other.example.com/prm.json"},
+		{http.MethodPost, "https://auth.example.com/register"},
+		{http.MethodPost, "https://auth.example.com/token"},
+	} {
+		req, _ := http.NewRequest(r.method, r.url, nil)
+		if _, err := l.RoundTrip(req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"discovery GET /.well-known/oauth-protected-resource/mcp", "discovery GET /prm.json", "next POST /register", "next POST /token"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("routes:\n got %q\nwant %q", got, want)
+	}
+	if _, err := newLegacyDiscovery("not a url", nil, nil); err == nil {
+		t.Error("a server URL without a host is accepted")
 	}
 }
