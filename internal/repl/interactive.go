@@ -112,6 +112,7 @@ func readLines(ctx context.Context, e *editor, d Dispatcher, w *interrupts, kill
 			return
 		}
 		e.saveHistory(typed)
+		e.beginLine()
 		lctx, end := w.line(ctx)
 		var quit bool
 		if td, ok := d.(TypedDispatcher); ok {
@@ -120,6 +121,7 @@ func readLines(ctx context.Context, e *editor, d Dispatcher, w *interrupts, kill
 			_, quit = d.Dispatch(lctx, line, ask)
 		}
 		end()
+		e.endLine()
 		if quit {
 			return
 		}
