@@ -113,7 +113,11 @@ func (a *App) loadConfig(cmd *cobra.Command, lenient bool) (*config.Trust, error
 	asked := false
 	if err == nil && !lenient && a.mayAskTrust(cmd, cfg) {
 		asked = true
-		if a.askTrust(cfg) {
+		yes, aerr := a.askTrust(cmd.Context(), cfg)
+		if aerr != nil {
+			return nil, &exitError{code: commands.ExitCancelled, err: aerr, reported: true}
+		}
+		if yes {
 			if terr := trust.Add(cfg.ProjectDir, cfg.Project.Hash, a.opts.Clock()); terr != nil {
 				trustWarning = terr.Error()
 			} else {
