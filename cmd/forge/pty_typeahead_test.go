@@ -15,7 +15,8 @@ import (
 // answer (escape sequences least of all) nor lost: it waits for the next
 // prompt, where a line typed with Enter runs as the next prompt. An
 // approval question asked meanwhile reads only what is typed after it:
-// the "y" and "a" typed ahead answer nothing.
+// the "y" and "a" typed ahead answer nothing. A paste typed ahead is one,
+// whatever its lines.
 func TestInteractiveTypeAhead(t *testing.T) {
 	gate := make(chan struct{})
 	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{
@@ -29,8 +30,11 @@ func TestInteractiveTypeAhead(t *testing.T) {
 	tm.expect(`forge> *$`)
 	tm.send("run it\r")
 	tm.expect(`Thinking…`)
+	if raw := tm.rawOutput(); strings.LastIndex(raw, "\x1b[?2004h") < strings.LastIndex(raw, "\x1b[?2004l") {
+		t.Errorf("bracketed paste is off while the line runs: %q", raw[max(0, len(raw)-200):])
+	}
 	tm.send("yes all\x1b[Z of it\r")
-	tm.send("and more")
+	tm.send("and more " + bracketed("one\rtwo\r"))
 	time.Sleep(300 * time.Millisecond) // the bytes reach forge before the question
 	close(gate)
 	tm.expect(`(?s)Allow Bash\?.*echo hi.*\n\? *$`)
@@ -41,7 +45,7 @@ func TestInteractiveTypeAhead(t *testing.T) {
 	tm.send("n")
 	// The first line typed ahead runs at the prompt (Shift+Tab in it
 	// changed the mode), the second waits in the next prompt's line.
-	tm.expect(`(?s)denied by you.*Refused\..*forge \[[a-z-]+\]> yes all of it\n.*Queued answer\..*forge \[[a-z-]+\]> and more *$`)
+	tm.expect(`(?s)denied by you.*Refused\..*forge \[[a-z-]+\]> yes all of it\n.*Queued answer\..*forge \[[a-z-]+\]> and more \[pasted 2 lines, 8 bytes\] *$`)
 	if got := lastUserText(t, srv); got != "yes all of it" {
 		t.Errorf("the model got %q for the line typed ahead", got)
 	}
@@ -54,7 +58,7 @@ func TestInteractiveTypeAhead(t *testing.T) {
 	}
 	tm.send("\r")
 	tm.expect(`(?s)Last\..*forge \[[a-z-]+\]> *$`)
-	if got := lastUserText(t, srv); got != "and more" {
+	if got := lastUserText(t, srv); strings.TrimSuffix(got, "\n") != "and more one\ntwo" {
 		t.Errorf("the model got %q for the second line typed ahead", got)
 	}
 	tm.send("\x04")

@@ -24,9 +24,9 @@ const (
 const continuePrompt = "... "
 
 // editor reads at the terminal: chzyer/readline, fed the terminal's bytes
-// through an inputFilter. Raw mode and bracketed paste go on together,
-// only while it reads, so that a line that runs has the terminal as the
-// person left it.
+// through an inputFilter. Raw mode is on only while it reads; while a
+// line runs the terminal is quiet (no echo, Ctrl-C still a signal) and
+// keeps what is typed for the next prompt; bracketed paste is on in both.
 type editor struct {
 	rl     *readline.Instance
 	in     *inputFilter
@@ -95,12 +95,14 @@ func (e *editor) readPromptLine(prompt string) (line, shown string, typed []stri
 }
 
 // beginLine is called as a line starts to run: the terminal stops
-// echoing, and what is typed is kept for the next prompt.
+// echoing, and what is typed is kept for the next prompt, a paste
+// marked as one (bracketed paste stays on).
 func (e *editor) beginLine() {
 	e.mu.Lock()
 	if e.unquiet == nil {
 		e.unquiet, _ = quietInput(e.fd) // if it fails, keys echo as before
 	}
+	_, _ = io.WriteString(e.out, bracketedPasteOn)
 	e.mu.Unlock()
 	e.in.beginTurn()
 }
@@ -108,12 +110,31 @@ func (e *editor) beginLine() {
 // endLine is called as the line ends: the terminal is as before it.
 func (e *editor) endLine() {
 	e.in.endTurn()
+	e.leaveLine()
+}
+
+// leaveLine puts back the terminal a running line changed; it is also a
+// way out of the shell (a signal) while a line runs.
+func (e *editor) leaveLine() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.unquiet != nil {
+		_, _ = io.WriteString(e.out, bracketedPasteOff)
 		e.unquiet()
 		e.unquiet = nil
 	}
+}
+
+// afterQuestion goes back to keeping what is typed, once a question
+// asked while a line runs is answered (reading it turned bracketed paste
+// off).
+func (e *editor) afterQuestion() {
+	e.mu.Lock()
+	if e.unquiet != nil {
+		_, _ = io.WriteString(e.out, bracketedPasteOn)
+	}
+	e.mu.Unlock()
+	e.in.resumeTurn()
 }
 
 // enterRaw puts the terminal in raw mode with bracketed paste on, before
@@ -197,7 +218,7 @@ func (e *editor) ask(question string) (string, error) {
 		fmt.Fprintln(e.out, question)
 	}
 	e.in.pauseTurn()
-	defer e.in.resumeTurn()
+	defer e.afterQuestion()
 	line, _, _, err := e.readLine(prompt, false)
 	if errors.Is(err, readline.ErrInterrupt) {
 		return "", context.Canceled
@@ -221,7 +242,7 @@ func cutLastLine(text string) (before, last string, ok bool) {
 func (e *editor) askKey(question, keys string) (string, error) {
 	fmt.Fprintln(e.out, question)
 	e.in.pauseTurn()
-	defer e.in.resumeTurn()
+	defer e.afterQuestion()
 	e.in.setKeys(keys)
 	defer e.in.setKeys("")
 	e.rl.SetPrompt("? ")

@@ -52,6 +52,7 @@ func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int
 	}
 	restore := func() {
 		_ = e.exitRaw()
+		e.leaveLine()
 		if saved != nil {
 			_ = term.Restore(fd, saved)
 		}
