@@ -171,7 +171,7 @@ func (d *onDemand) readUntil(stop <-chan struct{}) (data []byte, stopped bool, e
 	}
 	select {
 	case c := <-d.got:
-		d.pending, _ = false, d.arrived.Swap(false)
+		d.taken()
 		return c.data, false, c.err
 	case <-stop:
 		return nil, true, nil
@@ -180,19 +180,26 @@ func (d *onDemand) readUntil(stop <-chan struct{}) (data []byte, stopped bool, e
 	}
 }
 
-// ready takes the bytes of a read asked for earlier, if they came: it
+// ready takes the chunk of a read asked for earlier, if it came: it
 // waits for a chunk already read and on its way.
-func (d *onDemand) ready() (data []byte, err error, ok bool) {
+func (d *onDemand) ready() (chunk, bool) {
 	if !d.pending || !d.arrived.Load() {
-		return nil, nil, false
+		return chunk{}, false
 	}
 	select {
 	case c := <-d.got:
-		d.pending, _ = false, d.arrived.Swap(false)
-		return c.data, c.err, true
+		d.taken()
+		return c, true
 	case <-d.done:
-		return nil, nil, false
+		return chunk{}, false
 	}
+}
+
+// taken notes that the chunk asked for was taken: the next read asks
+// for another.
+func (d *onDemand) taken() {
+	d.pending = false
+	d.arrived.Store(false)
 }
 
 func (d *onDemand) close() { d.once.Do(func() { close(d.done) }) }

@@ -80,8 +80,8 @@ func (in *inputFilter) unhold() {
 	}
 	close(stop)
 	<-done
-	if data, err, ok := in.src.ready(); ok {
-		in.keep(data, err)
+	if c, ok := in.src.ready(); ok {
+		in.keep(c.data, c.err)
 	}
 }
 
