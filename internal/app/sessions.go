@@ -122,7 +122,7 @@ func (a *App) pickSession(cmd *cobra.Command) (string, error) {
 	var named *commands.NameSessionError
 	switch {
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(a.ios.Out, "\nInterrupted: no conversation was resumed, and forge did not start.")
+		fmt.Fprintln(a.ios.Err, "\nInterrupted: no conversation was resumed, and forge did not start.")
 		return "", &exitError{code: commands.ExitCancelled, err: err, reported: true}
 	case errors.As(err, &named):
 		a.env.Printer().Value(named.List, map[string]any{"sessions": named.Sessions})
