@@ -48,9 +48,9 @@ func (e *Env) shellOutputSize() int {
 
 // promptWithContext is a prompt typed in the shell with what goes with
 // it: the output of the !commands run since the last prompt, before it,
-// the files it @mentions, after it, and the images it names, attached.
+// and the files it @mentions, after it. The images it names are attached
+// by runPrompt, as forge ask's are.
 func (e *Env) promptWithContext(ctx context.Context, prompt string) string {
-	e.attachImages(ctx, prompt)
 	prompt = e.attachMentions(ctx, prompt)
 	if len(e.shellOutput) == 0 {
 		return prompt
