@@ -109,15 +109,30 @@ func switchModel(ctx context.Context, env *Env, spec string) int {
 	}
 	text := fmt.Sprintf("Model: %s (%s), from the next prompt; the conversation goes on.", name, provider)
 	v := map[string]any{"provider": provider, "model": name}
-	if provider != before && hasReasoning(env.Conversation.Messages) {
-		text += " The conversation's earlier thinking was made for " + before + " and is left out of what " + provider + " is sent."
+	if maker := foreignThinking(env.Conversation.Messages, provider); provider != before && maker != "" {
+		text += " The conversation's earlier thinking was made for " + maker + " and is left out of what " + provider + " is sent."
 		v["thinking_dropped"] = true
 	}
 	env.Printer().Value(text, v)
 	return ExitOK
 }
 
-// hasReasoning says some message of msgs came with thinking.
-func hasReasoning(msgs []llm.Message) bool {
-	return slices.ContainsFunc(msgs, func(m llm.Message) bool { return len(m.Reasoning) > 0 })
+// foreignThinking names who made the thinking of msgs that provider
+// cannot be sent: Claude's signed thinking goes to Anthropic alone, and
+// Anthropic takes no other server's reasoning. "" when there is none, as
+// when the conversation goes back to the provider that made it.
+func foreignThinking(msgs []llm.Message, provider string) string {
+	toAnthropic := provider == "anthropic"
+	foreign := slices.ContainsFunc(msgs, func(m llm.Message) bool {
+		return slices.ContainsFunc(m.Reasoning, func(r llm.Reasoning) bool {
+			return (r.Provider == llm.ReasoningAnthropic) != toAnthropic
+		})
+	})
+	switch {
+	case !foreign:
+		return ""
+	case toAnthropic:
+		return "another provider"
+	}
+	return "anthropic"
 }
