@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -64,8 +65,12 @@ func runModel(ctx context.Context, env *Env, inv Invocation) int {
 	fmt.Fprintf(&b, "Model: %s (%s)\n", name, provider)
 	if len(known) > 0 {
 		fmt.Fprintf(&b, "\nKnown to forge:\n")
+		w := 0
 		for _, k := range known {
-			fmt.Fprintf(&b, "  %s%s\n", mark(k, name), k)
+			w = max(w, len(k))
+		}
+		for _, k := range known {
+			fmt.Fprintf(&b, "  %s%s\n", mark(k, name), strings.TrimRight(fmt.Sprintf("%-*s  %s", w, k, modelFacts(k)), " "))
 		}
 	}
 	var others []string
@@ -90,6 +95,24 @@ func runModel(ctx context.Context, env *Env, inv Invocation) int {
 	}
 	env.Printer().Verbatim(b.String(), v)
 	return ExitOK
+}
+
+// modelFacts is what forge knows of a model, for the list: its window
+// and its list price, "" for neither.
+func modelFacts(name string) string {
+	info, _ := llm.LookupModel(name)
+	var facts []string
+	switch n := info.ContextWindow; {
+	case n >= 1_000_000:
+		facts = append(facts, fmt.Sprintf("%.2gM window", float64(n)/1e6))
+	case n > 0:
+		facts = append(facts, fmt.Sprintf("%dk window", n/1000))
+	}
+	if p := info.Price; p != nil {
+		usd := func(f float64) string { return "$" + strconv.FormatFloat(f, 'f', -1, 64) }
+		facts = append(facts, usd(p.Input)+" in, "+usd(p.Output)+" out per million tokens")
+	}
+	return strings.Join(facts, " · ")
 }
 
 // mark marks the current model in a list.

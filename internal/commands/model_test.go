@@ -32,3 +32,17 @@ func TestForeignThinking(t *testing.T) {
 		}
 	}
 }
+
+// The list of known models gives each one's window and price.
+func TestModelFacts(t *testing.T) {
+	for _, tt := range []struct{ name, want string }{
+		{"claude-sonnet-4-5", "200k window · $3 in, $15 out per million tokens"},
+		{"gpt-5-nano", "400k window · $0.05 in, $0.4 out per million tokens"},
+		{"gpt-4.1", "1M window · $2 in, $8 out per million tokens"},
+		{"qwen3", ""},
+	} {
+		if got := modelFacts(tt.name); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
