@@ -180,8 +180,13 @@ func runPrompt(ctx context.Context, env *Env, prompt, typed string, toErr bool, 
 	info.SessionID = env.Exec.SessionID
 	view := env.Printer().Run(info, render.RunOptions{ProgressToErr: toErr, Lookup: env.Registry.Get})
 	defer view.Close()
+	// What goes with the prompt is said once the view is open, so that
+	// in JSON its notices come after the init event.
 	if opts.images != "" {
 		env.attachImages(ctx, opts.images, info.Model, view.Event)
+	}
+	if opts.shellLine {
+		prompt = env.promptWithContext(ctx, prompt, view.Event)
 	}
 	if opts.command {
 		prompt = env.commandContext(ctx, a, prompt, view.Event)

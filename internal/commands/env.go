@@ -164,6 +164,9 @@ type AgentOptions struct {
 	// files attach those images to it; "" attaches none (a custom
 	// command's prompt, standard input piped as context).
 	images string
+	// shellLine says the prompt is a line typed in the shell: the files
+	// it @mentions and the output of the !commands before it go with it.
+	shellLine bool
 }
 
 // Printer returns the printer of the current output mode.

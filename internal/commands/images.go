@@ -96,13 +96,13 @@ func (e *Env) attachImages(ctx context.Context, text, model string, show func(ag
 			continue
 		}
 		im, said, ok := e.promptImage(ctx, p, abs, len(images))
-		show(agent.Event{Type: agent.EventNotice, Text: said})
+		notice(show, said)
 		if ok {
 			images = append(images, im)
 		}
 	}
 	if len(images) > 0 && !llm.TakesImages(model) {
-		show(agent.Event{Type: agent.EventNotice, Text: model + " does not take images: it is told of them in words"})
+		notice(show, model+" does not take images: it is told of them in words")
 	}
 	e.Conversation.Attach(images...)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -48,10 +49,9 @@ func (e *Env) shellOutputSize() int {
 
 // promptWithContext is a prompt typed in the shell with what goes with
 // it: the output of the !commands run since the last prompt, before it,
-// and the files it @mentions, after it. The images it names are attached
-// by runPrompt, as forge ask's are.
-func (e *Env) promptWithContext(ctx context.Context, prompt string) string {
-	prompt = e.attachMentions(ctx, prompt)
+// and the files it @mentions, after it, each said through show.
+func (e *Env) promptWithContext(ctx context.Context, prompt string, show func(agent.Event)) string {
+	prompt = e.attachMentions(ctx, prompt, show)
 	if len(e.shellOutput) == 0 {
 		return prompt
 	}
