@@ -96,9 +96,9 @@ func cliPrompt(env *Env, words []string) (string, AgentOptions, error) {
 
 // promptOrCustom is prompt as it is, with the images it names, or, when
 // it names a custom command ("/review src/"), that command's prompt and
-// options. A first word that
-// looks like a mistyped command ("/revew src/") is an error, as in the
-// shell: the model would only be puzzled by it.
+// options. A first word that looks like a mistyped command ("/revew
+// src/") is an error, as in the shell: the model would only be puzzled
+// by it.
 func (e *Env) promptOrCustom(prompt string) (string, AgentOptions, error) {
 	if d, args, ok := e.customFor(prompt); ok {
 		return expandCustom(e, d, args)

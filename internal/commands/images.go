@@ -77,8 +77,8 @@ func isImageFile(abs string) bool {
 // let Read read unasked, is said and left out. A path that names no file
 // is left alone. The shell's prompt lines and forge ask both come here,
 // once the run's view is open, so that in JSON each is a notice event.
-// model, known not to take images, is told of them in words, which is
-// said too.
+// When model is known not to take images it is told of them in words,
+// and that is said too.
 func (e *Env) attachImages(ctx context.Context, text, model string, show func(agent.Event)) {
 	var images []llm.Image
 	for _, p := range imageMentions(text) {
