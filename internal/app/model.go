@@ -82,7 +82,7 @@ func (a *App) connect(ctx context.Context, c modelChoice) (modelChoice, error) {
 				return c, ollamaError(err)
 			}
 		}
-		c.Model, err = openai.New(openai.Config{Provider: "ollama", BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
+		c.Model, err = openai.New(openai.Config{Provider: "ollama", BaseURL: c.BaseURL, Model: c.Name, API: a.cfg.API, Logger: a.log,
 			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
 	case "openai":
 		if c.BaseURL == "" && openaiKey == "" {

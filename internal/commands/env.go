@@ -163,6 +163,13 @@ type AgentOptions struct {
 	// command says the prompt is a custom command's: its @files are
 	// attached and its !`commands` run before it is sent.
 	command bool
+	// images is the prompt as the person gave it, whose paths to image
+	// files attach those images to it; "" attaches none (a custom
+	// command's prompt, standard input piped as context).
+	images string
+	// shellLine says the prompt is a line typed in the shell: the files
+	// it @mentions and the output of the !commands before it go with it.
+	shellLine bool
 }
 
 // Printer returns the printer of the current output mode.

@@ -48,7 +48,7 @@ type Config struct {
 	Provider        string        // provider, --provider: openai|anthropic|ollama; "" = not chosen, the app decides
 	Model           string        // model, --model: the model's name as its provider spells it; "" = the provider's default
 	BaseURL         string        // base_url, --base-url: the provider's http(s) endpoint; "" = the provider's own
-	API             string        // api, --api: responses|chat, the API of provider openai; "" = Responses for OpenAI's own, Chat Completions elsewhere
+	API             string        // api, --api: responses|chat, the API of provider openai (and ollama); "" = Responses for OpenAI's own, Chat Completions elsewhere
 	Effort          string        // effort, --effort: low|medium|high, how hard a reasoning model thinks; "" = the model's default
 	Approval        string        // approval, --approval: ask (default), auto-edit, yolo or plan
 	MaxTurns        int           // max_turns, --max-turns: model turns one request may take; default 50, >= 1
