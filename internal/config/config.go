@@ -59,6 +59,7 @@ type Config struct {
 	MaxTokens       int           // max_tokens, --max-tokens: tokens one prompt may use; 0 = no limit
 	ContextWindow   int           // context_window, --context-window: the model's window; 0 = known or assumed
 	MaxAnswerSize   int           // max_answer_size: bytes of text, thinking and tool arguments one answer may stream; default 4 MiB
+	MaxAnswerTime   time.Duration // max_answer_time: how long one answer may stream; default 30m
 	// StreamIdleTimeout (stream_idle_timeout; default 5m) fails a model request that brings nothing new for this long.
 	StreamIdleTimeout time.Duration
 	Sandbox           Sandbox                   // sandbox.mode, sandbox.writable, sandbox.caches, sandbox.network.allow
