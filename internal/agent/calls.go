@@ -362,7 +362,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	p.res = outcome(p.call.Name, res, r.offered)
 	keepPrinted(p.res, live)
 	if change != nil && res.Status == tools.StatusSuccess {
-		p.res.Change = change
+		p.res.Change, p.res.ChangeSeen = change, p.asked
 	}
 	if r.isOwn(p) {
 		r.ownEffects(ctx, p)

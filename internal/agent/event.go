@@ -130,9 +130,12 @@ type CallResult struct {
 	// Result is the executor's whole result (metadata, duration), when
 	// the tool ran or was refused by the executor.
 	Result tools.Result
-	// Change is what a successful file edit did, when it ran without
-	// the person seeing it first (Config.ShowChanges); nil otherwise.
+	// Change is what a successful file edit did, in a run whose view
+	// shows changes (Config.ShowChanges); nil otherwise.
 	Change *tools.Change
+	// ChangeSeen says the person saw Change in the approval question
+	// before it ran: a view need not show its diff again unasked.
+	ChangeSeen bool
 }
 
 // Reason says why a run ended.

@@ -35,8 +35,10 @@ type callPreview struct {
 	Brief string
 	// Output is what the call returned, whose first lines are shown.
 	Output string
-	// Change is what an edit did, shown as a short diff instead.
-	Change *tools.Change
+	// Change is what an edit did, shown as a short diff instead; only
+	// its counts when ChangeSeen (the question showed the diff).
+	Change     *tools.Change
+	ChangeSeen bool
 	// Tail is the last lines a call printed (a cancelled or failed one),
 	// shown instead of Output; TailMore counts the lines before them.
 	Tail     []string
@@ -74,7 +76,9 @@ func (r *Renderer) callLines(c callPreview, cols int) []string {
 				add(n.st, n.count)
 			}
 		}
-		body, more = r.diffPreview(diff, cols)
+		if !c.ChangeSeen {
+			body, more = r.diffPreview(diff, cols)
+		}
 	case c.Brief != "":
 		add(r.st.label, " · "+oneLineText(c.Brief))
 	case c.Tail != nil:
@@ -279,8 +283,8 @@ func clipCells(s string, w int) string {
 }
 
 // LastCall is a finished call in full, as /last shows it: its line, then
-// its whole output, or the whole diff of the change it made when the
-// person had not seen it.
+// its whole output, or, for an edit, the whole diff of the change it made
+// with its counts.
 func LastCall(headline string, r *agent.CallResult) string {
 	glyph := map[agent.Status]string{agent.StatusSuccess: "✓", agent.StatusTimedOut: "⏱",
 		agent.StatusCancelled: "⊘", agent.StatusDenied: "⊘"}[r.Status]

@@ -62,6 +62,8 @@ func TestCallLinesGolden(t *testing.T) {
 		{"no output", callPreview{Glyph: "✓", Headline: "Bash(true)", Output: ""}},
 		{"a file read", callPreview{Glyph: "✓", Headline: "Read(main.go)", Brief: "120 lines", Output: "     1\tpackage main\n"}},
 		{"an edit applied without a question", callPreview{Glyph: "✓", Headline: "Edit(main.go)", Change: &edit}},
+		{"an edit approved after its diff was shown: its counts", callPreview{Glyph: "✓", Headline: "Edit(main.go)",
+			Change: &edit, ChangeSeen: true}},
 		{"a long rewrite", callPreview{Glyph: "✓", Headline: "Write(f.txt)", Change: &rewrite}},
 		{"a new file", callPreview{Glyph: "✓", Headline: "Write(new.txt)",
 			Change: &tools.Change{Path: "/p/new.txt", Created: true, New: []byte("one\ntwo\n")}}},
@@ -171,6 +173,8 @@ func TestLastCall(t *testing.T) {
 		{"a cancelled call", agent.CallResult{Status: agent.StatusCancelled, Output: "Error: cancelled"}, "⊘ Bash(x)\nError: cancelled"},
 		{"the whole diff of an edit", agent.CallResult{Status: agent.StatusSuccess, Output: "updated", Change: &edit},
 			"✓ Bash(x) +2 −1\n--- /p/f\n+++ /p/f\n@@ -1,2 +1,3 @@\n a\n-b\n+B\n+c"},
+		{"the whole diff of an edit the question showed", agent.CallResult{Status: agent.StatusSuccess, Output: "updated",
+			Change: &edit, ChangeSeen: true}, "✓ Bash(x) +2 −1\n--- /p/f\n+++ /p/f\n@@ -1,2 +1,3 @@\n a\n-b\n+B\n+c"},
 	} {
 		if got := LastCall("Bash(x)", &tc.r); got != tc.want {
 			t.Errorf("%s:\n%s\nwant:\n%s", tc.name, got, tc.want)
