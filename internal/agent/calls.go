@@ -232,6 +232,8 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	case v.Decision == permission.Deny:
 		p.res = refused(StatusDenied, "Denied: "+v.Reason)
 		return false
+	case r.unchanged(p):
+		return false // nothing to ask about, or to do
 	case hook == hooks.Allow && !v.Protected:
 		return false
 	case hook == hooks.Ask:
