@@ -45,6 +45,9 @@ type callPreview struct {
 	TailMore int
 	// Bare shows the line alone (an output that is the run's answer).
 	Bare bool
+	// Sandboxed tags the line "[sandboxed]": the call ran confined, which
+	// is why it was not asked. The tag is kept whole; the headline is cut.
+	Sandboxed bool
 }
 
 // callLines are the lines a finished call leaves on a terminal of cols
@@ -55,6 +58,9 @@ func (r *Renderer) callLines(c callPreview, cols int) []string {
 	add := func(st lipgloss.Style, s string) {
 		plainNote += s
 		note += r.paint(st, s)
+	}
+	if c.Sandboxed {
+		add(r.st.hint, " "+sandboxedTag)
 	}
 	var body []string
 	more := 0

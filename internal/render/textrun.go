@@ -270,8 +270,11 @@ func (v *runView) sandboxTag(c *agent.Call) string {
 	if !c.Sandboxed {
 		return ""
 	}
-	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, "[sandboxed]")
+	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, sandboxedTag)
 }
+
+// sandboxedTag follows the line of a call that ran in the sandbox.
+const sandboxedTag = "[sandboxed]"
 
 // cols is the room a call's lines have on a terminal: its width, less
 // the mark of a subagent's line.
