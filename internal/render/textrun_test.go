@@ -149,3 +149,40 @@ func TestRunViewFooterFits(t *testing.T) {
 		t.Errorf("footer:\n%s\nwant it to end with:\n%s", out, want)
 	}
 }
+
+// A call the model got wrong (invalid arguments, an unknown tool) is one
+// line on a terminal, going on below when long, not a panel; a failure of
+// the tool itself keeps its panel.
+func TestRunViewModelMistakes(t *testing.T) {
+	fail := func(kind tools.ErrorKind, msg string) *agent.CallResult {
+		return &agent.CallResult{Status: agent.StatusFailed, Output: "Error: " + msg + ". More for the model.", Error: msg,
+			Result: tools.Result{Status: tools.StatusFailed, Error: msg, ErrorKind: kind}}
+	}
+	for _, tc := range []struct {
+		name string
+		r    *agent.CallResult
+		want []string
+	}{
+		{"a missing parameter", fail(tools.KindValidation, "Missing required parameter: x"),
+			[]string{"✗ Read · invalid arguments: Missing required parameter: x"}},
+		{"arguments that are not JSON", fail(tools.KindValidation, "Invalid JSON arguments: unexpected EOF"),
+			[]string{"✗ Read · Invalid JSON arguments: unexpected EOF"}},
+		{"a long message goes on below", fail(tools.KindValidation,
+			"Unknown parameter: path (valid parameters: file_path, offset, limit, and a few more)"),
+			[]string{"✗ Read · invalid arguments: Unknown parameter: path (valid",
+				"  parameters: file_path, offset, limit, and a few more)"}},
+		{"an unknown tool", fail(tools.KindUnknownTool, "Unknown tool: Read"), []string{"✗ Read · Unknown tool: Read"}},
+	} {
+		call := &agent.Call{ID: "c1", Name: "Read"}
+		out, errs := runText(true, agent.Event{Type: agent.EventToolResult, Call: call, Result: tc.r})
+		got := strings.Split(strings.TrimSuffix(out+errs, "\n"), "\n")
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s:\n%s\nwant:\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+	out, errs := runText(true, agent.Event{Type: agent.EventToolResult, Call: &agent.Call{ID: "c1", Name: "Read"},
+		Result: fail(tools.KindExecution, "File not found: x")})
+	if !strings.Contains(out+errs, "┌") {
+		t.Errorf("a tool's own failure lost its panel: %q", out+errs)
+	}
+}
