@@ -270,6 +270,7 @@ func (r *run) loop(ctx context.Context) {
 // request sends the conversation and returns the assistant's message.
 func (r *run) request(ctx context.Context) (llm.Message, error) {
 	r.done.Turns++
+	r.done.Requests++
 	r.emit(Event{Type: EventRequest})
 	r.refreshSpecs()
 	req := r.a.buildRequest(r.conv.Messages, r.specs)

@@ -256,11 +256,13 @@ func (v *runView) footer(d *agent.Done) {
 	if len(figures) == 0 {
 		return
 	}
-	turns := "1 request"
-	if d.Turns != 1 {
-		turns = fmt.Sprintf("%d requests", d.Turns)
+	// The requests are those whose tokens and cost the figures sum: the
+	// subagents' are among them, and said so.
+	requests := plural(d.Requests, "request")
+	if d.SubagentRequests > 0 {
+		requests += fmt.Sprintf(" (%d by subagents)", d.SubagentRequests)
 	}
-	figures = append([]string{turns}, figures...)
+	figures = append([]string{requests}, figures...)
 	if d.Model != "" {
 		figures = append([]string{d.Model}, figures...)
 	}

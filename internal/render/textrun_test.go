@@ -77,7 +77,7 @@ func TestRunViewFinalAnswer(t *testing.T) {
 }
 
 func TestRunViewFooter(t *testing.T) {
-	done := &agent.Done{Reason: agent.ReasonStop, Turns: 3, Text: "ok", Priced: true, Cost: 0.0061,
+	done := &agent.Done{Reason: agent.ReasonStop, Turns: 3, Requests: 3, Text: "ok", Priced: true, Cost: 0.0061,
 		Usage: llm.Usage{InputTokens: 14_200, CacheReadTokens: 12_000, OutputTokens: 812}}
 	out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done})
 	if !strings.Contains(out, "3 requests · 14.2k in (12.0k cached) · 812 out · $0.0061") {
@@ -90,6 +90,12 @@ func TestRunViewFooter(t *testing.T) {
 	done.Model = "claude-opus-4-5"
 	if out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done}); !strings.Contains(out, "claude-opus-4-5 · 3 requests · ") {
 		t.Errorf("no model in the footer:\n%s", out)
+	}
+	// The requests are those the tokens and the cost sum: a subagent's
+	// too, said so.
+	done.Turns, done.Requests, done.SubagentRequests = 2, 5, 3
+	if out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done}); !strings.Contains(out, "claude-opus-4-5 · 5 requests (3 by subagents)") {
+		t.Errorf("the subagents' requests are not counted:\n%s", out)
 	}
 }
 
@@ -141,7 +147,7 @@ func TestRunViewSandboxed(t *testing.T) {
 
 // On a narrow terminal the footer breaks between its figures.
 func TestRunViewFooterFits(t *testing.T) {
-	done := &agent.Done{Reason: agent.ReasonStop, Turns: 12, Text: "ok", Priced: true, Cost: 0.0612,
+	done := &agent.Done{Reason: agent.ReasonStop, Turns: 12, Requests: 12, Text: "ok", Priced: true, Cost: 0.0612,
 		Usage: llm.Usage{InputTokens: 142_000, CacheReadTokens: 120_000, OutputTokens: 8812}, FilesChanged: []string{"a", "b"}}
 	out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done})
 	want := "12 requests · 142.0k in (120.0k cached) · 8812 out · $0.06\n  2 files changed (/undo reverts them)\n"
