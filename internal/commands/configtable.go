@@ -13,9 +13,10 @@ const configValueWidth = 40
 
 // configText is the merged configuration as aligned rows of key, value
 // and source, laid out to width cells (0: each row on one line, for
-// whatever reads it). A row too wide goes on over lines aligned under
-// its value, broken where a word or a list item ends, never inside a
-// word; its source then follows, in parentheses, on a line of its own.
+// whatever reads it). What does not fit goes on over lines aligned under
+// the value column, broken where a word or a list item ends, never inside
+// a word: a long source after its value, or a long value, its source then
+// following in parentheses.
 func configText(c config.Config, width int) string {
 	return render.Fit(configHeader(c), width) + configRows(c.Entries(), width)
 }
@@ -38,19 +39,25 @@ func configRows(entries []config.Entry, width int) string {
 		}
 		vw = max(min(vw, width-valueCol-2-shortest), 0)
 	}
+	rest := max(width-valueCol, configValueWidth/2)
 	for _, e := range entries {
 		v := shownValue(e.Value)
 		lead := "  " + pad(e.Key, kw) + "  "
-		if width <= 0 || valueCol+max(len(v), vw)+2+len(e.Source) <= width {
-			b.WriteString("\n" + lead + pad(v, vw) + "  " + e.Source)
-			continue
+		var lines []string
+		switch {
+		case width <= 0 || valueCol+max(len(v), vw)+2+len(e.Source) <= width:
+			lines = []string{pad(v, vw) + "  " + e.Source}
+		case len(v) <= vw:
+			lines = sourceLines(e.Source, width-valueCol-vw-2, rest)
+			lines[0] = pad(v, vw) + "  " + lines[0]
+		default:
+			lines = append(breakValue(v, rest, rest), breakValue("("+e.Source+")", rest, rest)...)
 		}
-		room := max(width-valueCol, configValueWidth/2)
-		for i, l := range append(breakValue(v, room), breakValue("("+e.Source+")", room)...) {
+		for i, l := range lines {
 			if i > 0 {
 				lead = strings.Repeat(" ", valueCol)
 			}
-			b.WriteString("\n" + lead + l)
+			b.WriteString("\n" + strings.TrimRight(lead+l, " "))
 		}
 	}
 	return b.String()
@@ -60,20 +67,40 @@ func configRows(entries []config.Entry, width int) string {
 // pads are forge's own ASCII, or are cut to their column before).
 func pad(s string, n int) string { return s + strings.Repeat(" ", max(n-len(s), 0)) }
 
-// breakValue cuts v into lines of at most room bytes where a word or an
-// item of a list ends: after a space, a comma, or the colon of a path
-// list. A piece longer than room stays whole on a line of its own.
-func breakValue(v string, room int) []string {
+// breakValue cuts v into lines where a word or an item of a list ends:
+// after a space, a comma, or the colon of a path list; the first line of
+// at most first bytes, the others of at most rest. A piece longer than
+// its line stays whole on a line of its own.
+func breakValue(v string, first, rest int) []string {
 	var out []string
-	line := ""
+	line, room := "", first
 	for _, piece := range valuePieces(v) {
 		if line != "" && len(strings.TrimRight(line+piece, " ")) > room {
 			out = append(out, strings.TrimRight(line, " "))
-			line = ""
+			line, room = "", rest
 		}
 		line += piece
 	}
 	return append(out, strings.TrimRight(line, " "))
+}
+
+// sourceLines is a source too long for the first cells after its
+// value: its kind there ("config file") and its file on the next line,
+// or, when even its kind does not fit, the same on the lines after, of
+// rest cells. A file is never broken.
+func sourceLines(src string, first, rest int) []string {
+	i := strings.LastIndexByte(src, ' ')
+	switch {
+	case len(src) <= first:
+		return []string{src}
+	case i > 0 && i <= first:
+		return []string{src[:i], src[i+1:]}
+	case first < rest:
+		return append([]string{""}, sourceLines(src, rest, rest)...)
+	case i > 0:
+		return []string{src[:i], src[i+1:]}
+	}
+	return []string{src}
 }
 
 // valuePieces are v's words, each with the separator that ends it.

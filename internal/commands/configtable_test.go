@@ -34,12 +34,23 @@ func TestConfigRows(t *testing.T) {
                      /home/me/.cargo/registry
                      (default)
   permissions.allow  Bash(go test:*)
-                     (config file
-                     /home/me/.config/forge/config.yaml)
+                     config file
+                     /home/me/.config/forge/config.yaml
   system_prompt      You are a careful engineer who writes
                      small, well-tested changes.
                      (FORGE_SYSTEM_PROMPT)
   log_file           ""                              default`},
+		{80, `
+  timeout            2m0s                                      default
+  sandbox.caches     /home/me/.cache:/home/me/go/pkg/mod:
+                     /home/me/.cargo/registry
+                     (default)
+  permissions.allow  Bash(go test:*)                           config file
+                     /home/me/.config/forge/config.yaml
+  system_prompt      You are a careful engineer who writes small, well-tested
+                     changes.
+                     (FORGE_SYSTEM_PROMPT)
+  log_file           ""                                        default`},
 		{120, `
   timeout            2m0s                                      default
   sandbox.caches     /home/me/.cache:/home/me/go/pkg/mod:/home/me/.cargo/registry  default
@@ -73,8 +84,29 @@ func TestBreakValue(t *testing.T) {
 		{"averyveryverylongword next", 5, "averyveryverylongword|next"}, // kept whole
 		{"https://example.com/a", 10, "https:|//example.com/a"},
 	} {
-		if got := strings.Join(breakValue(tc.v, tc.room), "|"); got != tc.want {
+		if got := strings.Join(breakValue(tc.v, tc.room, tc.room), "|"); got != tc.want {
 			t.Errorf("breakValue(%q, %d) = %q, want %q", tc.v, tc.room, got, tc.want)
+		}
+	}
+}
+
+// A source too long for its line keeps its kind after the value when it
+// fits, its file below.
+func TestSourceLines(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		room int
+		want string
+	}{
+		{"default", 10, "default"},
+		{"config file /a/very/long/path.yaml", 12, "config file|/a/very/long/path.yaml"},
+		{"config file /a/very/long/path.yaml", 20, "config file|/a/very/long/path.yaml"},
+		{"config file /a/very/long/path.yaml", 6, "|config file /a/very/long/path.yaml"},
+		{"config file /a/very/long/path/of/a/file.yaml", 6, "|config file|/a/very/long/path/of/a/file.yaml"},
+		{"FORGE_SYSTEM_PROMPT_FILE", 6, "|FORGE_SYSTEM_PROMPT_FILE"},
+	} {
+		if got := strings.Join(sourceLines(tc.src, tc.room, 36), "|"); got != tc.want {
+			t.Errorf("sourceLines(%q, %d) = %q, want %q", tc.src, tc.room, got, tc.want)
 		}
 	}
 }
