@@ -44,19 +44,42 @@ func (r *compiledRule) allowsCommand(c *command) bool {
 	}
 	switch r.kind {
 	case patternPrefix:
-		if len(c.words) < len(r.words) {
+		if !r.prefixOf(c) {
 			return false
 		}
-		for i, w := range r.words {
-			if !c.words[i].literal() || c.words[i].allow != w {
-				return false
-			}
-		}
-		return true
+		_, unnamed := unnamedOption(c.ownWordsOf(), len(r.words))
+		return !unnamed
 	case patternGlob:
 		return starMatch(r.pattern, c.allowText)
 	}
 	return false
+}
+
+// prefixOf reports whether the prefix rule r's words start c's words.
+func (r *compiledRule) prefixOf(c *command) bool {
+	if len(c.words) < len(r.words) {
+		return false
+	}
+	for i, w := range r.words {
+		if !c.words[i].literal() || c.words[i].allow != w {
+			return false
+		}
+	}
+	return true
+}
+
+// unnamed returns why the prefix rule r, whose words start the command c,
+// does not allow it: an option past the prefix that the rule does not
+// name. ok is false when r allows c or its prefix does not match.
+func (r *compiledRule) unnamed(c *command) (string, bool) {
+	if r.kind != patternPrefix || c.unallowable != "" || c.runner && !r.namesRunner(c.words[0]) || !r.prefixOf(c) {
+		return "", false
+	}
+	f, ok := unnamedOption(c.ownWordsOf(), len(r.words))
+	if !ok {
+		return "", false
+	}
+	return f.reason(r.text), true
 }
 
 // namesRunner reports whether the rule's pattern starts with the literal

