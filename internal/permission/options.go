@@ -142,14 +142,16 @@ func (o *optionWalk) step(ws []word, i int, judged bool) (optionFinding, bool) {
 		if !o.ended && !value && !mayBeOption(w) {
 			o.operand(w)
 		}
-	case w.literal() && w.allow == "--" && !o.passed:
-		if o.spec != nil && !o.spec.passes {
-			o.ended = true
-		} else if o.spec != nil {
+	case w.literal() && w.allow == "--":
+		switch {
+		case o.passed || o.spec == nil: // handed on as it is, or a program forge does not know
+		case o.spec.passes:
 			o.passed, o.spec = true, o.spec.after
+		default:
+			o.ended = true
 		}
 	case o.spec == nil:
-		if judged && !(w.literal() && w.allow == "--") {
+		if judged {
 			return optionNamed(w), true
 		}
 	case w.literal() && w.allow == "-m" && o.spec.modules != nil && i+1 < len(ws) && ws[i+1].literal():
