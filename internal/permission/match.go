@@ -50,9 +50,42 @@ func (r *compiledRule) allowsCommand(c *command) bool {
 		_, unnamed := unnamedOption(c.ownWordsOf(), len(r.words))
 		return !unnamed
 	case patternGlob:
-		return starMatch(r.pattern, c.allowText)
+		if !starMatch(r.pattern, c.allowText) {
+			return false
+		}
+		_, unnamed := r.globUnnamed(c)
+		return !unnamed
 	}
 	return false
+}
+
+// globUnnamed is unnamedOption for a glob rule: the words before its first
+// * are named, and so is a later option that one of the pattern's own
+// words matches (--format=* names --format=%H); a * names no option.
+func (r *compiledRule) globUnnamed(c *command) (optionFinding, bool) {
+	star := strings.IndexByte(r.pattern, '*')
+	if star < 0 {
+		return optionFinding{}, false // an exact rule names every word
+	}
+	fixed := len(strings.Fields(r.pattern[:star]))
+	if star > 0 && r.pattern[star-1] != ' ' {
+		fixed-- // the word the * is in is not named whole
+	}
+	var tokens []string
+	for _, t := range strings.Fields(r.pattern[star:]) {
+		if t[0] == '-' {
+			tokens = append(tokens, t)
+		}
+	}
+	named := func(w word) bool {
+		for _, t := range tokens {
+			if starMatch(t, w.allow) {
+				return true
+			}
+		}
+		return false
+	}
+	return unnamedOptionBut(c.ownWordsOf(), max(fixed, 1), named)
 }
 
 // prefixOf reports whether the prefix rule r's words start c's words.
@@ -68,14 +101,21 @@ func (r *compiledRule) prefixOf(c *command) bool {
 	return true
 }
 
-// unnamed returns why the prefix rule r, whose words start the command c,
-// does not allow it: an option past the prefix that the rule does not
-// name. ok is false when r allows c or its prefix does not match.
+// unnamed returns why the prefix or glob rule r, which matches the
+// command c as text, does not allow it: an option it does not name. ok is
+// false when r allows c or does not match it.
 func (r *compiledRule) unnamed(c *command) (string, bool) {
-	if r.kind != patternPrefix || c.unallowable != "" || c.runner && !r.namesRunner(c.words[0]) || !r.prefixOf(c) {
+	if c.unallowable != "" || len(c.words) == 0 || c.runner && !r.namesRunner(c.words[0]) {
 		return "", false
 	}
-	f, ok := unnamedOption(c.ownWordsOf(), len(r.words))
+	var f optionFinding
+	var ok bool
+	switch {
+	case r.kind == patternPrefix && r.prefixOf(c):
+		f, ok = unnamedOption(c.ownWordsOf(), len(r.words))
+	case r.kind == patternGlob && starMatch(r.pattern, c.allowText):
+		f, ok = r.globUnnamed(c)
+	}
 	if !ok {
 		return "", false
 	}

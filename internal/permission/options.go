@@ -94,6 +94,12 @@ const whyNamed = " (an option may run or load code or configuration, write a fil
 // reads as code (make's VAR=value, a sed script with w or e). ok is false
 // when there is none.
 func unnamedOption(ws []word, from int) (optionFinding, bool) {
+	return unnamedOptionBut(ws, from, nil)
+}
+
+// unnamedOptionBut is unnamedOption where named, if not nil, also says
+// which words a glob rule names (Bash(git log --format=* *)).
+func unnamedOptionBut(ws []word, from int, named func(word) bool) (optionFinding, bool) {
 	if len(ws) == 0 || from >= len(ws) || !ws[0].literal() {
 		return optionFinding{}, false
 	}
@@ -103,7 +109,7 @@ func unnamedOption(ws []word, from int) (optionFinding, bool) {
 	}
 	o := optionWalk{name: name, spec: programOptions(name)}
 	for i := 1; i < len(ws); i++ {
-		if f, bad := o.step(ws, i, i >= from); bad {
+		if f, bad := o.step(ws, i, i >= from && (named == nil || !named(ws[i]))); bad {
 			f.at = i
 			return f, true
 		}

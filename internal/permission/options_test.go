@@ -112,6 +112,15 @@ func TestPrefixRuleOptions(t *testing.T) {
 		allows("exact rule", []string{"Bash(git log --output=x)"}, "git log --output=x"),
 		allows("sort harmless", sortAny, "sort -rn -k2,2 -t: x"),
 
+		// a glob rule's * names operands, not options
+		asks("glob: npm node options", []string{"Bash(npm run test *)"}, "npm run test --node-options=--import=x",
+			"option --node-options is not named by the rule Bash(npm run test *)"),
+		asks("glob inside a word", []string{"Bash(go test*)"}, "go test -o /tmp/x", "option -o"),
+		asks("glob: an option its words do not name", []string{"Bash(git log --format=* *)"}, "git log --format=%H --output=x", "option --output"),
+		allows("glob: an option its words name", []string{"Bash(git log --output=/tmp/log *)"}, "git log --output=/tmp/log -n 3 --format=%H"),
+		allows("glob: harmless options", []string{"Bash(npm run test *)"}, "npm run test --silent src"),
+		allows("glob spanning words", []string{"Bash(git * --help)"}, "git commit --help"),
+
 		// deny rules see through as before
 		{name: "deny sees options", allow: gitLog, deny: []string{"Bash(git log:*)"}, call: bash("git log --output=x"), want: Deny, rule: "Bash(git log:*)"},
 		{name: "deny sees make -E", mode: ModeYolo, deny: []string{"Bash(make:*)"}, call: bash("make test -E x"), want: Deny, rule: "Bash(make:*)"},
