@@ -165,7 +165,7 @@ func (o *optionWalk) step(ws []word, i int, judged bool) (optionFinding, bool) {
 	default:
 		ok, takesNext := o.spec.judge(w)
 		if !ok && judged {
-			return optionNamed(w), true
+			return o.spec.named(w), true
 		}
 		o.isValue = takesNext
 		o.inner = w.literal() && slices.Contains(o.spec.runs, w.allow)
@@ -203,6 +203,26 @@ func optionNamed(w word) optionFinding {
 	}
 	name, _, _ := strings.Cut(w.allow, "=")
 	return optionFinding{word: cutWild(name), kind: "option"}
+}
+
+// named names the option w that the spec does not list: for short
+// options given together (-sEfoo), the first it does not list.
+func (sp *optionSpec) named(w word) optionFinding {
+	f := optionNamed(w)
+	a := w.allow
+	if sp.oneDash || len(a) < 3 || a[0] != '-' || a[1] == '-' || f.kind != "option" {
+		return f
+	}
+	for j := 1; j < len(a) && a[j] != wild; j++ {
+		if strings.IndexByte(sp.flags, a[j]) < 0 {
+			if strings.IndexByte(sp.valued+sp.optValued, a[j]) >= 0 {
+				break
+			}
+			f.word = "-" + string(a[j]) + " (in " + shorten(cutWild(a)) + ")"
+			break
+		}
+	}
+	return f
 }
 
 // shown is the word w quoted for a message, an expansion shown as $….

@@ -148,6 +148,12 @@ func namingPrefix(c *command, n int) (int, bool) {
 			return 0, false
 		}
 		n = f.at + 1
+		// an option without =value may take the next word as its value:
+		// name it too, so that the rule allows this value only
+		if f.kind == "option" && !strings.Contains(ws[f.at].allow, "=") && n < len(ws) &&
+			ws[n].literal() && !strings.HasPrefix(ws[n].allow, "-") {
+			n++
+		}
 	}
 }
 
