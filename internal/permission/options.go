@@ -337,11 +337,3 @@ func operandCode(name string, w word, judged bool) (optionFinding, bool) {
 	}
 	return optionFinding{}, false
 }
-
-// scriptCode reports a program text in an operand or option value that
-// the rule does not name and that can run programs or write files: the
-// script of sed (its e and w commands) and of awk (system(), pipes,
-// redirections).
-func scriptCode(name string, ws []word, from int) (optionFinding, bool) {
-	return optionFinding{}, false
-}

@@ -25,10 +25,19 @@ func buildOptionTable() map[string]*optionSpec {
 		"git": gitSpec(), "go": goSpec(), "cargo": cargoSpec(), "npm": npmSpec(), "make": makeSpec(),
 		"find": findSpec(), "rg": rgSpec(), "sort": sortSpec(), "jq": jqSpec(), "xargs": xargsSpec(),
 		"pytest": pytestSpec(),
+		// not -i, which edits files in place, nor -f, which reads a
+		// script; the script itself is judged apart
+		"sed": {flags: "nErsuz", valued: "el", long: []string{"--quiet", "--silent", "--regexp-extended", "--separate",
+			"--unbuffered", "--null-data", "--posix", "--sandbox", "--debug", "--expression", "--line-length"}},
+		// not -f, -e, -i, -l or -E (gawk), which read or load programs
+		"awk": {valued: "Fv", long: []string{"--field-separator", "--assign"}},
+		// not -w, which rewrites the files
+		"gofmt": {oneDash: true, long: []string{"-l", "-d", "-s", "-e"}, longValued: []string{"-r"}},
 		// what runs forge itself, but for its read-only commands, always asks
 		"forge": {flags: "vh"},
 	}
-	t["gmake"], t["py.test"] = t["make"], t["pytest"]
+	t["gmake"], t["py.test"], t["gsed"] = t["make"], t["pytest"], t["sed"]
+	t["gawk"], t["mawk"], t["nawk"] = t["awk"], t["awk"], t["awk"]
 	t["python"] = &optionSpec{flags: "uBqsEIPO", modules: map[string]*optionSpec{"pytest": t["pytest"], "unittest": {flags: "vqfb", valued: "kp"}}}
 	// programs none of whose options runs code, reads configuration,
 	// writes a file or changes directory
@@ -36,7 +45,8 @@ func buildOptionTable() map[string]*optionSpec {
 		"dirname", "realpath", "readlink", "stat", "du", "df", "true", "false", "whoami", "id", "uname", "grep",
 		"egrep", "fgrep", "diff", "cmp", "test", "[", "cd", "pushd", "popd", "cut", "tr", "uniq", "comm", "seq",
 		"which", "printenv", "nproc", "sleep", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "od",
-		"hexdump"} {
+		"hexdump", "base64", "column", "fold", "expand", "unexpand", "rev", "paste", "join", "ps", "pgrep", "free",
+		"uptime", "locale", "tty", "whereis"} {
 		t[name] = harmless
 	}
 	return t
