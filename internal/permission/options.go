@@ -240,7 +240,8 @@ func cutWild(s string) string {
 
 // mayBeOption reports whether w is, or may expand to, a word that starts
 // with a dash: a literal option, or a word that starts with an expansion
-// ($X, $(cmd)) or a glob (*.go may match a file named -x.go).
+// ($X, $(cmd)), a glob (*.go may match a file named -x.go) or a brace
+// ({-o,x}).
 func mayBeOption(w word) bool {
 	if w.allow == "" {
 		return false
@@ -248,7 +249,7 @@ func mayBeOption(w word) bool {
 	if w.allow[0] == '-' {
 		return len(w.allow) > 1
 	}
-	return w.allow[0] == wild || w.deny[0] == wild
+	return w.allow[0] == wild || w.deny[0] == wild && w.allow[0] != '~' // ~ expands to a path
 }
 
 // judge reports whether the option w (which may be an expansion) is

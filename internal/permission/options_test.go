@@ -75,6 +75,8 @@ func TestPrefixRuleOptions(t *testing.T) {
 		asks("an expansion may be an option", gitLog, "git log $X", "`$…` may expand to an option"),
 		asks("a quoted expansion may be an option", gitLog, `git log "$X"`, "may expand to an option"),
 		asks("a glob may match a file named as an option", gitLog, "git log *", "`*` may expand to an option"),
+		asks("a brace may expand to an option", gitLog, "git log {--output=x,y}", "may expand to an option"),
+		allows("a tilde expands to a path", goTest, "go test ~/src/..."),
 		asks("a program forge does not know: any option", []string{"Bash(./build.sh:*)"}, "./build.sh --out=/tmp/x", "option --out"),
 		asks("git options before the subcommand", []string{"Bash(git:*)"}, "git -C /tmp/x status", "option -C"),
 		asks("git subcommand forge does not know", []string{"Bash(git:*)"}, "git frob --x", "option --x"),
