@@ -154,3 +154,34 @@ func TestPrefixRuleOptions(t *testing.T) {
 			want: Allow, reason: "runs in the sandbox"},
 	})
 }
+
+// TestPrefixRuleEverydayCommands: the commands agents run all day keep
+// running without a question under the rules for their programs.
+func TestPrefixRuleEverydayCommands(t *testing.T) {
+	fx := newFixture(t)
+	p := fx.policy(t, ModeAsk, []string{"Bash(git:*)", "Bash(go:*)", "Bash(npm test:*)", "Bash(npm run:*)", "Bash(cargo:*)",
+		"Bash(make:*)", "Bash(pytest:*)", "Bash(python3 -m pytest:*)", "Bash(ls:*)", "Bash(grep:*)", "Bash(find:*)",
+		"Bash(rg:*)", "Bash(head:*)", "Bash(tail:*)", "Bash(wc:*)", "Bash(sort:*)", "Bash(cd:*)", "Bash(cat:*)",
+		"Bash(sed:*)", "Bash(gofmt:*)", "Bash(xargs:*)"}, nil)
+	for _, line := range []string{
+		"git status --porcelain", "git status -sb", "git diff --cached --stat", "git diff HEAD~1 --name-only",
+		`git log --oneline --graph --all -n 20`, `git log --since="2 weeks ago" --pretty=format:"%h %s"`, "git log -p -- a.go",
+		"git show --stat HEAD", "git blame -L 10,20 a.go", "git branch --show-current", "git branch -a", "git rev-parse HEAD",
+		"git rev-parse --show-toplevel", "git stash list", "git remote -v", "git fetch --prune origin", "git add -A",
+		`git commit -m "fix: x"`, "git checkout -b feature", "git switch -c feature", "git push -u origin feature",
+		"git grep -n foo", "git --no-pager log -5", "git ls-files --others --exclude-standard",
+		"go test ./...", "go test -race -count=1 ./...", "go test -v -run 'TestA|TestB' ./pkg", "go test -run=^TestX$ -timeout 60s .",
+		"go vet ./...", "go build ./...", "go mod tidy", "go list -m all", "go doc fmt.Println", "gofmt -l .",
+		"npm test", "npm test -- src/a.test.js", "npm run build", "npm run lint --silent",
+		"cargo test", "cargo test --release -- --nocapture", "cargo build --release", "cargo clippy --all-targets -- -D warnings",
+		"cargo fmt -- --check", "make", "make test -j4", "make -k build",
+		"pytest -x -q", "pytest tests/test_a.py::test_b -vv", "python3 -m pytest -xvs tests",
+		"ls -la", "grep -rn --include=*.go foo .", "find . -name '*.go' -not -path './vendor/*'", "rg -n foo -g '*.go'",
+		"head -n 50 a.go", "tail -f log", "wc -l a.go", "sort -u x", "cd src && ls", "cat a.go | grep -c x",
+		"sed -n 1,40p a.go", "find . -name '*.go' | xargs grep -l foo",
+	} {
+		if v := p.Decide(bash(line)); v.Decision != Allow {
+			t.Errorf("Decide(%q) = %s (%s), want allow", line, v.Decision, v.Reason)
+		}
+	}
+}
