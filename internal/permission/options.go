@@ -51,11 +51,9 @@ type optionSpec struct {
 	// the rules judge on its own (find -exec).
 	runs []string
 	// subs are the specs of the subcommands, by name: after the first
-	// operand that names one, options are judged by its spec.
+	// operand, options are judged by its spec, and every option asks
+	// after a subcommand the table does not list.
 	subs map[string]*optionSpec
-	// unknownSubs: a subcommand the table does not list is judged by this
-	// spec rather than by asking for every option; nil asks.
-	unknownSubs *optionSpec
 }
 
 // optionFinding is a word after a rule's prefix that the rule does not
@@ -179,21 +177,10 @@ func (o *optionWalk) operand(w word) {
 		return
 	}
 	o.inSub = true
-	if sub, ok := o.spec.subs[w.allow]; ok && w.literal() {
-		o.spec = sub
-	} else {
-		o.spec = o.spec.unknownSubs
+	o.spec = o.spec.subs[w.allow] // nil for a subcommand forge does not know
+	if !w.literal() {
+		o.spec = nil
 	}
-}
-
-// operandsAfter judges the words from i on, all operands after --.
-func operandsAfter(name string, ws []word, i, from int) (optionFinding, bool) {
-	for ; i < len(ws); i++ {
-		if f, bad := operandCode(name, ws[i], i >= from); bad {
-			return f, true
-		}
-	}
-	return optionFinding{}, false
 }
 
 // optionNamed names the word w, an option or a word that may be one.
@@ -323,16 +310,16 @@ func operandCode(name string, w word, judged bool) (optionFinding, bool) {
 		return optionFinding{}, false
 	}
 	switch name {
-	case "make", "gmake", "bmake":
-		if w.allow[0] == wild || w.deny[0] == wild {
-			return optionFinding{word: shown(w), kind: "assigning expansion"}, true
-		}
+	case "make", "gmake":
 		if strings.IndexByte(w.allow, '=') > 0 {
 			n, _, _ := strings.Cut(w.allow, "=")
 			return optionFinding{word: cutWild(n) + "=…", kind: "variable assignment"}, true
 		}
+		if !w.literal() { // build-$X may be build=..., and *.o may match a file named CC=x.o
+			return optionFinding{word: shown(w), kind: "assigning expansion"}, true
+		}
 	case "dd":
-		if strings.HasPrefix(w.allow, "of=") || w.allow[0] == wild {
+		if strings.HasPrefix(w.allow, "of=") || !w.literal() {
 			return optionFinding{word: shown(w), kind: "operand"}, true
 		}
 	}
