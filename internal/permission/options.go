@@ -105,7 +105,7 @@ func unnamedOptionBut(ws []word, from int, named func(word) bool) (optionFinding
 	if f, bad := scriptCode(name, ws, from); bad {
 		return f, true
 	}
-	o := optionWalk{name: name, spec: programOptions(name)}
+	o := optionWalk{name: name, spec: programSpec(ws[0].allow)}
 	for i := 1; i < len(ws); i++ {
 		if f, bad := o.step(ws, i, i >= from && (named == nil || !named(ws[i]))); bad {
 			f.at = i

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"path"
 	"strings"
 	"sync"
 )
@@ -55,10 +56,24 @@ func buildOptionTable() map[string]*optionSpec {
 // programOptions returns the spec of the program name, nil when forge
 // does not know its options.
 func programOptions(name string) *optionSpec {
-	if strings.HasPrefix(name, "python") {
-		name = "python"
+	if v, ok := strings.CutPrefix(name, "python"); ok && strings.Trim(v, "0123456789.") == "" {
+		name = "python" // python3, python3.12
 	}
 	return optionTable()[name]
+}
+
+// programSpec returns the spec of the program the word prog names: by its
+// name when it is looked up in PATH or is in a system directory, and nil
+// for a program elsewhere (./ls is not ls).
+func programSpec(prog string) *optionSpec {
+	if dir, name := path.Split(prog); dir != "" {
+		switch path.Clean(dir) {
+		case "/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/opt/homebrew/bin":
+			return programOptions(name)
+		}
+		return nil
+	}
+	return programOptions(prog)
 }
 
 // gitSpec returns git's spec: before the subcommand, git -C, -c,
