@@ -39,7 +39,7 @@ var optionOracles = []optionOracle{
 	{rule: "Bash(pytest:*)", prefix: "pytest", dashes: "ends", letters: "qvsxl", valued: "kmnr",
 		long: []string{"--verbose", "--quiet", "--exitfirst", "--lf", "--last-failed", "--ff", "--failed-first", "--nf", "--new-first", "--sw", "--stepwise", "--co", "--collect-only", "--showlocals", "--no-header", "--no-summary", "--disable-warnings", "--strict-markers", "--capture", "--runxfail", "--color", "--full-trace", "--maxfail", "--tb", "--durations", "--deselect", "--ignore"}},
 	{rule: "Bash(cargo test:*)", prefix: "cargo test", dashes: "passes", letters: "qvr", valued: "pFj",
-		long:  []string{"--release", "--all-targets", "--all-features", "--no-default-features", "--workspace", "--all", "--lib", "--bins", "--tests", "--benches", "--examples", "--quiet", "--verbose", "--locked", "--frozen", "--offline", "--color", "--message-format", "--no-fail-fast", "--doc", "--keep-going", "--no-run", "--features", "--package", "--bin", "--test", "--bench", "--example", "--jobs", "--target", "--exclude", "--profile"},
+		long:  []string{"--release", "--all-targets", "--all-features", "--no-default-features", "--workspace", "--all", "--lib", "--bins", "--tests", "--benches", "--examples", "--quiet", "--verbose", "--locked", "--frozen", "--offline", "--color", "--message-format", "--no-fail-fast", "--doc", "--keep-going", "--no-run", "--features", "--package", "--bin", "--test", "--bench", "--example", "--jobs", "--exclude", "--profile"},
 		after: &optionOracle{letters: "q", long: []string{"--nocapture", "--ignored", "--include-ignored", "--exact", "--quiet", "--show-output", "--list", "--color", "--test-threads", "--skip"}}},
 	{rule: "Bash(ls:*)", prefix: "ls", dashes: "ends", anyOption: true},
 }

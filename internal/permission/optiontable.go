@@ -190,7 +190,8 @@ func cargoSpec() *optionSpec {
 		long: []string{"--release", "--all-targets", "--all-features", "--no-default-features", "--workspace", "--all",
 			"--lib", "--bins", "--tests", "--benches", "--examples", "--quiet", "--verbose", "--locked", "--frozen",
 			"--offline", "--color", "--message-format", "--no-fail-fast", "--doc", "--keep-going", "--no-run"},
-		longValued: []string{"--features", "--package", "--bin", "--test", "--bench", "--example", "--jobs", "--target",
+		// not --target either: a target given as a path is a JSON file that names the linker
+		longValued: []string{"--features", "--package", "--bin", "--test", "--bench", "--example", "--jobs",
 			"--exclude", "--profile"},
 	}
 	cargoWith := func(after *optionSpec) *optionSpec {
