@@ -67,9 +67,13 @@ func (r *compiledRule) globUnnamed(c *command) (optionFinding, bool) {
 	if star < 0 {
 		return optionFinding{}, false // an exact rule names every word
 	}
-	fixed := len(strings.Fields(r.pattern[:star]))
-	if star > 0 && r.pattern[star-1] != ' ' {
-		fixed-- // the word the * is in is not named whole
+	ws := c.ownWordsOf()
+	fixed, end := 0, 0 // the words that lie wholly in the literal text before the first *
+	for fixed < len(ws) {
+		if end += len(ws[fixed].allow); end > star {
+			break
+		}
+		fixed, end = fixed+1, end+1
 	}
 	var tokens []string
 	for _, t := range strings.Fields(r.pattern[star:]) {
@@ -85,7 +89,7 @@ func (r *compiledRule) globUnnamed(c *command) (optionFinding, bool) {
 		}
 		return false
 	}
-	return unnamedOptionBut(c.ownWordsOf(), max(fixed, 1), named)
+	return unnamedOptionBut(ws, max(fixed, 1), named)
 }
 
 // prefixOf reports whether the prefix rule r's words start c's words.

@@ -25,7 +25,9 @@ type optionOracle struct {
 	assigns bool // VAR=value operands are code (make)
 }
 
-var optionOracles = []optionOracle{
+// optionOracles are the prefix rules fuzzed, and glob rules whose * ends
+// them, which must judge options the same way.
+var optionOracles = withGlobs([]optionOracle{
 	{rule: "Bash(git log:*)", prefix: "git log", dashes: "ends", letters: "0123456789pusMCBDRazwbrtmqWiEF", valued: "nSGLU",
 		long: []string{"--oneline", "--stat", "--shortstat", "--numstat", "--dirstat", "--summary", "--name-only", "--name-status", "--graph", "--decorate", "--no-decorate", "--all", "--branches", "--tags", "--remotes", "--format", "--pretty", "--abbrev-commit", "--no-abbrev-commit", "--abbrev", "--color", "--no-color", "--color-words", "--patch", "--no-patch", "--patch-with-stat", "--raw", "--cached", "--staged", "--merge-base", "--reverse", "--since", "--until", "--after", "--before", "--all-match", "--invert-grep", "--merges", "--no-merges", "--first-parent", "--follow", "--date", "--relative-date", "--word-diff", "--word-diff-regex", "--ignore-all-space", "--ignore-space-change", "--ignore-blank-lines", "--ignore-cr-at-eol", "--unified", "--function-context", "--minimal", "--patience", "--histogram", "--diff-algorithm", "--diff-filter", "--find-renames", "--find-copies", "--no-renames", "--full-diff", "--full-history", "--simplify-merges", "--ancestry-path", "--left-right", "--cherry-pick", "--cherry-mark", "--boundary", "--no-walk", "--topo-order", "--date-order", "--author-date-order", "--encoding", "--regexp-ignore-case", "--extended-regexp", "--fixed-strings", "--perl-regexp", "--exit-code", "--quiet", "--check", "--src-prefix", "--dst-prefix", "--no-prefix", "--relative", "--text", "--full-index", "--compact-summary", "--stat-width", "--stat-count", "--no-ext-diff", "--no-textconv", "--indent-heuristic", "--no-indent-heuristic", "--parents", "--children", "--not", "--pickaxe-all", "--pickaxe-regex", "--ignore-submodules", "--use-mailmap", "--no-mailmap", "--show-linear-break", "--author", "--committer", "--grep", "--max-count", "--skip"}},
 	{rule: "Bash(go test:*)", prefix: "go test", oneDash: true, dashes: "passes",
@@ -42,6 +44,16 @@ var optionOracles = []optionOracle{
 		long:  []string{"--release", "--all-targets", "--all-features", "--no-default-features", "--workspace", "--all", "--lib", "--bins", "--tests", "--benches", "--examples", "--quiet", "--verbose", "--locked", "--frozen", "--offline", "--color", "--message-format", "--no-fail-fast", "--doc", "--keep-going", "--no-run", "--features", "--package", "--bin", "--test", "--bench", "--example", "--jobs", "--exclude", "--profile"},
 		after: &optionOracle{letters: "q", long: []string{"--nocapture", "--ignored", "--include-ignored", "--exact", "--quiet", "--show-output", "--list", "--color", "--test-threads", "--skip"}}},
 	{rule: "Bash(ls:*)", prefix: "ls", dashes: "ends", anyOption: true},
+})
+
+// withGlobs adds to oracles the same rules written as globs: Bash(git log *).
+func withGlobs(oracles []optionOracle) []optionOracle {
+	n := len(oracles)
+	for _, o := range oracles[:n] {
+		o.rule = "Bash(" + o.prefix + " *)"
+		oracles = append(oracles, o)
+	}
+	return oracles
 }
 
 // allows reports whether the oracle lets the words past the prefix through.

@@ -151,6 +151,7 @@ func TestPrefixRuleOptions(t *testing.T) {
 		allows("glob: an option its words name", []string{"Bash(git log --output=/tmp/log *)"}, "git log --output=/tmp/log -n 3 --format=%H"),
 		allows("glob: harmless options", []string{"Bash(npm run test *)"}, "npm run test --silent src"),
 		allows("glob spanning words", []string{"Bash(git * --help)"}, "git commit --help"),
+		asks("glob: a word with a space does not shift what is named", []string{"Bash(git log *)"}, "'git log' --output=x", "option --output"),
 
 		// deny rules see through as before
 		{name: "deny sees options", allow: gitLog, deny: []string{"Bash(git log:*)"}, call: bash("git log --output=x"), want: Deny, rule: "Bash(git log:*)"},
