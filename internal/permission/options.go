@@ -136,6 +136,14 @@ func (o *optionWalk) step(ws []word, i int, judged bool) (optionFinding, bool) {
 		o.inner = !(w.literal() && (w.allow == ";" || w.allow == "+"))
 		return optionFinding{}, false
 	}
+	if o.spec == nil && !o.ended && !value && len(w.allow) > 1 && w.allow[0] == '+' {
+		// some programs take options after + too (vim +cmd, less +!cmd):
+		// for one forge does not know, such a word is an option
+		if judged {
+			return optionFinding{word: cutWild(w.allow), kind: "option"}, true
+		}
+		return optionFinding{}, false
+	}
 	switch {
 	case o.ended || !mayBeOption(w) || value && !(w.literal() && w.allow[0] == '-'):
 		// an operand, or the value of an option: a word that may expand

@@ -84,6 +84,8 @@ func TestPrefixRuleOptions(t *testing.T) {
 		asks("a program by a path outside the system's directories is not the one forge knows", []string{"Bash(./ls:*)"}, "./ls -la", "option -la"),
 		allows("a program in a system directory is", []string{"Bash(/usr/bin/ls:*)"}, "/usr/bin/ls -la"),
 		asks("python-like names are not python", []string{"Bash(python-x:*)"}, "python-x -u", "option -u"),
+		asks("a program forge does not know: + options too", []string{"Bash(less:*)"}, "less '+!id' x", "option +!id"),
+		allows("+ is an operand for a program forge knows", sortAny, "sort +1 x"),
 		asks("git options before the subcommand", []string{"Bash(git:*)"}, "git -C /tmp/x status", "option -C"),
 		asks("git subcommand forge does not know", []string{"Bash(git:*)"}, "git frob --x", "option --x"),
 		asks("git branch -D", []string{"Bash(git branch:*)"}, "git branch -D main", "option -D"),

@@ -32,6 +32,9 @@ func buildOptionTable() map[string]*optionSpec {
 			"--unbuffered", "--null-data", "--posix", "--sandbox", "--debug", "--expression", "--line-length"}},
 		// not -f, -e, -i, -l or -E (gawk), which read or load programs
 		"awk": {valued: "Fv", long: []string{"--field-separator", "--assign"}},
+		// not -s, which sets the clock, nor -f; +FORMAT is an operand
+		"date": {flags: "uR", valued: "dr", optValued: "I", long: []string{"--utc", "--universal", "--iso-8601",
+			"--rfc-3339", "--rfc-email", "--debug"}, longValued: []string{"--date", "--reference"}},
 		// not -w, which rewrites the files
 		"gofmt": {oneDash: true, long: []string{"-l", "-d", "-s", "-e"}, longValued: []string{"-r"}},
 		// what runs forge itself, but for its read-only commands, always asks
