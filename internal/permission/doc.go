@@ -79,7 +79,8 @@
 //     --oneline; any option of ls or cat): an allowlist per program and
 //     subcommand, since a list of the bad options would miss the next one.
 //     Any other option asks, spelled as --opt=v, --opt v, -sEfoo, quoted or
-//     abbreviated; so do make's VAR=value operands, dd's of=, a sed or awk
+//     abbreviated; so do make's VAR=value operands, dd's of=, uniq's output
+//     file, a sed or awk
 //     script that can run a program or read or write a file (sed's e, w,
 //     r, s///e; awk's system(), pipes, >), a word that may expand
 //     to an option ($X, *, but not the value of a known option), and the

@@ -75,6 +75,8 @@ func (f optionFinding) reason(rule string) string {
 	case "assigning expansion":
 		return f.word + " may expand to a variable assignment that the rule " + rule + " does not name" +
 			" (it would override the Makefile's variables)"
+	case "output operand":
+		return "the file " + f.word + " that the command writes is not named by the rule " + rule
 	case "variable assignment":
 		return "the variable assignment " + f.word + " is not named by the rule " + rule +
 			" (it overrides the Makefile's variables, SHELL and $(shell ...) among them)"

@@ -42,6 +42,8 @@ func TestPrefixRuleOptions(t *testing.T) {
 		asks("make assignment from an expansion", makeTest, "make test $X", "may expand to an option"),
 		asks("make assignment from an expansion inside a word", makeTest, "make test build$X", "`build$…` may expand to a variable assignment"),
 		asks("make assignment from a glob", makeTest, "make test *.o", "may expand to"),
+		asks("uniq's output file", []string{"Bash(uniq:*)"}, "uniq -c in ~/.bashrc", "the file `~/.bashrc` that the command writes is not named"),
+		allows("uniq's input", []string{"Bash(uniq:*)"}, "uniq -c -f 1 in"),
 		asks("dd of=", []string{"Bash(dd if=a:*)"}, "dd if=a of=/tmp/x", "operand `of=/tmp/x`"),
 		asks("git diff --output=", gitDiff, "git diff --output=/tmp/x", "option --output"),
 		asks("git diff --output separate", gitDiff, "git diff --output /tmp/x", "option --output"),

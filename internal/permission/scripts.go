@@ -7,7 +7,8 @@ import "strings"
 // the script of sed (its e, w, W, r and R commands, s///e and s///w) and
 // the program of awk (system(), pipes, redirections, getline, @load).
 // Scripts that only print, delete and substitute pass, so that
-// Bash(sed -n:*) still allows sed -n 1,5p file.
+// Bash(sed -n:*) still allows sed -n 1,5p file. It also reports uniq's
+// second operand, the file uniq writes.
 func scriptCode(name string, ws []word, from int) (optionFinding, bool) {
 	var harmless func(string) bool
 	var scripts []programWord
@@ -16,6 +17,8 @@ func scriptCode(name string, ws []word, from int) (optionFinding, bool) {
 		harmless, scripts = harmlessSed, programWords(ws, "e", "--expression")
 	case "awk", "gawk", "mawk", "nawk":
 		harmless, scripts = harmlessAwk, programWords(ws, "", "")
+	case "uniq":
+		return uniqOutput(ws, from)
 	default:
 		return optionFinding{}, false
 	}
@@ -113,4 +116,26 @@ func harmlessAwk(p string) bool {
 		}
 	}
 	return true
+}
+
+// uniqOutput reports uniq's second operand, the file it writes, when the
+// rule does not name it.
+func uniqOutput(ws []word, from int) (optionFinding, bool) {
+	operands, ended := 0, false
+	for i := 1; i < len(ws); i++ {
+		a := ws[i].allow
+		switch {
+		case !ended && a == "--":
+			ended = true
+		case !ended && len(a) > 1 && a[0] == '-':
+			if len(a) == 2 && strings.IndexByte("fsw", a[1]) >= 0 {
+				i++ // -f N, -s N, -w N
+			}
+		default:
+			if operands++; operands == 2 && i >= from {
+				return optionFinding{at: i, word: shown(ws[i]), kind: "output operand"}, true
+			}
+		}
+	}
+	return optionFinding{}, false
 }
