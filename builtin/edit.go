@@ -107,6 +107,8 @@ func readForEdit(target *fsutil.Target) ([]byte, error) {
 		return nil, fmt.Errorf("Cannot edit %s: not a regular file (it is a %s)", target.Path, notFile.Kind())
 	case errors.Is(err, fsutil.ErrOutsideRoots):
 		return nil, err
+	case errors.Is(err, fsutil.ErrChanged):
+		return nil, errors.New(changedSinceChecked(target.Path))
 	case err != nil:
 		return nil, errors.New(fsutil.Describe(target.Path, err))
 	}
@@ -152,6 +154,7 @@ func (t *editTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(pathError(err), "file_path", raw)
 	}
 	defer target.Close()
+	target.Judge(ec.Judged)
 	o, fail := t.plan(target, args)
 	if fail != nil {
 		return *fail

@@ -83,6 +83,7 @@ func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(readPathError(err), "file_path", raw)
 	}
 	defer target.Close()
+	target.Judge(ec.Judged)
 	path := target.Path
 	f, err := target.OpenRegular("")
 	if err != nil {
@@ -134,6 +135,8 @@ func readOpenError(path string, err error) string {
 		return fmt.Sprintf("Cannot read %s: it is a %s, whose content could block or never end", path, notFile.Kind())
 	case errors.Is(err, fsutil.ErrOutsideRoots):
 		return err.Error()
+	case errors.Is(err, fsutil.ErrChanged):
+		return changedSinceChecked(path)
 	}
 	return fsutil.Describe(path, err)
 }

@@ -67,6 +67,7 @@ func (t *writeTool) Execute(ctx context.Context, ec tools.ExecutionContext, args
 		return tools.Fail(pathError(err), "file_path", raw)
 	}
 	defer target.Close()
+	target.Judge(ec.Judged)
 	if err := ctx.Err(); err != nil {
 		return tools.Fail("Write cancelled: "+err.Error(), "file_path", target.Path)
 	}

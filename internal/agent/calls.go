@@ -33,6 +33,9 @@ type pending struct {
 	// ends says the call ended the run, having set how (a plan put to
 	// nobody: it is the final answer).
 	ends bool
+	// judged are where the policy judged the call's paths to be
+	// (tools.ExecutionContext.Judged); nil without a policy.
+	judged []string
 }
 
 // runCalls answers every call of one assistant message, in order, and
@@ -227,6 +230,7 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	v := permission.Verdict{Decision: permission.Allow}
 	if pol != nil {
 		v = pol.Decide(pc)
+		p.judged = v.Judged
 	}
 	switch {
 	case v.Decision == permission.Deny:
@@ -364,6 +368,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	r.emit(Event{Type: EventToolStart, Call: &p.call})
 	var res tools.Result
 	ec.Sandbox = r.a.sandbox() // a tool that runs confined honours the call's sandbox: false
+	ec.Judged = p.judged
 	exec := r.a.cfg.Executor
 	if r.isOwn(p) {
 		// The agent's own tools change the run, not the world: a dry run
