@@ -55,6 +55,20 @@ func TestCallsActOnTheJudgedFileOnly(t *testing.T) {
 					t.Errorf("the key was read: %s", out)
 				}
 			}},
+		{"Grep of a directory swapped for a link", "Grep", `{"pattern":"PRIVATE","path":"keys","output_mode":"content"}`,
+			func(dir, outside string) error { return relink(filepath.Join(dir, "keys"), outside) },
+			func(t *testing.T, _, _, out string) {
+				if strings.Contains(out, "PRIVATE KEY") {
+					t.Errorf("the key was read: %s", out)
+				}
+			}},
+		{"Glob of a directory swapped for a link", "Glob", `{"pattern":"*","path":"keys"}`,
+			func(dir, outside string) error { return relink(filepath.Join(dir, "keys"), outside) },
+			func(t *testing.T, _, outside, out string) {
+				if strings.Contains(out, outside) {
+					t.Errorf("the directory outside was listed: %s", out)
+				}
+			}},
 		{"Write into a directory swapped for a link to .git/hooks", "Write", `{"file_path":"hooks/pre-commit","content":"pwned\n"}`,
 			func(dir, _ string) error {
 				return relink(filepath.Join(dir, "hooks"), filepath.Join(dir, ".git", "hooks"))
@@ -93,7 +107,7 @@ func TestCallsActOnTheJudgedFileOnly(t *testing.T) {
 			h.file(".git/config", "[core]\n")
 			ap := &swapApprover{swap: func() error { return tt.swap(h.dir, outside) }}
 			cfg := h.cfg
-			cfg.Policy = h.policy(permission.Config{Ask: []string{"Read", "Write", "Edit"}})
+			cfg.Policy = h.policy(permission.Config{Ask: []string{"Read", "Write", "Edit", "Grep", "Glob"}})
 			cfg.Approver = ap
 			res := New(cfg).Call(context.Background(), "c1", tt.tool, []byte(tt.args), nil)
 			if ap.asked != 1 {

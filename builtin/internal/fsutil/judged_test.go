@@ -1,6 +1,7 @@
 package fsutil
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,5 +61,62 @@ func TestJudgedTargetOpensOnlyTheJudgedFile(t *testing.T) {
 				t.Errorf("OpenRegular: %v, want ok %v", err, tt.ok)
 			}
 		})
+	}
+}
+
+// An anchored directory target, reads not confined, is walked beneath
+// its own handle: a directory in it swapped for a link to outside after
+// it was listed leads nowhere, and a judged target must be the judged
+// directory.
+func TestAnchoredTargetStaysBeneathItsDirectory(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, outside := filepath.Join(base, "project"), filepath.Join(base, "outside")
+	for name, content := range map[string]string{"project/sub/id_rsa": "nothing", "outside/id_rsa": "PRIVATE KEY"} {
+		p := filepath.Join(base, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	target, err := ReadTarget(base, nil, dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Close()
+	target.Judge([]string{dir})
+	if err := target.Anchor(); err != nil {
+		t.Fatalf("Anchor: %v", err)
+	}
+	// The walk listed sub as a directory; now it is a link outside.
+	if err := os.RemoveAll(filepath.Join(dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := target.ReadDir("sub"); err == nil {
+		t.Errorf("ReadDir(sub) listed outside: %v", entries)
+	}
+	if f, err := target.OpenRegular("sub/id_rsa"); err == nil {
+		_ = f.Close()
+		t.Error("OpenRegular(sub/id_rsa) opened the file outside")
+	}
+	if got := target.HostPath("sub/id_rsa"); got != filepath.Join(dir, "sub", "id_rsa") {
+		t.Errorf("HostPath = %s", got)
+	}
+
+	other, err := ReadTarget(base, nil, dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	other.Judge([]string{outside})
+	if err := other.Anchor(); !errors.Is(err, ErrChanged) {
+		t.Errorf("Anchor of a directory not the judged one: %v, want ErrChanged", err)
 	}
 }

@@ -168,6 +168,36 @@ func openRoot(dir string, create bool) (*os.Root, error) {
 	return root, err
 }
 
+// Anchor makes the directory target reached from now on through a
+// handle on the directory itself: a directory on the way to it, or inside
+// it, swapped for a link in the middle of a walk cannot take the walk
+// elsewhere (a link that stays inside is still followed). With judged
+// places (Judge) the directory must be one of them, or the error is
+// ErrChanged.
+func (t *Target) Anchor() error {
+	var r *os.Root
+	var err error
+	if t.root == nil {
+		r, err = os.OpenRoot(t.name)
+	} else {
+		r, err = t.root.OpenRoot(t.name)
+	}
+	if err != nil {
+		return t.wrap(err)
+	}
+	if t.judged != nil {
+		if fi, err := r.Stat("."); err != nil || !sameAt(fi, t.judged) {
+			_ = r.Close()
+			return ErrChanged
+		}
+	}
+	if t.root != nil {
+		_ = t.root.Close()
+	}
+	t.root, t.name = r, "."
+	return nil
+}
+
 // Close releases the root the target is reached through, if any.
 func (t *Target) Close() error {
 	if t.root == nil {
