@@ -33,16 +33,19 @@ var editDescriptor = tools.Descriptor{
 // roots.
 type editTool struct {
 	described
-	roots []string
+	roots  []string
+	shells *shellHolder // the agent's background processes: see editorFiles
 }
 
 // newEdit builds Edit from its tools.Edit configuration: allowed_roots.
-func newEdit(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	roots, err := allowedRootsKey.Get(deps.Config)
-	if err != nil {
-		return nil, err
+func newEdit(h *shellHolder) tools.Factory {
+	return func(_ context.Context, deps tools.Deps) (tools.Tool, error) {
+		roots, err := allowedRootsKey.Get(deps.Config)
+		if err != nil {
+			return nil, err
+		}
+		return &editTool{described: described{editDescriptor}, roots: roots, shells: h}, nil
 	}
-	return &editTool{described: described{editDescriptor}, roots: roots}, nil
 }
 
 // editOutcome is an edit worked out but not yet written.
@@ -55,7 +58,7 @@ type editOutcome struct {
 
 // plan reads the target through its root and works out the edit, or the
 // failure to report.
-func (t *editTool) plan(target *fsutil.Target, args tools.Args) (editOutcome, *tools.Result) {
+func (t *editTool) plan(ctx context.Context, ec tools.ExecutionContext, target *fsutil.Target, args tools.Args) (editOutcome, *tools.Result) {
 	old, new := args.String("old_string"), args.String("new_string")
 	fail := func(msg string, kv ...any) (editOutcome, *tools.Result) {
 		r := tools.Fail(msg, append([]any{"file_path", target.Path}, kv...)...)
@@ -64,7 +67,7 @@ func (t *editTool) plan(target *fsutil.Target, args tools.Args) (editOutcome, *t
 	if old == new {
 		return fail(fmt.Sprintf("old_string and new_string are identical: there is nothing to change in %s", target.Path))
 	}
-	content, err := readForEdit(target)
+	content, err := readForEdit(ctx, editorFiles(ec, t.shells), target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && old == "":
 		return editOutcome{content: []byte(new), created: true, replacements: 1}, nil
@@ -95,7 +98,7 @@ func (t *editTool) plan(target *fsutil.Target, args tools.Args) (editOutcome, *t
 // readForEdit reads the text file Edit is to change. A missing file's error
 // satisfies errors.Is(err, fs.ErrNotExist); every other error's text is the
 // message for the user.
-func readForEdit(target *fsutil.Target) ([]byte, error) {
+func readForEdit(ctx context.Context, files tools.Files, target *fsutil.Target) ([]byte, error) {
 	f, err := target.OpenRegular("")
 	var notFile *fsutil.NotRegularError
 	switch {
@@ -125,6 +128,14 @@ func readForEdit(target *fsutil.Target) ([]byte, error) {
 	case fsutil.LooksBinary(content[:min(len(content), fsutil.SniffLen)], len(content) > fsutil.SniffLen):
 		return nil, fmt.Errorf("Cannot edit binary file: %s (%d bytes)", target.Path, len(content))
 	}
+	if files != nil {
+		// Edit the editor's text of the file, unsaved changes included.
+		text, err := files.ReadText(ctx, target.Path)
+		if err != nil {
+			return nil, fmt.Errorf("Cannot read %s through the editor: %w", target.Path, err)
+		}
+		return []byte(text), nil
+	}
 	return content, nil
 }
 
@@ -135,7 +146,7 @@ func (t *editTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 		return "Would fail: " + pathError(err)
 	}
 	defer target.Close()
-	o, fail := t.plan(target, args)
+	o, fail := t.plan(context.Background(), ec, target, args)
 	if fail != nil {
 		return "Would fail: " + fail.Error
 	}
@@ -155,14 +166,14 @@ func (t *editTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	}
 	defer target.Close()
 	target.Judge(ec.Judged)
-	o, fail := t.plan(target, args)
+	o, fail := t.plan(ctx, ec, target, args)
 	if fail != nil {
 		return *fail
 	}
 	if err := ctx.Err(); err != nil {
 		return tools.Fail("Edit cancelled: "+err.Error(), "file_path", target.Path)
 	}
-	if _, err := target.WriteAtomic(o.content); err != nil {
+	if _, err := writeFile(ctx, editorFiles(ec, t.shells), target, o.content); err != nil {
 		return tools.Fail(err.Error(), "file_path", target.Path)
 	}
 	msg := fmt.Sprintf("Made %s in %s", plural(o.replacements, "replacement"), target.Path)

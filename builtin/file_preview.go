@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,7 +21,7 @@ func (t *editTool) PreviewChange(ec tools.ExecutionContext, args tools.Args) (to
 		return tools.Change{}, errors.New(pathError(err))
 	}
 	defer target.Close()
-	o, fail := t.plan(target, args)
+	o, fail := t.plan(context.Background(), ec, target, args)
 	if fail != nil {
 		return tools.Change{}, errors.New(fail.Error)
 	}
@@ -61,6 +62,14 @@ func (t *writeTool) PreviewChange(ec tools.ExecutionContext, args tools.Args) (t
 		return tools.Change{Path: target.Path, Unshown: fmt.Sprintf("%s; Write would replace it with %d bytes", unshown, len(content))}, nil
 	default:
 		c.Old = old
+		if files := editorFiles(ec, t.shells); files != nil {
+			// What the editor holds is what the write replaces.
+			text, err := files.ReadText(context.Background(), target.Path)
+			if err != nil {
+				return tools.Change{}, fmt.Errorf("Cannot read %s through the editor: %w", target.Path, err)
+			}
+			c.Old = []byte(text)
+		}
 	}
 	if fsutil.LooksBinary(content[:min(len(content), fsutil.SniffLen)], len(content) > fsutil.SniffLen) {
 		return tools.Change{Path: target.Path, Created: c.Created,

@@ -164,7 +164,7 @@ func TestWritesStayInsideWhileADirectoryIsSwapped(t *testing.T) {
 	if raceEnabled {
 		calls = 1500
 	}
-	write, edit, nb := buildTool(t, newWrite, nil), buildTool(t, newEdit, nil), buildTool(t, newNotebookEdit, nil)
+	write, edit, nb := buildTool(t, newWrite(nil), nil), buildTool(t, newEdit(nil), nil), buildTool(t, newNotebookEdit, nil)
 	ec := tools.NewExecutionContext(wd)
 	sw := startSwapper(wd, outside)
 	select {
@@ -327,7 +327,7 @@ func TestReadsNeverBlockWhileAFileIsSwappedForAFIFO(t *testing.T) {
 	}
 	stop := fileSwapper(t, dir, target)
 	defer stop()
-	read, grep := buildTool(t, newRead, nil), buildTool(t, newGrep, nil)
+	read, grep := buildTool(t, newRead(nil), nil), buildTool(t, newGrep, nil)
 	ec := tools.NewExecutionContext(dir)
 	calls := 600
 	if raceEnabled {

@@ -46,7 +46,8 @@ var readDescriptor = tools.Descriptor{
 // near the end of a huge file costs a scan, not its size in memory.
 type readTool struct {
 	described
-	maxLineLen int // characters kept of a long line
+	maxLineLen int          // characters kept of a long line
+	shells     *shellHolder // the agent's background processes: see editorFiles
 }
 
 // readMaxLineLength is tools.Read.max_line_length, the characters kept of
@@ -54,12 +55,14 @@ type readTool struct {
 var readMaxLineLength = cfg.PositiveIntKey("max_line_length", defaultMaxLineLen)
 
 // newRead builds Read from its tools.Read configuration: max_line_length.
-func newRead(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	n, err := readMaxLineLength.Get(deps.Config)
-	if err != nil {
-		return nil, err
+func newRead(h *shellHolder) tools.Factory {
+	return func(_ context.Context, deps tools.Deps) (tools.Tool, error) {
+		n, err := readMaxLineLength.Get(deps.Config)
+		if err != nil {
+			return nil, err
+		}
+		return &readTool{described: described{readDescriptor}, maxLineLen: n, shells: h}, nil
 	}
-	return &readTool{described: described{readDescriptor}, maxLineLen: n}, nil
 }
 
 // DryRun says what would be read, or why it would be refused.
@@ -104,6 +107,17 @@ func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	}
 	if fsutil.LooksBinary(head, len(head) == fsutil.SniffLen) {
 		return tools.Fail(fmt.Sprintf("Cannot read binary file: %s (%d bytes)", path, size), "file_path", path, "bytes", size)
+	}
+	if files := editorFiles(ec, t.shells); files != nil {
+		// The editor's text of the file, unsaved changes included.
+		text, err := files.ReadText(ctx, path)
+		if err != nil {
+			return tools.Fail(fmt.Sprintf("Cannot read %s through the editor: %v", path, err), "file_path", path)
+		}
+		if text == "" {
+			return tools.OK("File is empty: "+path, "file_path", path, "bytes", int64(0), "lines", 0, "total_lines", 0, "truncated", false)
+		}
+		r, size = bufio.NewReaderSize(strings.NewReader(text), readBufferSize), int64(len(text))
 	}
 	w := readWindow{ctx: ctx, r: r, path: path, size: size, offset: intArg(args, "offset", 0, 0, 0), limit: intArg(args, "limit", readDefaultLimit, 1, readMaxLimit),
 		maxLineLen: t.maxLineLen, budget: maxOutput(ec)}

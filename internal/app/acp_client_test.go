@@ -28,13 +28,9 @@ type editor struct {
 	// answer picks the option of a permission request; nil picks the
 	// first.
 	answer func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse
-	// fsCalls are the file system requests forge sent (fs/read_text_file
-	// PATH, fs/write_text_file PATH). swapTo, when set, is where the editor
-	// finds each such path leads by the time it opens it: a hostile
-	// command swapped a link in after forge checked the path, and the
-	// editor, as editors do, follows it.
-	fsCalls []string
-	swapTo  string
+	// buffers are the editor's unsaved texts by path; writes what forge
+	// wrote through it.
+	buffers, writes map[string]string
 	// terminals are the commands run in the editor's terminals.
 	terminals []sdk.CreateTerminalRequest
 	// termOutput is what every terminal prints; termExit its exit code.
@@ -79,11 +75,12 @@ func choose(id sdk.PermissionOptionId) sdk.RequestPermissionResponse {
 }
 
 func (e *editor) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
-	path, err := e.fsCall("fs/read_text_file", p.Path)
-	if err != nil {
-		return sdk.ReadTextFileResponse{}, err
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t, ok := e.buffers[p.Path]; ok {
+		return sdk.ReadTextFileResponse{Content: t}, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(p.Path)
 	if err != nil {
 		return sdk.ReadTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
@@ -91,30 +88,13 @@ func (e *editor) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) (sdk
 }
 
 func (e *editor) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
-	path, err := e.fsCall("fs/write_text_file", p.Path)
-	if err != nil {
-		return sdk.WriteTextFileResponse{}, err
-	}
-	if err := os.WriteFile(path, []byte(p.Content), 0o644); err != nil {
-		return sdk.WriteTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
-	}
-	return sdk.WriteTextFileResponse{}, nil
-}
-
-// fsCall records a file system request and swaps its path for a link to
-// swapTo when set.
-func (e *editor) fsCall(method, path string) (string, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.fsCalls = append(e.fsCalls, method+" "+path)
-	if e.swapTo == "" {
-		return path, nil
+	if e.writes == nil {
+		e.writes = map[string]string{}
 	}
-	_ = os.Remove(path)
-	if err := os.Symlink(e.swapTo, path); err != nil {
-		return "", sdk.NewInternalError(map[string]any{"error": err.Error()})
-	}
-	return path, nil
+	e.writes[p.Path] = p.Content
+	return sdk.WriteTextFileResponse{}, nil
 }
 
 func (e *editor) CreateTerminal(_ context.Context, p sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {

@@ -73,6 +73,9 @@ type ExecutionContext struct {
 	// agent runs it: what a front end that shows the call's progress
 	// (Terminals) knows it by.
 	CallID string `json:"-"`
+	// Files, when set, moves the text of the files the file tools read
+	// and write (an editor's buffers); nil reads and writes the disk.
+	Files Files `json:"-"`
 	// Terminals, when set, runs the commands of the tools that run
 	// commands (Bash) where the person watches them (an editor's
 	// terminals); nil runs them in forge.
