@@ -95,6 +95,9 @@ type App struct {
 	agents []custom.Agent
 	// skills are the skills loaded at start.
 	skills []custom.Skill
+	// startScopes are the scopes of the tool lists of the definitions
+	// loaded at start, by list (startScope).
+	startScopes map[string]scopeMemo
 	// modelFiles are the definitions loaded at start that name a model,
 	// by their file, for the one line that says which are not used.
 	modelFiles map[string]string

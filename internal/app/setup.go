@@ -40,9 +40,11 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		a.ready = true
 		return nil
 	}
+	var loads customLoads
 	if !lenient {
-		a.loadCustomAgents()
-		a.loadSkills()
+		loads = a.startCustomLoads()
+		a.loadCustomAgents(loads.agents)
+		a.loadSkills(loads.skills)
 	}
 	reg := a.opts.Registry
 	if reg == nil {
@@ -83,7 +85,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 	}
 	if !lenient {
 		// After the plugins, whose tools custom definitions may name.
-		a.loadCustomCommands()
+		a.loadCustomCommands(loads.commands)
 		a.checkAgentTools()
 	}
 	a.ready = true

@@ -90,7 +90,9 @@ func Summary(desc string, max int) string {
 	if len(desc) > 8*max+64 {
 		desc = desc[:8*max+64]
 	}
-	desc = strings.NewReplacer(`\n`, " ", `\t`, " ").Replace(desc)
+	if strings.Contains(desc, `\`) {
+		desc = strings.ReplaceAll(strings.ReplaceAll(desc, `\n`, " "), `\t`, " ")
+	}
 	desc = strings.Join(strings.Fields(desc), " ")
 	desc = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(desc, "Examples:")), ":")
 	r := []rune(desc)
