@@ -181,7 +181,9 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 		c.Project.Trusted = ok && c.Project.Hash != "" && hash == c.Project.Hash
 		c.Project.Changed = ok && !c.Project.Trusted
 	}
-	c.claudeProject, c.Warnings = c.readClaudeProject(src, r, c.Warnings)
+	if c.claudeProject, c.Warnings, err = c.readClaudeProject(src, r, c.Warnings); err != nil {
+		return nil, err
+	}
 	if !found {
 		return nil, nil
 	}
@@ -199,16 +201,20 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 }
 
 // readClaudeProject reads the project's Claude Code settings and MCP
-// file, adding their warnings to warnings.
-func (c *Config) readClaudeProject(src Source, r resolver, warnings []string) ([]layer, []string) {
+// file, adding their warnings to warnings; a settings file that cannot be
+// used is a *ProjectError.
+func (c *Config) readClaudeProject(src Source, r resolver, warnings []string) ([]layer, []string, error) {
 	pr := resolver{cwd: c.ProjectDir, home: r.home}
 	env := src.Env
 	if !c.Project.Trusted {
 		// Its servers are not started: the variables they lack are no news.
 		env = func(string) (string, bool) { return "", true }
 	}
-	layers, w := readClaudeLayers(filepath.Join(c.ProjectDir, ClaudeDirName, claudeSettingsFile), filepath.Join(c.ProjectDir, claudeMCPFile), env, pr)
-	return layers, append(warnings, w...)
+	layers, w, serr := readClaudeLayers(claudeSettingsFiles(c.ProjectDir), filepath.Join(c.ProjectDir, claudeMCPFile), env, pr)
+	if serr != nil {
+		return nil, nil, &ProjectError{File: serr.File, Err: serr.Err}
+	}
+	return layers, append(warnings, w...), nil
 }
 
 // ProjectError is a project file that cannot be used. The commands that
