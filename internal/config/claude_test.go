@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -218,4 +219,64 @@ func writeTestFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// .claude/settings.local.json is layered over the project's settings.json
+// as Claude Code layers it: its rules are added, its env wins; it is
+// under the project's trust (its allow rules and env wait for it), and
+// forge config names it as the source of its values.
+func TestClaudeLocalSettings(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		t.Run(fmt.Sprint("trusted=", trusted), func(t *testing.T) {
+			f := newFixture(t)
+			f.write(".git/HEAD", "ref: refs/heads/main\n")
+			team := f.write(".claude/settings.json", `{"permissions": {"allow": ["Bash(npm test:*)"], "deny": ["Read(./.env)"]}, "env": {"A": "team", "B": "team"}}`)
+			local := f.write(".claude/settings.local.json", `{"permissions": {"allow": ["Bash(make:*)"], "deny": ["Bash(rm:*)"]}, "env": {"A": "mine"}}`)
+			src := f.source("")
+			if trusted {
+				src.Trusted = func(dir string) (string, bool) { h, _ := ProjectHash(dir, f.home); return h, true }
+			}
+			c, err := Load(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []string{"Read(./.env)", "Bash(rm:*)"}; !slices.Equal(c.Permissions.Deny, want) {
+				t.Errorf("deny %q, want %q", c.Permissions.Deny, want)
+			}
+			allow, env := []string(nil), map[string]string(nil)
+			if trusted {
+				allow, env = []string{"Bash(npm test:*)", "Bash(make:*)"}, map[string]string{"A": "mine", "B": "team"}
+			}
+			if !slices.Equal(c.Permissions.Allow, allow) || fmt.Sprint(c.Env) != fmt.Sprint(env) {
+				t.Errorf("allow %q, env %v; want %q, %v", c.Permissions.Allow, c.Env, allow, env)
+			}
+			var got []string
+			for _, e := range c.Entries() {
+				if strings.HasPrefix(e.Key, "permissions.") || strings.HasPrefix(e.Key, "env.") {
+					got = append(got, e.Key+" "+fmt.Sprint(e.Value)+" "+e.Source)
+				}
+			}
+			all := strings.Join(got, "\n")
+			for _, w := range []string{
+				"permissions.deny Bash(rm:*) claude settings " + physicalPath(local),
+				"permissions.deny Read(./.env) claude settings " + physicalPath(team),
+			} {
+				if !strings.Contains(all, w) {
+					t.Errorf("forge config lacks %q:\n%s", w, all)
+				}
+			}
+			if trusted && !strings.Contains(all, "env.A mine claude settings "+physicalPath(local)) {
+				t.Errorf("forge config lacks env.A from %s:\n%s", local, all)
+			}
+		})
+	}
+}
+
+// physicalPath is p with its directories' links resolved, as the
+// project's files are named.
+func physicalPath(p string) string {
+	if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		return filepath.Join(d, filepath.Base(p))
+	}
+	return p
 }
