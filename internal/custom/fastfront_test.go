@@ -152,3 +152,47 @@ func lenientValueYAML(key, text string, line int) *yaml.Node {
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text, Line: line}
 }
+
+// FuzzLenientFront holds lenientFront, which reads the lines in place, to
+// the same reading done on the lines split and joined again.
+func FuzzLenientFront(f *testing.F) {
+	for _, seed := range fastFrontCases {
+		f.Add(seed.front)
+	}
+	f.Fuzz(func(t *testing.T, front string) {
+		got, gotOK := lenientFront(front)
+		want, wantOK := lenientFrontSplit(front)
+		if gotOK != wantOK || gotOK && nodeString(got) != nodeString(want) {
+			t.Fatalf("lenientFront(%q) = %v %s, want %v %s", front, gotOK, nodeString(got), wantOK, nodeString(want))
+		}
+	})
+}
+
+// lenientFrontSplit is lenientFront on the lines split and joined again.
+func lenientFrontSplit(front string) (*yaml.Node, bool) {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	var cur []string
+	var key *yaml.Node
+	flush := func() {
+		if key != nil {
+			m.Content = append(m.Content, key, lenientValue(key.Value, strings.Join(cur, "\n"), key.Line))
+		}
+	}
+	examples := 0
+	for i, line := range strings.Split(front, "\n") {
+		name, value, isKey := frontKey(line)
+		if isKey && examples == 0 && claudeKeys[name] {
+			flush()
+			key = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: i + 1}
+			cur = []string{value}
+		} else if key != nil {
+			cur = append(cur, line)
+		} else if strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			return nil, false
+		}
+		examples += strings.Count(line, "<example>") - strings.Count(line, "</example>")
+		examples = max(examples, 0)
+	}
+	flush()
+	return m, len(m.Content) > 0
+}

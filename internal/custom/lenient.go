@@ -55,27 +55,32 @@ func frontKey(line string) (key, value string, ok bool) {
 // line starts a key: the file is then reported as not valid YAML.
 func lenientFront(front string) (*yaml.Node, bool) {
 	m := &yaml.Node{Kind: yaml.MappingNode}
-	var cur []string
 	var key *yaml.Node
+	start, end := 0, 0 // the value of key: front[start:end], its lines as they are
 	flush := func() {
 		if key != nil {
-			m.Content = append(m.Content, key, lenientValue(key.Value, strings.Join(cur, "\n"), key.Line))
+			m.Content = append(m.Content, key, lenientValue(key.Value, front[start:end], key.Line))
 		}
 	}
 	examples := 0
-	for i, line := range strings.Split(front, "\n") {
+	for i, off := 0, 0; off < len(front); i++ {
+		line, _, _ := strings.Cut(front[off:], "\n")
 		name, value, isKey := frontKey(line)
-		if isKey && examples == 0 && claudeKeys[name] {
+		switch {
+		case isKey && examples == 0 && claudeKeys[name]:
 			flush()
 			key = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: i + 1}
-			cur = []string{value}
-		} else if key != nil {
-			cur = append(cur, line)
-		} else if strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			start = off + len(line) - len(value)
+		case key != nil:
+		case strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#"):
 			return nil, false // text before any key: not front matter forge can read
 		}
-		examples += strings.Count(line, "<example>") - strings.Count(line, "</example>")
-		examples = max(examples, 0)
+		end = off + len(line)
+		if strings.IndexByte(line, '<') >= 0 {
+			examples += strings.Count(line, "<example>") - strings.Count(line, "</example>")
+			examples = max(examples, 0)
+		}
+		off += len(line) + 1
 	}
 	flush()
 	return m, len(m.Content) > 0

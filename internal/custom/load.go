@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/forgehq/forge/internal/filekind"
 )
@@ -266,7 +267,12 @@ func loadDir[T any](d Dir, rep *Report, want func(rel string) bool, def func(fil
 	if d.Path == "" {
 		return nil
 	}
-	open := func(rel string) (fs.File, error) { return os.Open(filepath.Join(d.Path, rel)) }
+	// Non-blocking: a FIFO named like a definition must not hang start-up
+	// (readCapped then skips it), and a regular file, which reads the
+	// same, is then not offered to the poller, which costs five system
+	// calls a file to refuse it.
+	const flags = os.O_RDONLY | syscall.O_NONBLOCK
+	open := func(rel string) (fs.File, error) { return os.OpenFile(filepath.Join(d.Path, rel), flags, 0) }
 	if d.Scope == ScopeProject {
 		root, err := os.OpenRoot(d.Path)
 		if err != nil {
@@ -276,7 +282,7 @@ func loadDir[T any](d Dir, rep *Report, want func(rel string) bool, def func(fil
 			return nil
 		}
 		defer root.Close()
-		open = func(rel string) (fs.File, error) { return root.Open(rel) }
+		open = func(rel string) (fs.File, error) { return root.OpenFile(rel, flags, 0) }
 	}
 	files := walkDir(d, want)
 	out := make([]loaded[T], len(files))
