@@ -184,6 +184,7 @@ func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit
 	}
 	extra, blocked := r.startHooks(ctx, prompt)
 	if blocked {
+		conv.attached = nil // the images go with the prompt they came with
 		d := r.done
 		emit(Event{Type: EventDone, Done: &d})
 		return d

@@ -75,22 +75,22 @@ func (a *App) connect(ctx context.Context, c modelChoice) (modelChoice, error) {
 		}
 		c.Name = orDefault(c.Name, defaultAnthropicModel)
 		c.Model, err = anthropic.New(anthropic.Config{APIKey: anthropicKey, BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
-			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
+			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout, MaxAnswerTime: a.cfg.MaxAnswerTime})
 	case "ollama":
 		if c.Name == "" {
 			if c.Name, err = openai.Discover(ctx, c.BaseURL, nil); err != nil {
 				return c, ollamaError(err)
 			}
 		}
-		c.Model, err = openai.New(openai.Config{Provider: "ollama", BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
-			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
+		c.Model, err = openai.New(openai.Config{Provider: "ollama", BaseURL: c.BaseURL, Model: c.Name, API: a.cfg.API, Logger: a.log,
+			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout, MaxAnswerTime: a.cfg.MaxAnswerTime})
 	case "openai":
 		if c.BaseURL == "" && openaiKey == "" {
 			return c, errors.New("openai: OPENAI_API_KEY is not set (or pass --base-url for a local OpenAI-compatible server)")
 		}
 		c.Name = orDefault(c.Name, defaultOpenAIModel)
 		c.Model, err = openai.New(openai.Config{APIKey: openaiKey, BaseURL: c.BaseURL, Model: c.Name, API: a.cfg.API, Logger: a.log,
-			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
+			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout, MaxAnswerTime: a.cfg.MaxAnswerTime})
 	default:
 		return c, fmt.Errorf("unknown provider %q: use openai, anthropic or ollama", c.Provider)
 	}

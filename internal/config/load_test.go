@@ -33,6 +33,7 @@ func TestDefaults(t *testing.T) {
 		LoopDetection:     true,
 		ToolFormat:        "native",
 		MaxAnswerSize:     4 << 20,
+		MaxAnswerTime:     30 * time.Minute,
 		StreamIdleTimeout: 5 * time.Minute,
 		PassEnv:           []string{},
 		Read:              Read{AllowOutside: true},

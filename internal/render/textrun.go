@@ -24,7 +24,7 @@ func (p textPrinter) Run(_ RunInfo, opts RunOptions) RunView {
 	}
 	if p.Terminal {
 		v.md = newMarkdownStream(p.Renderer)
-		v.live = newLiveArea(p.Out, &v.mu, p.Renderer)
+		v.live = newLiveArea(p.Out, &v.mu, p.Renderer, p.Cols)
 	}
 	return v
 }
@@ -273,13 +273,18 @@ func (v *runView) sandboxTag(c *agent.Call) string {
 	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, "[sandboxed]")
 }
 
-// cols is the room a call's lines have on a terminal: its width, less
-// the mark of a subagent's line.
+// cols is the room a call's lines have on a terminal: its width now,
+// less the mark of a subagent's line.
 func (v *runView) cols() int {
-	if v.nested {
-		return v.p.Renderer.Cols() - 4 // "  ↳ "
+	c := v.p.Renderer.Cols()
+	if v.live != nil {
+		v.live.measure()
+		c = v.live.cols
 	}
-	return v.p.Renderer.Cols()
+	if v.nested {
+		return c - 4 // "  ↳ "
+	}
+	return c
 }
 
 // headline names a call in one line: the tool and what it acts on.
