@@ -19,14 +19,14 @@ const ProjectDirName = ".forge"
 // FindProject returns the directory holding the project's .forge directory:
 // the nearest one from dir upward, stopping at the repository's root (the
 // first directory with a .git entry), else the repository's root when it
-// holds Claude Code's settings (.claude/settings.json, .mcp.json). A .forge
-// with a config.yaml wins over
-// a nearer one without (a vendored library's commands must not hide the
-// repository's deny rules). Outside a repository only dir itself is looked
-// at, so a stray ~/.forge never becomes every directory's project. The
-// answer has its symbolic links resolved, so that trust, kept by
-// directory, holds however the directory is reached. "" means there is
-// none.
+// holds Claude Code's settings (.claude/settings.json,
+// .claude/settings.local.json, .mcp.json). A .forge with a config.yaml
+// wins over a nearer one without (a vendored library's commands must not
+// hide the repository's deny rules). Outside a repository only dir itself
+// is looked at, so a stray ~/.forge never becomes every directory's
+// project. The answer has its symbolic links resolved, so that trust,
+// kept by directory, holds however the directory is reached. "" means
+// there is none.
 func FindProject(dir string) string {
 	root := repositoryRoot(dir)
 	if root == "" {
