@@ -58,6 +58,33 @@ func TestInteractiveSeesTheWork(t *testing.T) {
 	}
 }
 
+// An edit the person approved after the question showed its diff is
+// summed up by its counts under its call (the diff was just seen), and
+// /last shows its whole diff with them, as for an edit made unasked.
+func TestInteractiveLastAfterApprovedEdit(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{{Name: "Edit",
+			Arguments: json.RawMessage(`{"file_path": "hello.txt", "old_string": "World", "new_string": "forge"}`)}}},
+		{Text: "Done."},
+	}})
+	tm, before := startForge(t, "FORGE_PROVIDER=openai", "FORGE_BASE_URL="+srv.OpenAIURL())
+	tm.expect(`forge> *$`)
+	tm.send("greet\r")
+	tm.expect(`(?s)Allow Edit\?.*\? *$`)
+	tm.send("y\r")
+	tm.expect(`(?s)✓ Edit\(hello\.txt\) \+1 −1\n.*Done\..*forge> *$`)
+	if strings.Contains(tm.screen()[strings.LastIndex(tm.screen(), "✓ Edit"):], "⎿") {
+		t.Errorf("the diff the question showed is shown again:\n%s", tm.screen())
+	}
+	tm.send("/last\r")
+	tm.expect(`(?s)✓ Edit\(hello\.txt\) \+1 −1\n--- .*hello\.txt\n\+\+\+ .*hello\.txt\n@@ -1 \+1 @@\n-Hello, World!\n\+Hello, forge!\nforge> *$`)
+	tm.send("\x04")
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit status %d; output:\n%s", code, tm.screen())
+	}
+	tm.assertRestored(before)
+}
+
 // While a slow command runs, its last lines and the time it has taken
 // show, redrawn in place; once it is over, they make way for its preview.
 // Ctrl-C keeps what a command printed, on the screen and for the model.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/internal/commands"
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/anthropic"
 	"github.com/forgehq/forge/internal/llm/openai"
@@ -17,13 +18,12 @@ const (
 	defaultAnthropicModel = "claude-sonnet-4-5"
 )
 
-// connectHint is the one line that tells a person without a model how to
-// connect one.
-const connectHint = "No model is configured: set OPENAI_API_KEY or ANTHROPIC_API_KEY, start Ollama (ollama serve), " +
-	"or use a local OpenAI-compatible server with --provider openai --base-url http://localhost:8000/v1; then start forge again."
+// connectHint is the one line, of 80 columns at most, that tells a
+// person without a model how to connect one.
+const connectHint = "No model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, run Ollama, or use --base-url"
 
 // errNoModel is the error of a prompt with no model to answer it.
-var errNoModel = errors.New(connectHint)
+var errNoModel error = &commands.NoModelError{Hint: connectHint}
 
 // modelChoice is the model a prompt goes to.
 type modelChoice struct {

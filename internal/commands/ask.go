@@ -179,7 +179,7 @@ func runPrompt(ctx context.Context, env *Env, prompt, typed string, toErr bool, 
 	}
 	a, info, err := env.Agent(ctx, opts)
 	if err != nil {
-		return env.Fail(ExitFailed, "model", err.Error())
+		return env.failModel(err)
 	}
 	env.record(agentInfo{provider: info.Provider, model: info.Model})
 	info.SessionID = env.Exec.SessionID

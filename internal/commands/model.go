@@ -58,7 +58,7 @@ func runModel(ctx context.Context, env *Env, inv Invocation) int {
 	}
 	provider, name, err := env.Models.Current(ctx)
 	if err != nil {
-		return env.Fail(ExitFailed, "model", err.Error())
+		return env.failModel(err)
 	}
 	known, served, err := env.Models.Models(ctx)
 	var b strings.Builder
@@ -128,7 +128,7 @@ func switchModel(ctx context.Context, env *Env, spec string) int {
 	before, _, _ := env.Models.Current(ctx)
 	provider, name, err := env.Models.Switch(ctx, spec)
 	if err != nil {
-		return env.Fail(ExitFailed, "model", err.Error())
+		return env.failModel(err)
 	}
 	text := fmt.Sprintf("Model: %s (%s), from the next prompt; the conversation goes on.", name, provider)
 	v := map[string]any{"provider": provider, "model": name}

@@ -174,6 +174,10 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": "+oneLineText(r.Error)))
 	case !v.p.Terminal:
 		v.line(v.progress, "✗ "+v.headline(c)+v.sandboxTag(c)+": "+oneLineText(r.Error))
+	case r.Result.ErrorKind == tools.KindValidation || r.Result.ErrorKind == tools.KindUnknownTool:
+		// The model's mistake, which it is told in full and corrects:
+		// one line for the person, not a panel.
+		v.lines(v.progress, r0.callLines(mistakePreview(v.headline(c), r.Result), v.cols()))
 	default:
 		call := Call{Tool: c.Name, Args: c.Args, Result: r.Result}
 		if t, ok := v.lookup(c.Name); ok {
@@ -189,6 +193,17 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 		sub := textPrinter{TextOptions{Out: v.progress, Err: v.progress, Renderer: r0}}
 		sub.Result(call)
 	}
+}
+
+// mistakePreview is a call the model got wrong (arguments its tool does
+// not take, a tool that does not exist) as its line shows it: what was
+// wrong after the call, going on below when long.
+func mistakePreview(headline string, res tools.Result) callPreview {
+	msg := oneLineText(res.Error)
+	if res.ErrorKind == tools.KindValidation && !strings.HasPrefix(msg, "Invalid ") {
+		msg = "invalid arguments: " + msg
+	}
+	return callPreview{Glyph: "✗", Headline: headline, Note: " · " + msg, Bare: true}
 }
 
 // failedPreview is a call that ran and failed on its own terms, as its
@@ -241,11 +256,13 @@ func (v *runView) footer(d *agent.Done) {
 	if len(figures) == 0 {
 		return
 	}
-	turns := "1 request"
-	if d.Turns != 1 {
-		turns = fmt.Sprintf("%d requests", d.Turns)
+	// The requests are those whose tokens and cost the figures sum: the
+	// subagents' are among them, and said so.
+	requests := plural(d.Requests, "request")
+	if d.SubagentRequests > 0 {
+		requests += fmt.Sprintf(" (%d by subagents)", d.SubagentRequests)
 	}
-	figures = append([]string{turns}, figures...)
+	figures = append([]string{requests}, figures...)
 	if d.Model != "" {
 		figures = append([]string{d.Model}, figures...)
 	}
@@ -270,8 +287,11 @@ func (v *runView) sandboxTag(c *agent.Call) string {
 	if !c.Sandboxed {
 		return ""
 	}
-	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, "[sandboxed]")
+	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, sandboxedTag)
 }
+
+// sandboxedTag follows the line of a call that ran in the sandbox.
+const sandboxedTag = "[sandboxed]"
 
 // cols is the room a call's lines have on a terminal: its width now,
 // less the mark of a subagent's line.
