@@ -95,6 +95,12 @@ type App struct {
 	agents []custom.Agent
 	// skills are the skills loaded at start.
 	skills []custom.Skill
+	// claudeRoot keeps claudeProject's answer.
+	claudeRoot struct {
+		mu       sync.Mutex
+		key, dir string
+		set      bool
+	}
 	// startScopes are the scopes of the tool lists of the definitions
 	// loaded at start, by list (startScope).
 	startScopes map[string]scopeMemo

@@ -45,8 +45,21 @@ func (a *App) customDirs(sub string, user string) []custom.Dir {
 
 // claudeProject is the directory whose .claude forge reads: the
 // project's, else the repository's root, else the working directory; ""
-// when that is the home, whose .claude is the person's.
+// when that is the home, whose .claude is the person's. It looks at the
+// disk, and each of hundreds of definitions asks (is its file the
+// project's?): the answer is kept for the configuration's directories.
 func (a *App) claudeProject() string {
+	key := a.cfg.ProjectDir + "\x00" + a.cfg.WorkingDir
+	a.claudeRoot.mu.Lock()
+	defer a.claudeRoot.mu.Unlock()
+	if !a.claudeRoot.set || a.claudeRoot.key != key {
+		a.claudeRoot.key, a.claudeRoot.dir, a.claudeRoot.set = key, a.findClaudeProject(), true
+	}
+	return a.claudeRoot.dir
+}
+
+// findClaudeProject is claudeProject's answer, from the disk.
+func (a *App) findClaudeProject() string {
 	root := a.cfg.ProjectDir
 	if root == "" {
 		root = config.RepositoryRoot(a.cfg.WorkingDir)
@@ -294,12 +307,20 @@ func (a *App) taskProfiles() []agent.Profile {
 // tools as scopes, their models resolved for the chosen provider.
 func (a *App) profiles(wd string) ([]agent.Profile, error) {
 	out := make([]agent.Profile, 0, len(a.agents))
+	// Agents that name the same tools share a scope, which only decides
+	// calls: making one resolves wd on disk, for each of 150 agents.
+	scopes := map[string]*permission.Scope{}
 	for _, d := range a.agents {
 		p := agent.Profile{Name: d.Name, Description: custom.Summary(d.Description, maxSummary), System: d.Prompt}
 		if d.Tools != nil {
-			s, err := permission.NewScope(d.Tools, wd, a.getenv("HOME"))
-			if err != nil {
-				return nil, err
+			key := strings.Join(d.Tools, "\x00")
+			s, ok := scopes[key]
+			if !ok {
+				var err error
+				if s, err = permission.NewScope(d.Tools, wd, a.getenv("HOME")); err != nil {
+					return nil, err
+				}
+				scopes[key] = s
 			}
 			p.Tools = s
 		}
