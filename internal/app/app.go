@@ -95,6 +95,15 @@ type App struct {
 	agents []custom.Agent
 	// skills are the skills loaded at start.
 	skills []custom.Skill
+	// claudeRoot keeps claudeProject's answer.
+	claudeRoot struct {
+		mu       sync.Mutex
+		key, dir string
+		set      bool
+	}
+	// startScopes are the scopes of the tool lists of the definitions
+	// loaded at start, by list (startScope).
+	startScopes map[string]scopeMemo
 	// modelFiles are the definitions loaded at start that name a model,
 	// by their file, for the one line that says which are not used.
 	modelFiles map[string]string
