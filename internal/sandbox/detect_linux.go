@@ -40,9 +40,13 @@ func (s *Sandbox) Detect() (string, error) {
 	if !strings.Contains(out.String(), probeReply) {
 		return "", fmt.Errorf("%s did not start as the sandbox's first process", s.opts.Executable)
 	}
-	mech := "Linux namespaces (user, mount, pid, network)"
-	if v := landlockABI(); v > 0 {
-		return fmt.Sprintf("%s and Landlock (ABI %d)", mech, v), nil
+	abi := landlockABI()
+	if err := filterAvailable(abi); err != nil {
+		return "", err
+	}
+	mech := "Linux namespaces (user, mount, pid, network), seccomp (no unix sockets)"
+	if abi > 0 {
+		return fmt.Sprintf("%s and Landlock (ABI %d)", mech, abi), nil
 	}
 	return mech + "; no Landlock in this kernel", nil
 }

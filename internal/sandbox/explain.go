@@ -47,6 +47,7 @@ func (s *Sandbox) Explain(output, dir string, since time.Time) string {
 // is what a model most often needs to hear about.
 const (
 	rankNetwork = 1 + iota
+	rankSocket
 	rankHidden
 	rankWrite
 )
@@ -68,6 +69,10 @@ func (s *Sandbox) explainLine(line, dir string, sp spec) (string, int) {
 				" if the command really needs it", rankHidden
 		}
 		return "", 0
+	}
+	if socketRefused(low) {
+		return "the sandbox refuses unix sockets (a daemon listening on one, such as tmux, ssh-agent or docker, would act " +
+			"outside the sandbox; socketpair works); " + leaveHint + " if the command really needs one", rankSocket
 	}
 	if unreachable(low) {
 		return "the sandbox has no network but the hosts in sandbox.network.allow" + s.allowedList() +
@@ -145,6 +150,21 @@ func writeDenied(low string) bool {
 	}
 	for _, w := range []string{"cannot create", "cannot touch", "cannot make directory", "cannot remove", "cannot move",
 		"mkdir", "write", "creat", "rename", "unlink", "cannot open"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// socketRefused says the line reports a socket or a connection the
+// seccomp filter refused (EPERM), as C programs, curl, Go and Python word
+// it.
+func socketRefused(low string) bool {
+	if !strings.Contains(low, "operation not permitted") && !strings.Contains(low, "eperm") {
+		return false
+	}
+	for _, w := range []string{"socket", "connect", ".sock", "unix"} {
 		if strings.Contains(low, w) {
 			return true
 		}

@@ -37,7 +37,7 @@ func Init(args []string) int {
 	if err != nil {
 		return setupFailed(err)
 	}
-	// Landlock and no_new_privs are applied to this thread, which starts
+	// Landlock, no_new_privs and the seccomp filter are applied to this thread, which starts
 	// the command: it must stay this goroutine's (and is never released).
 	runtime.LockOSThread()
 	var status *os.File
@@ -53,7 +53,7 @@ func Init(args []string) int {
 		return setupFailed(err)
 	}
 	if err := restrict(sp); err != nil {
-		return setupFailed(fmt.Errorf("landlock: %w", err))
+		return setupFailed(err)
 	}
 	pid, err := startCommand(sp, argv, env)
 	if err != nil {
