@@ -144,6 +144,9 @@ func New(p Policy, o Options) (*Sandbox, error) {
 			return nil, err
 		}
 	}
+	// The first process of every later sandbox is this program, run with
+	// the person's rights: a command must not replace it.
+	p.ReadOnly = append(slices.Clone(p.ReadOnly), o.Executable)
 	s := &Sandbox{policy: p, opts: o}
 	s.proxy = &proxyHolder{hosts: p.AllowedHosts, dial: o.Dial, dir: o.TempDir}
 	return s, nil
