@@ -225,11 +225,16 @@ func (c sandboxControl) Run(ctx context.Context, wd string, argv []string, in io
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(out, tail), io.MultiWriter(errOut, tail)
 	cmd.SysProcAttr = proc.GroupAttr()
 	cmd.Cancel = func() error { return proc.Terminate(cmd.Process.Pid, time.Second) }
-	if _, err := sb.Wrap(cmd, nil); err != nil {
+	start := time.Now()
+	release, err := sb.Wrap(cmd, nil)
+	if err != nil {
 		return 0, "", err
 	}
-	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Start()
+	release()
+	if err == nil {
+		err = cmd.Wait()
+	}
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		return 0, "", err

@@ -26,15 +26,22 @@ func (s *Sandbox) Detect() (string, error) {
 	probe := s.WithMode(ModeWorkspace)
 	probe.policy.AllowedHosts = nil
 	probe.proxy = &proxyHolder{}
+	probe.guard = nil // the probe changes nothing
 	cmd := exec.Command(s.opts.Executable, InitArg, probeArg)
 	cmd.Args[0] = s.opts.Name
 	cmd.Dir = os.TempDir()
-	if _, err := probe.Wrap(cmd, nil); err != nil {
+	release, err := probe.Wrap(cmd, nil)
+	if err != nil {
 		return "", err
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	err = cmd.Start()
+	release()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	if err != nil {
 		return "", probeError(err, out.String())
 	}
 	if !strings.Contains(out.String(), probeReply) {

@@ -23,6 +23,21 @@ const maxExplainScan = 64 << 10
 // or a name they could not resolve, so that the model does not retry
 // blindly.
 func (s *Sandbox) Explain(output, dir string, since time.Time) string {
+	hint := s.explain(output, dir, since)
+	if s.guard == nil {
+		return hint
+	}
+	if told := s.guard.tell(since); len(told) > 0 {
+		if hint != "" {
+			told = append(told, hint)
+		}
+		return strings.Join(told, "\n")
+	}
+	return hint
+}
+
+// explain is Explain's line for what was blocked.
+func (s *Sandbox) explain(output, dir string, since time.Time) string {
 	if hosts := s.Blocked(since); len(hosts) > 0 {
 		return "[sandbox] the sandbox's proxy refused " + strings.Join(hosts, ", ") + ": only the hosts in sandbox.network.allow are reachable" +
 			s.allowedList() + "; " + leaveHint + ", or the person adds the host to sandbox.network.allow"
@@ -30,7 +45,7 @@ func (s *Sandbox) Explain(output, dir string, since time.Time) string {
 	if len(output) > maxExplainScan {
 		output = output[len(output)-maxExplainScan:]
 	}
-	sp := s.policy.places(dir)
+	sp := s.policy.places(dir, s.guard.known())
 	best, rank := "", 0
 	for _, line := range strings.Split(output, "\n") {
 		if hint, r := s.explainLine(line, dir, sp); r > rank {

@@ -45,6 +45,10 @@ func Init(args []string) int {
 		unix.CloseOnExec(sp.Status)
 		status = os.NewFile(uintptr(sp.Status), "status")
 	}
+	if sp.Life > 0 {
+		// Held, never closed, until this process ends; not the command's.
+		unix.CloseOnExec(sp.Life)
+	}
 	if err := confine(sp); err != nil {
 		return setupFailed(err)
 	}

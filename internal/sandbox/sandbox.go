@@ -115,6 +115,7 @@ type Sandbox struct {
 	policy Policy
 	opts   Options
 	proxy  *proxyHolder // shared by the views of one sandbox
+	guard  *gitGuard    // likewise
 }
 
 // New returns a sandbox for p. It starts nothing: the proxy starts with
@@ -147,7 +148,7 @@ func New(p Policy, o Options) (*Sandbox, error) {
 	// The first process of every later sandbox is this program, run with
 	// the person's rights: a command must not replace it.
 	p.ReadOnly = append(slices.Clone(p.ReadOnly), o.Executable)
-	s := &Sandbox{policy: p, opts: o}
+	s := &Sandbox{policy: p, opts: o, guard: newGitGuard()}
 	s.proxy = &proxyHolder{hosts: p.AllowedHosts, dial: o.Dial, dir: o.TempDir}
 	return s, nil
 }

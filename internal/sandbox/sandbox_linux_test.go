@@ -79,10 +79,18 @@ func (f *fixture) run(t *testing.T, shell, script string) (string, int) {
 	cmd := exec.Command(shell, "-c", script)
 	cmd.Dir = f.project
 	cmd.Env = append(os.Environ(), "HOME="+f.home, "TMPDIR="+f.tmp)
-	if _, err := f.sb.Wrap(cmd, nil); err != nil {
+	release, err := f.sb.Wrap(cmd, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.CombinedOutput()
+	var buf strings.Builder
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err = cmd.Start()
+	release()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	out := buf.String()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		t.Fatalf("run %q: %v", script, err)
