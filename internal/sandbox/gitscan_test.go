@@ -184,3 +184,35 @@ func BenchmarkGitScan(b *testing.B) {
 		}
 	})
 }
+
+// TestPrepareAdopts: a repository that appears while no sandboxed command
+// runs is the person's (!git init): kept, and read-only from then on; one
+// that appears while one runs is set aside.
+func TestPrepareAdopts(t *testing.T) {
+	b := gitTree(t, "src/", "lib/")
+	past := time.Now().Add(-time.Hour)
+	for _, d := range []string{"src", "lib", ""} {
+		os.Chtimes(filepath.Join(b, d), past, past)
+	}
+	g := newGitGuard()
+	_, w := g.prepare([]string{b})
+	g.settle(w)
+	mkdir(t, b+"/src/.git")
+	controls, w := g.prepare([]string{b})
+	if !slices.Contains(controls, b+"/src/.git") || len(g.tell(time.Time{})) != 0 {
+		t.Errorf("the person's repository: controls %q", controls)
+	}
+	mkdir(t, b+"/lib/.git")
+	controls, w2 := g.prepare([]string{b})
+	if slices.Contains(controls, b+"/lib/.git") {
+		t.Errorf("a repository made while a command ran was kept: %q", controls)
+	}
+	g.settle(w)
+	g.settle(w2)
+	if told := g.tell(time.Time{}); len(told) != 1 || !strings.Contains(told[0], b+"/lib/.git") {
+		t.Errorf("told %q", told)
+	}
+	if _, err := os.Lstat(b + "/src/.git"); err != nil {
+		t.Errorf("the person's repository was moved: %v", err)
+	}
+}
