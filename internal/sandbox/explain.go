@@ -45,7 +45,7 @@ func (s *Sandbox) explain(output, dir string, since time.Time) string {
 	if len(output) > maxExplainScan {
 		output = output[len(output)-maxExplainScan:]
 	}
-	sp := s.policy.places(dir, s.guard.known())
+	sp := s.policy.places(dir, s.guard.known(), s.names.cached())
 	best, rank := "", 0
 	for _, line := range strings.Split(output, "\n") {
 		if hint, r := s.explainLine(line, dir, sp); r > rank {

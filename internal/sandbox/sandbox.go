@@ -90,6 +90,10 @@ type Policy struct {
 	// Hidden are places a command cannot see (credentials): a directory
 	// looks empty, a file empty, and neither can be written.
 	Hidden []string
+	// HiddenNames are file-name globs of credentials (.env*, *.pem): the
+	// files they match a few levels below NameRoots, outside the
+	// writable directories, are hidden too.
+	HiddenNames, NameRoots []string
 	// AllowedHosts are the hosts a command may reach, through forge's
 	// proxy (a name, or *.example.com for its subdomains); none means no
 	// network at all.
@@ -116,6 +120,7 @@ type Sandbox struct {
 	opts   Options
 	proxy  *proxyHolder // shared by the views of one sandbox
 	guard  *gitGuard    // likewise
+	names  *nameGuard   // likewise
 }
 
 // New returns a sandbox for p. It starts nothing: the proxy starts with
@@ -148,7 +153,7 @@ func New(p Policy, o Options) (*Sandbox, error) {
 	// The first process of every later sandbox is this program, run with
 	// the person's rights: a command must not replace it.
 	p.ReadOnly = append(slices.Clone(p.ReadOnly), o.Executable)
-	s := &Sandbox{policy: p, opts: o, guard: newGitGuard()}
+	s := &Sandbox{policy: p, opts: o, guard: newGitGuard(), names: newNameGuard()}
 	s.proxy = &proxyHolder{hosts: p.AllowedHosts, dial: o.Dial, dir: o.TempDir}
 	return s, nil
 }

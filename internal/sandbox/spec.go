@@ -72,7 +72,7 @@ func (p Policy) Places(dir string) Places {
 			controls = append(controls, c)
 		}
 	}
-	sp := p.places(dir, controls)
+	sp := p.places(dir, controls, newNameGuard().find(p.NameRoots, p.HiddenNames))
 	return Places{Writable: sp.Writable, Scratch: sp.Scratch, ReadOnly: sp.ReadOnly,
 		Hidden: append(append([]string(nil), sp.HideDirs...), sp.HideFiles...)}
 }
@@ -80,13 +80,19 @@ func (p Policy) Places(dir string) Places {
 // places works out, for a command running in dir, which existing places
 // the policy makes writable, scratch, read-only and hidden; controls are
 // the git control entries found in the writable roots (gitScan), kept
-// read-only.
-func (p Policy) places(dir string, controls []string) spec {
+// read-only; named are the files HiddenNames match, hidden outside the
+// writable directories.
+func (p Policy) places(dir string, controls, named []string) spec {
 	var sp spec
 	sp.Mode, sp.Dir = p.Mode, dir
 	writable := existing(p.Writable)
 	caches := existing(p.Caches)
 	var hidden []string
+	for _, f := range existing(named) {
+		if !insideAny(f, writable) {
+			hidden = append(hidden, f)
+		}
+	}
 	for _, h := range existing(p.Hidden) {
 		// The project cannot be hidden, nor what holds it or a cache.
 		if !holdsAny(h, writable) && !holdsAny(h, caches) && !within(dir, h) {
@@ -264,5 +270,5 @@ func (s *Sandbox) placesFor(cmd *exec.Cmd, controls []string) (spec, error) {
 	}
 	home, _ := os.UserHomeDir()
 	s.policy.makeCaches(home)
-	return s.policy.places(dir, controls), nil
+	return s.policy.places(dir, controls, s.names.find(s.policy.NameRoots, s.policy.HiddenNames)), nil
 }
