@@ -140,7 +140,7 @@ func (s *Sandbox) writeHint(path string, sp spec) string {
 		return "a write was blocked: commands may write only in " + where + "; " + leaveHint +
 			", or the person adds the directory to sandbox.writable"
 	case insideAny(path, sp.ReadOnly):
-		return path + " stays read-only in the sandbox (forge's settings, git's configuration and hooks, the scripts forge runs); " +
+		return path + " stays read-only in the sandbox (forge's settings and program, git's configuration and hooks, the scripts forge runs); " +
 			leaveHint + " if the person should decide"
 	case !insideAny(path, sp.Writable):
 		return "the sandbox blocked a write to " + path + ": commands may write only in " + where + "; " + leaveHint +
