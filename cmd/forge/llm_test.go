@@ -74,7 +74,8 @@ func cmdLLMCheck(ts *testscript.TestScript, neg bool, args []string) {
 			Tools    []string          `json:"tools"`
 			System   string            `json:"system"`
 			Descs    map[string]string `json:"tool_descriptions"`
-		}{r.N, len(r.Body), r.Messages, r.ToolNames(), r.System, descs})
+			Path     string            `json:"path"`
+		}{r.N, len(r.Body), r.Messages, r.ToolNames(), r.System, descs, r.Path})
 		ts.Check(err)
 		b.Write(append(line, '\n'))
 	}

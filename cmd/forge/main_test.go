@@ -88,7 +88,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": cmdStatus, "fakellm": cmdFakeLLM, "llmcheck": cmdLLMCheck, "validevents": cmdValidEvents,
-			"webserver": cmdWebServer, "webrequests": cmdWebRequests, "acpdrive": cmdACPDrive,
+			"webserver": cmdWebServer, "webrequests": cmdWebRequests, "acpdrive": cmdACPDrive, "png": cmdPNG,
 		},
 		Condition: scriptCondition,
 		Setup: func(env *testscript.Env) error {

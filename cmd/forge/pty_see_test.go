@@ -6,8 +6,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/creack/pty"
 
 	"github.com/forgehq/forge/internal/llm/llmtest"
 )
@@ -51,6 +56,33 @@ func TestInteractiveSeesTheWork(t *testing.T) {
 	if f := srv.Failures(); len(f) > 0 {
 		t.Errorf("the fake provider failed: %v", f)
 	}
+}
+
+// An edit the person approved after the question showed its diff is
+// summed up by its counts under its call (the diff was just seen), and
+// /last shows its whole diff with them, as for an edit made unasked.
+func TestInteractiveLastAfterApprovedEdit(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{{Name: "Edit",
+			Arguments: json.RawMessage(`{"file_path": "hello.txt", "old_string": "World", "new_string": "forge"}`)}}},
+		{Text: "Done."},
+	}})
+	tm, before := startForge(t, "FORGE_PROVIDER=openai", "FORGE_BASE_URL="+srv.OpenAIURL())
+	tm.expect(`forge> *$`)
+	tm.send("greet\r")
+	tm.expect(`(?s)Allow Edit\?.*\? *$`)
+	tm.send("y\r")
+	tm.expect(`(?s)✓ Edit\(hello\.txt\) \+1 −1\n.*Done\..*forge> *$`)
+	if strings.Contains(tm.screen()[strings.LastIndex(tm.screen(), "✓ Edit"):], "⎿") {
+		t.Errorf("the diff the question showed is shown again:\n%s", tm.screen())
+	}
+	tm.send("/last\r")
+	tm.expect(`(?s)✓ Edit\(hello\.txt\) \+1 −1\n--- .*hello\.txt\n\+\+\+ .*hello\.txt\n@@ -1 \+1 @@\n-Hello, World!\n\+Hello, forge!\nforge> *$`)
+	tm.send("\x04")
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit status %d; output:\n%s", code, tm.screen())
+	}
+	tm.assertRestored(before)
 }
 
 // While a slow command runs, its last lines and the time it has taken
@@ -121,4 +153,51 @@ func TestInteractiveContextGauge(t *testing.T) {
 		t.Errorf("exit status %d; output:\n%s", code, tm.screen())
 	}
 	tm.assertRestored(before)
+}
+
+// The running call's live lines follow a resize: after the terminal is
+// made narrower, they are erased over every row they wrapped onto and
+// drawn again to the new width.
+func TestInteractiveLiveAreaResize(t *testing.T) {
+	command := `for i in 1 2 3 4 5 6 7 8 9 10; do echo "line $i of a command whose output is rather wide for a narrow terminal"; sleep 0.3; done`
+	args, err := json.Marshal(map[string]string{"command": command})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{
+		{ToolCalls: []llmtest.ToolCall{{Name: "Bash", Arguments: args}}},
+		{Text: "Printed."},
+	}})
+	tm, _ := startForge(t, "FORGE_PROVIDER=openai", "FORGE_BASE_URL="+srv.OpenAIURL(), "FORGE_APPROVAL=yolo")
+	tm.expect(`forge \[yolo\]> *$`)
+	tm.send("print\r")
+	tm.expect(`line 2 of a command`)
+	mark := len(tm.rawOutput())
+	if err := pty.Setsize(tm.ptmx, &pty.Winsize{Rows: 40, Cols: 40}); err != nil {
+		t.Fatal(err)
+	}
+	tm.expect(`line 4 of a`)
+	after := tm.rawOutput()[mark:]
+	// The first redraw at 40 columns goes up over the rows the wide lines
+	// (up to 97 cells: 3 rows each at 40) now take; every line drawn from
+	// there fits 40 columns.
+	first := -1
+	for _, m := range regexp.MustCompile(`\x1b\[(\d+)A`).FindAllStringSubmatchIndex(after, -1) {
+		if n, _ := strconv.Atoi(after[m[2]:m[3]]); n >= 5 {
+			first = m[1]
+			break
+		}
+	}
+	if first < 0 {
+		t.Fatalf("after the resize the live area did not go up over its wrapped rows: %q", after)
+	}
+	for _, l := range regexp.MustCompile(`[\r\n]`).Split(after[first:], -1) {
+		l = ansi.ReplaceAllString(l, "")
+		if w := utf8.RuneCountInString(l); w > 40 {
+			t.Errorf("a live line of %d cells on a 40-column terminal: %q", w, l)
+		}
+	}
+	tm.expect(`(?s)Printed\..*forge \[yolo\]> *$`)
+	tm.send("\x04")
+	tm.wait()
 }

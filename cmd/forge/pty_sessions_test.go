@@ -120,9 +120,19 @@ func TestInteractiveResumePicker(t *testing.T) {
 		`  1  just now +2 prompts +\d+ B  ` + build + `  "how is it built\?"\n` +
 		`  2  just now +1 prompt +\d+ B  ` + readme + `  "check the README"\n` +
 		`Resume which one\? \(1-2, or an id; Enter for none\) *$`)
+	// A slip is asked again, saying why.
+	tm.send("3\r")
+	tm.expect(`\n"3" is none of them \(1-2, or an id; Enter for none\): *$`)
+	tm.send("sess_0123456789ab\r")
+	tm.expect(`\nThere is no session sess_0123456789ab \(1-2, or an id; Enter for none\): *$`)
 	tm.send("1\r")
 	tm.expect(`(?s)Continuing session ` + build + `: 2 prompts, 4 messages\. Where it left off:\n\n` +
 		`forge> how is it built\?\nThe build uses make\.\n\nforge> and tested\?\nRun make test\.\n.*forge> *$`)
+	// Ctrl-C at the question of /resume chooses none, and says so.
+	tm.send("/resume\r")
+	tm.expect(`Resume which one\? \(1-2, or an id; Enter for none\) *$`)
+	tm.send("\x03")
+	tm.expect(`(?s)The conversation goes on as it was\..*forge> *$`)
 	tm.send("/resume\r")
 	tm.expect(`(?s)  1  .*` + build + `  "how is it built\?"  ← this one\n  2  .*` + readme + `  "check the README"\n` +
 		`Resume which one\? \(1-2, or an id; Enter for none\) *$`)
@@ -132,6 +142,14 @@ func TestInteractiveResumePicker(t *testing.T) {
 	tm.expect(`(?s)Back on the build, then\..*forge> *$`)
 	if got := tm.leave(); got != readme {
 		t.Errorf("forge says to resume %s, the conversation was %s", got, readme)
+	}
+	// Ctrl-C at forge --resume's question ends forge, saying so.
+	tm = startForgeAt(t, dir, []string{"--resume"}, model...)
+	tm.expect(`Resume which one\? \(1-2, or an id; Enter for none\) *$`)
+	tm.send("\x03")
+	tm.expect(`\nInterrupted: no conversation was resumed, and forge did not start\.\n`)
+	if code := tm.wait(); code != 130 {
+		t.Errorf("exit status %d after Ctrl-C, want 130; output:\n%s", code, tm.screen())
 	}
 	last := srv.Requests()[3]
 	if len(last.Messages) != 3 || last.Messages[0].Text != "check the README" || last.Rejected != "" {

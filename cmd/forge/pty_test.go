@@ -390,3 +390,33 @@ func TestInteractiveTrustQuestion(t *testing.T) {
 		t.Errorf("trust was not remembered: %q, %v", b, err)
 	}
 }
+
+// Refusing trust says so and goes on without the project's settings;
+// Ctrl-C at the question says nothing was trusted and ends forge with
+// 130. Neither is remembered.
+func TestInteractiveTrustQuestionRefused(t *testing.T) {
+	files := map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".forge/config.yaml": "approval: yolo\n"}
+	tm, _ := startForgeWith(t, files)
+	tm.expect(`\[y/N\] *$`)
+	tm.send("n\r")
+	tm.expect(`(?s)Not trusted: forge goes on without the settings above\. To apply them later, run: forge trust \S+\n.*forge> *$`)
+	tm.send("\x04")
+	if code := tm.wait(); code != 0 {
+		t.Errorf("exit status %d; output:\n%s", code, tm.screen())
+	}
+
+	again, before := startForgeIn(t, tm.cmd.Dir)
+	again.expect(`\[y/N\] *$`)
+	again.send("\x03")
+	again.expect(`\nInterrupted: nothing was trusted, and forge did not start\.\n`)
+	if code := again.wait(); code != 130 {
+		t.Errorf("exit status %d after Ctrl-C, want 130; output:\n%s", code, again.screen())
+	}
+	again.assertRestored(before)
+	if strings.Contains(again.screen(), "forge>") {
+		t.Errorf("the shell started after Ctrl-C:\n%s", again.screen())
+	}
+	if b, err := os.ReadFile(filepath.Join(tm.cmd.Dir, "state", "forge", "trusted.json")); err == nil && strings.Contains(string(b), tm.cmd.Dir) {
+		t.Errorf("trust was remembered: %q", b)
+	}
+}

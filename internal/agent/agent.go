@@ -95,10 +95,11 @@ type Config struct {
 	// calls change, before they change them, for undo. A subagent shares
 	// its parent's: its changes belong to the parent's prompt.
 	Checkpointer Checkpointer
-	// ShowChanges works out, before it runs, the change of each file edit
-	// that runs without a question (auto-edit, an "always" answer, an
-	// allow rule), so that its result can show the person what it did
-	// (CallResult.Change). A front end that shows no such thing leaves
+	// ShowChanges works out, before it runs, the change of each file
+	// edit, so that its result can show the person what it did
+	// (CallResult.Change): unseen when it ran without a question
+	// (auto-edit, an "always" answer, an allow rule), again on demand when
+	// the question showed it. A front end that shows no such thing leaves
 	// it off and spares the file reads.
 	ShowChanges bool
 
@@ -184,6 +185,7 @@ func (a *Agent) Run(ctx context.Context, conv *Conversation, prompt string, emit
 	}
 	extra, blocked := r.startHooks(ctx, prompt)
 	if blocked {
+		conv.attached = nil // the images go with the prompt they came with
 		d := r.done
 		emit(Event{Type: EventDone, Done: &d})
 		return d
@@ -269,6 +271,7 @@ func (r *run) loop(ctx context.Context) {
 // request sends the conversation and returns the assistant's message.
 func (r *run) request(ctx context.Context) (llm.Message, error) {
 	r.done.Turns++
+	r.done.Requests++
 	r.emit(Event{Type: EventRequest})
 	r.refreshSpecs()
 	req := r.a.buildRequest(r.conv.Messages, r.specs)

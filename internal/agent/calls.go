@@ -232,6 +232,8 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	case v.Decision == permission.Deny:
 		p.res = refused(StatusDenied, "Denied: "+v.Reason)
 		return false
+	case r.unchanged(p):
+		return false // nothing to ask about, or to do
 	case hook == hooks.Allow && !v.Protected:
 		return false
 	case hook == hooks.Ask:
@@ -362,7 +364,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	p.res = outcome(p.call.Name, res, r.offered)
 	keepPrinted(p.res, live)
 	if change != nil && res.Status == tools.StatusSuccess {
-		p.res.Change = change
+		p.res.Change, p.res.ChangeSeen = change, p.asked
 	}
 	if r.isOwn(p) {
 		r.ownEffects(ctx, p)

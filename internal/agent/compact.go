@@ -275,6 +275,7 @@ func (r *run) summarise(ctx context.Context, msgs []llm.Message, piece int64) (s
 		}
 		req := llm.Request{Model: r.a.cfg.ModelName, System: "You summarise a coding agent's conversation so that it can go on from the summary.",
 			Messages: []llm.Message{{Role: llm.RoleUser, Text: text + "\n\n" + summaryPrompt}}, MaxTokens: r.a.cfg.MaxAnswerTokens}
+		r.done.Requests++
 		resp, err := r.a.cfg.Model.Stream(ctx, req, func(llm.Delta) {})
 		if err != nil {
 			return "", err

@@ -62,8 +62,9 @@ func TestCompactionByReportedUsage(t *testing.T) {
 		if h.countEvents(EventCompaction) != 1 {
 			t.Errorf("%s: %d compaction events", wire, h.countEvents(EventCompaction))
 		}
-		if d.Turns != 3 || d.Usage.InputTokens < 15_000 {
-			t.Errorf("%s: turns %d (the summary is not a turn), usage %+v (it is counted)", wire, d.Turns, d.Usage)
+		if d.Turns != 3 || d.Requests != 4 || d.Usage.InputTokens < 15_000 {
+			t.Errorf("%s: turns %d (the summary is not a turn), %d requests (it is one), usage %+v (it is counted)",
+				wire, d.Turns, d.Requests, d.Usage)
 		}
 		h.assertValid()
 	}

@@ -130,9 +130,12 @@ type CallResult struct {
 	// Result is the executor's whole result (metadata, duration), when
 	// the tool ran or was refused by the executor.
 	Result tools.Result
-	// Change is what a successful file edit did, when it ran without
-	// the person seeing it first (Config.ShowChanges); nil otherwise.
+	// Change is what a successful file edit did, in a run whose view
+	// shows changes (Config.ShowChanges); nil otherwise.
 	Change *tools.Change
+	// ChangeSeen says the person saw Change in the approval question
+	// before it ran: a view need not show its diff again unasked.
+	ChangeSeen bool
 }
 
 // Reason says why a run ended.
@@ -153,11 +156,19 @@ const (
 // Done summarises a run.
 type Done struct {
 	Reason Reason
-	// Turns counts the model requests of the run.
+	// Turns counts the model requests of the run's own conversation, as
+	// its limit (Config.MaxTurns) counts them.
 	Turns int
-	// Usage sums the run's requests.
+	// Requests counts every model request that Usage and Cost sum: the
+	// run's own (a request the model refused as too long for its window
+	// too), its compactions' and its subagents'. SubagentRequests are
+	// the subagents' among them.
+	Requests, SubagentRequests int
+	// Usage sums the run's requests, its compactions' and its
+	// subagents' included.
 	Usage llm.Usage
-	// Cost is the run's cost in US dollars, when Priced.
+	// Cost is the run's cost in US dollars, when Priced, its
+	// compactions' and its subagents' included.
 	Cost float64
 	// Priced says the model's price is known, so Cost counts.
 	Priced bool

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/hooks"
+	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/llmtest"
 	"github.com/forgehq/forge/internal/permission"
 )
@@ -215,9 +216,13 @@ func TestPromptHooks(t *testing.T) {
 	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{{Text: "ok"}}})
 	h.withHooks(hooks.Hook{Event: hooks.UserPromptSubmit, Command: `if grep -q secret; then echo "no secrets" >&2; exit 2; fi; echo "branch: main"`},
 		hooks.Hook{Event: hooks.SessionStart, Command: `grep -q '"source":"startup"' && echo "started fresh"`})
+	h.conv.Attach(llm.Image{MediaType: "image/png", Data: redDot})
 	d := h.run(context.Background(), "the secret is 42")
 	if d.Reason != ReasonHook || !strings.Contains(d.Summary(), "no secrets") || len(h.conv.Messages) != 0 || len(h.srv.Requests()) != 0 {
 		t.Fatalf("done %+v, %d messages", d, len(h.conv.Messages))
+	}
+	if ims := h.conv.Attached(); len(ims) != 0 {
+		t.Errorf("the blocked prompt's %d images wait for the next", len(ims))
 	}
 	h.run(context.Background(), "hello")
 	msgs := h.lastRequest().Messages

@@ -143,12 +143,12 @@ func (a announcedAsker) Ask(ctx context.Context, question string) (string, error
 }
 
 // changeToShow is the change p is about to make, worked out before it
-// runs by the same code that will apply it, when the person would not
-// otherwise see it: a file edit that runs without a question, in a run
-// whose view shows changes (ShowChanges). nil otherwise, and when the
-// change cannot be worked out (the call will report why).
+// runs by the same code that will apply it: a file edit in a run whose
+// view shows changes (ShowChanges), so that what it did can be looked at
+// afterwards whether or not the question showed it first. nil otherwise,
+// and when the change cannot be worked out (the call will report why).
 func (r *run) changeToShow(p *pending) *tools.Change {
-	if !r.a.cfg.ShowChanges || p.asked || r.a.cfg.Exec.DryRun || p.tool == nil || p.call.Args == nil || !editsFiles(p.tool) {
+	if !r.a.cfg.ShowChanges || r.a.cfg.Exec.DryRun || p.tool == nil || p.call.Args == nil || !editsFiles(p.tool) {
 		return nil
 	}
 	c, err := tools.PreviewChange(p.tool, r.a.cfg.Exec, p.call.Args)

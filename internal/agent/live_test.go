@@ -99,9 +99,9 @@ func TestToolQuestionAnnounced(t *testing.T) {
 	}
 }
 
-// An edit that runs without a question carries the change it made, for
-// the person to see; one the person approved (having seen its diff), one
-// that failed, or one in a run that shows no changes does not.
+// An edit carries the change it made, for the person to see, marked seen
+// when the question showed it first; one that failed, or one in a run
+// that shows no changes, does not.
 func TestShowChanges(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -110,10 +110,11 @@ func TestShowChanges(t *testing.T) {
 		show    bool
 		oldStr  string
 		want    bool
+		seen    bool
 	}{
 		{name: "auto-edit, no question", mode: permission.ModeAutoEdit, show: true, oldStr: "World", want: true},
-		{name: "approved after its diff was shown", mode: permission.ModeAsk, answers: []Answer{AllowOnce}, show: true, oldStr: "World"},
-		{name: "allowed always, the first time asked", mode: permission.ModeAsk, answers: []Answer{AllowAlways}, show: true, oldStr: "World"},
+		{name: "approved after its diff was shown", mode: permission.ModeAsk, answers: []Answer{AllowOnce}, show: true, oldStr: "World", want: true, seen: true},
+		{name: "allowed always, the first time asked", mode: permission.ModeAsk, answers: []Answer{AllowAlways}, show: true, oldStr: "World", want: true, seen: true},
 		{name: "a view that shows no changes", mode: permission.ModeAutoEdit, oldStr: "World"},
 		{name: "an edit that fails", mode: permission.ModeAutoEdit, show: true, oldStr: "Mars"},
 	} {
@@ -132,8 +133,8 @@ func TestShowChanges(t *testing.T) {
 				t.Fatalf("results %+v", rs)
 			}
 			c := rs[0].Change
-			if (c != nil) != tc.want {
-				t.Fatalf("change %+v, want one: %v", c, tc.want)
+			if (c != nil) != tc.want || rs[0].ChangeSeen != tc.seen {
+				t.Fatalf("change %+v (seen %v), want one: %v (seen %v)", c, rs[0].ChangeSeen, tc.want, tc.seen)
 			}
 			if c != nil && (string(c.Old) != "Hello, World!\n" || string(c.New) != "Hello, forge!\n") {
 				t.Errorf("change %q -> %q", c.Old, c.New)
@@ -143,7 +144,7 @@ func TestShowChanges(t *testing.T) {
 }
 
 // After "always", the next edit runs without a question, and shows its
-// change.
+// change as unseen.
 func TestShowChangesAfterAlways(t *testing.T) {
 	h := newHarness(t, llmtest.OpenAI, llmtest.Script{Turns: []llmtest.Turn{
 		{ToolCalls: []llmtest.ToolCall{scriptCall("Edit", `{"file_path": "hello.txt", "old_string": "Hello", "new_string": "Hi"}`)}},
@@ -156,7 +157,8 @@ func TestShowChangesAfterAlways(t *testing.T) {
 	h.cfg.ShowChanges = true
 	h.run(context.Background(), "edit twice")
 	rs := h.results()
-	if len(rs) != 2 || rs[0].Change != nil || rs[1].Change == nil || string(rs[1].Change.New) != "Hi, forge!\n" {
+	if len(rs) != 2 || rs[0].Change == nil || !rs[0].ChangeSeen || rs[1].Change == nil || rs[1].ChangeSeen ||
+		string(rs[1].Change.New) != "Hi, forge!\n" {
 		t.Fatalf("results %+v", rs)
 	}
 }

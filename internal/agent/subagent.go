@@ -255,6 +255,8 @@ func (r *run) runSubagent(ctx context.Context, p *pending) {
 	r.mu.Lock()
 	r.done.Usage = r.done.Usage.Add(d.Usage)
 	r.done.Cost += d.Cost
+	r.done.Requests += d.Requests
+	r.done.SubagentRequests += d.Requests
 	r.mu.Unlock()
 	r.noteChanged(d.FilesChanged)
 	p.res = outcome(p.call.Name, taskResult(d), r.offered)

@@ -79,6 +79,10 @@ func TestParallelSubagents(t *testing.T) {
 		if want := int64(6 * 10); d.Usage.InputTokens != want { // six requests of 10 input tokens each
 			t.Errorf("%s: usage %+v, want %d input tokens", wire, d.Usage, want)
 		}
+		// The requests counted are those the usage sums.
+		if d.Requests != 6 || d.SubagentRequests != 6-d.Turns {
+			t.Errorf("%s: %d requests, %d by subagents, %d turns; want 6 in all", wire, d.Requests, d.SubagentRequests, d.Turns)
+		}
 		h.assertValid()
 	}
 }

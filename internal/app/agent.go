@@ -114,6 +114,9 @@ func (a *App) newAgent(ctx context.Context, opts commands.AgentOptions) (*agent.
 	if n := a.effortNotice(name, effort); n != "" {
 		notices = append(notices, n)
 	}
+	if n := a.apiNotice(); n != "" {
+		notices = append(notices, n)
+	}
 	sb, planSB := a.agentSandboxes(opts.Exec.WorkingDir)
 	policy := a.env.Policy
 	if opts.Policy != nil {
@@ -141,6 +144,20 @@ func (a *App) effortNotice(model string, effort llm.Effort) string {
 		return ""
 	}
 	n := fmt.Sprintf("%s does not reason: effort %s is ignored", model, effort)
+	if _, said := a.noticed.LoadOrStore(n, true); said {
+		return ""
+	}
+	return n
+}
+
+// apiNotice is the one-time note that the API asked for (--api, config
+// api) is not the provider's to choose: Anthropic speaks its own. "" when
+// it is (or was told already).
+func (a *App) apiNotice() string {
+	if a.cfg.API == "" || a.model.Provider != "anthropic" {
+		return ""
+	}
+	n := fmt.Sprintf("anthropic speaks its Messages API: api %s is for openai and ollama, and is ignored", a.cfg.API)
 	if _, said := a.noticed.LoadOrStore(n, true); said {
 		return ""
 	}

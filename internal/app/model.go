@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/internal/commands"
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/llm/anthropic"
 	"github.com/forgehq/forge/internal/llm/openai"
@@ -17,13 +18,12 @@ const (
 	defaultAnthropicModel = "claude-sonnet-4-5"
 )
 
-// connectHint is the one line that tells a person without a model how to
-// connect one.
-const connectHint = "No model is configured: set OPENAI_API_KEY or ANTHROPIC_API_KEY, start Ollama (ollama serve), " +
-	"or use a local OpenAI-compatible server with --provider openai --base-url http://localhost:8000/v1; then start forge again."
+// connectHint is the one line, of 80 columns at most, that tells a
+// person without a model how to connect one.
+const connectHint = "No model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, run Ollama, or use --base-url"
 
 // errNoModel is the error of a prompt with no model to answer it.
-var errNoModel = errors.New(connectHint)
+var errNoModel error = &commands.NoModelError{Hint: connectHint}
 
 // modelChoice is the model a prompt goes to.
 type modelChoice struct {
@@ -75,22 +75,22 @@ func (a *App) connect(ctx context.Context, c modelChoice) (modelChoice, error) {
 		}
 		c.Name = orDefault(c.Name, defaultAnthropicModel)
 		c.Model, err = anthropic.New(anthropic.Config{APIKey: anthropicKey, BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
-			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
+			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout, MaxAnswerTime: a.cfg.MaxAnswerTime})
 	case "ollama":
 		if c.Name == "" {
 			if c.Name, err = openai.Discover(ctx, c.BaseURL, nil); err != nil {
 				return c, ollamaError(err)
 			}
 		}
-		c.Model, err = openai.New(openai.Config{Provider: "ollama", BaseURL: c.BaseURL, Model: c.Name, Logger: a.log,
-			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
+		c.Model, err = openai.New(openai.Config{Provider: "ollama", BaseURL: c.BaseURL, Model: c.Name, API: a.cfg.API, Logger: a.log,
+			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout, MaxAnswerTime: a.cfg.MaxAnswerTime})
 	case "openai":
 		if c.BaseURL == "" && openaiKey == "" {
 			return c, errors.New("openai: OPENAI_API_KEY is not set (or pass --base-url for a local OpenAI-compatible server)")
 		}
 		c.Name = orDefault(c.Name, defaultOpenAIModel)
 		c.Model, err = openai.New(openai.Config{APIKey: openaiKey, BaseURL: c.BaseURL, Model: c.Name, API: a.cfg.API, Logger: a.log,
-			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout})
+			MaxAnswerBytes: a.cfg.MaxAnswerSize, StreamIdleTimeout: a.cfg.StreamIdleTimeout, MaxAnswerTime: a.cfg.MaxAnswerTime})
 	default:
 		return c, fmt.Errorf("unknown provider %q: use openai, anthropic or ollama", c.Provider)
 	}

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/forgehq/forge/internal/config"
@@ -29,10 +31,30 @@ func (a *App) protectedPaths() []string {
 		paths = append(paths, a.cfg.File)
 	}
 	paths = append(paths, a.gitConfig()...)
-	paths = append(paths, a.hookScripts()...)
-	paths = append(paths, a.pluginFiles()...)
-	paths = append(paths, a.mcpScripts()...)
+	code := slices.Concat(a.hookScripts(), a.pluginFiles(), a.mcpScripts())
+	paths = append(paths, code...)
+	paths = append(paths, codeBeside(code)...)
 	return a.narrow(paths)
+}
+
+// codeBeside are the places that hold code the given scripts may load
+// without naming it where forge can read it (source "$(dirname "$0")/lib.sh",
+// an import computed at run time): each script's directory, and the
+// node_modules beside a package.json, whose scripts run its programs.
+// narrow drops a directory that holds the work, so a script at the
+// project's root protects only what Loads finds it loading.
+func codeBeside(code []string) []string {
+	var dirs []string
+	for _, p := range code {
+		if filepath.Base(p) == "package.json" {
+			dirs = append(dirs, filepath.Join(filepath.Dir(p), "node_modules"))
+		}
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			continue // a Python package: protected itself
+		}
+		dirs = append(dirs, filepath.Dir(p))
+	}
+	return dirs
 }
 
 // gitConfig is the person's git configuration: its aliases, hooksPath,
@@ -61,7 +83,9 @@ func (a *App) hookScripts() []string {
 		if a.inProject(h.File) {
 			dir = a.cfg.ProjectDir
 		}
-		files = append(files, scripts.Line(h.Command, a.place(dir, nil))...)
+		found := scripts.Line(h.Command, a.place(dir, nil))
+		files = append(files, found...)
+		files = append(files, scripts.Loads(found, a.place(dir, nil))...)
 	}
 	return files
 }
@@ -80,7 +104,9 @@ func (a *App) pluginFiles() []string {
 			argv[0] = filepath.Join(m.Dir, argv[0]) // as the plugin resolves it
 		}
 		// The program's arguments are taken from the directory the tool runs in.
-		files = append(files, scripts.Argv(argv, a.place(a.cfg.WorkingDir, nil))...)
+		found := scripts.Argv(argv, a.place(a.cfg.WorkingDir, nil))
+		files = append(files, found...)
+		files = append(files, scripts.Loads(found, a.place(a.cfg.WorkingDir, nil))...)
 	}
 	return files
 }
@@ -103,7 +129,9 @@ func (a *App) mcpScripts() []string {
 			dir = filepath.Join(cwd, dir)
 		}
 		argv := append([]string{s.Command}, s.Args...)
-		files = append(files, scripts.Argv(argv, a.place(dir, s.Env))...)
+		found := scripts.Argv(argv, a.place(dir, s.Env))
+		files = append(files, found...)
+		files = append(files, scripts.Loads(found, a.place(dir, s.Env))...)
 	}
 	return files
 }

@@ -109,3 +109,44 @@ func containsAll(have, want []string) bool {
 	}
 	return true
 }
+
+// What a hook's or a server's script loads is protected too, not only the
+// script: a library it sources, a module it imports beside it, the
+// script's whole directory (for what it loads through a variable), and
+// the node_modules whose programs a package.json's scripts run. The
+// directory of a script at the root of the work is not: every edit would
+// ask.
+func TestProtectedPathsCoverWhatScriptsLoad(t *testing.T) {
+	project, home := t.TempDir(), t.TempDir()
+	writeFiles(t, project, map[string]string{
+		"sub/.keep":       "",
+		"scripts/fmt.sh":  "source scripts/lib.sh\nfmt_all\n",
+		"scripts/lib.sh":  "fmt_all() { :; }\n",
+		"tools/srv.py":    "import helper\n",
+		"tools/helper.py": "",
+		"guard.py":        "from checks import rules\n",
+		"package.json":    `{"scripts": {"lint": "eslint ."}}`,
+	})
+	a := protectApp(project, home, config.Config{
+		Hooks: []config.Hook{
+			{Event: "PostToolUse", Command: "bash scripts/fmt.sh", File: filepath.Join(project, ".forge", "config.yaml")},
+			{Event: "PreToolUse", Command: "python3 guard.py", File: filepath.Join(project, ".forge", "config.yaml")},
+			{Event: "Stop", Command: "npm run lint", File: filepath.Join(project, ".forge", "config.yaml")},
+		},
+		MCP: config.MCP{Servers: map[string]config.MCPServer{"py": {Command: "python3", Args: []string{"tools/srv.py"}}}},
+	})
+	got := a.protectedPaths()
+	at := func(names ...string) []string {
+		var out []string
+		for _, n := range names {
+			out = append(out, filepath.Join(project, n))
+		}
+		return out
+	}
+	if want := at("scripts/lib.sh", "scripts", "tools/helper.py", "tools", "checks.py", "checks", "node_modules"); !containsAll(got, want) {
+		t.Errorf("protectedPaths = %q\nwant it to hold %q", got, want)
+	}
+	if slices.Contains(got, project) {
+		t.Errorf("protectedPaths holds the project's root: every edit would ask")
+	}
+}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/forgehq/forge/internal/commands"
 	"github.com/forgehq/forge/internal/config"
-	"github.com/forgehq/forge/internal/render"
 )
 
 // rootCommand builds forge's cobra tree: the root opens the shell, and
@@ -35,15 +34,15 @@ agent one prompt, for scripts and CI.
 
 A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 --base-url at any OpenAI-compatible server (vLLM, llama.cpp, LM Studio).`,
-		Example: `  forge                                    # chat with the agent in this directory
-  forge --approval auto-edit               # ... and let it edit files without asking
-  forge --continue                         # go on from this directory's last conversation
-  forge -r                                 # ... or pick one of them
+		Example: `  forge                            # chat with the agent in this directory
+  forge --approval auto-edit       # ... and let it edit files without asking
+  forge --continue                 # resume this directory's last conversation
+  forge -r                         # ... or pick one of them
   forge ask "why does go test ./... fail?"
   git diff | forge ask "review this change"
   forge --provider openai --base-url http://localhost:8000/v1 --model qwen3
-  forge tools                              # the tools the agent has
-  forge run Read file_path=go.mod limit=5  # run one yourself
+  forge tools                      # the tools the agent has
+  forge run Read file_path=go.mod  # run one yourself
   printf '/tools\n/run Bash command="echo hi"\n' | forge -o json`,
 		Args:          a.noSubcommand,
 		SilenceErrors: true,
@@ -83,25 +82,8 @@ A model: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or start Ollama, or point
 	}
 	root.AddCommand(a.acpCommand())
 	a.addCompletionCommand(root)
-	wrapHelp(root)
+	a.wrapHelp(root)
 	return root
-}
-
-// helpAnnotation holds a command's help text until its help is shown.
-const helpAnnotation = "forge-help"
-
-// wrapHelp makes a command's long help, on the way to being shown, its
-// help text wrapped to 80 columns: wrapping every command's text cost each
-// start of forge more than the rest of building the command tree.
-func wrapHelp(root *cobra.Command) {
-	show := root.HelpFunc()
-	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
-		if h, ok := cmd.Annotations[helpAnnotation]; ok {
-			cmd.Long = render.WrapText(h, 80)
-			delete(cmd.Annotations, helpAnnotation)
-		}
-		show(cmd, args)
-	})
 }
 
 // cobraCommand makes the cobra command of one table entry, or of a

@@ -120,13 +120,25 @@ func (a *App) sandboxPolicy() sandbox.Policy {
 	}
 	return sandbox.Policy{Mode: mode,
 		Writable:     append([]string{a.projectRoot()}, a.cfg.Sandbox.Writable...),
-		Caches:       append(caches, a.cfg.Sandbox.Caches...),
+		Caches:       caches,
+		Private:      a.cfg.Sandbox.Caches,
+		PrivateDir:   a.sandboxCopies(),
 		ReadOnly:     a.protectedPaths(),
 		Hidden:       hidden,
 		HiddenNames:  names,
 		NameRoots:    roots,
 		AllowedHosts: a.cfg.Sandbox.Network.Allow,
 	}
+}
+
+// sandboxCopies is where the sandbox keeps its copies of the caches:
+// beside forge's other state, which sandboxed commands cannot see.
+func (a *App) sandboxCopies() string {
+	f := config.DefaultTrustFile(a.opts.LookupEnv)
+	if f == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(f), "sandbox-caches")
 }
 
 // projectRoot is the directory sandboxed commands may change: the
@@ -222,7 +234,7 @@ func (c sandboxControl) Report(wd string) commands.SandboxReport {
 	}
 	pl := p.Places(wd)
 	return commands.SandboxReport{Mode: string(p.Mode), Mechanism: s.mechanism, Unavailable: s.why,
-		Writable: orNone(pl.Writable), Scratch: pl.Scratch, ReadOnly: orNone(pl.ReadOnly), Hidden: orNone(pl.Hidden),
+		Writable: orNone(pl.Writable), Scratch: pl.Scratch, Private: pl.Private, ReadOnly: orNone(pl.ReadOnly), Hidden: orNone(pl.Hidden),
 		Hosts: orNone(p.AllowedHosts)}
 }
 

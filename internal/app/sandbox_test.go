@@ -35,7 +35,8 @@ func TestSandboxNotice(t *testing.T) {
 }
 
 // TestSandboxPolicy: the configuration's sandbox as the policy sees it:
-// the project writable, the temporary directory and the caches, forge's
+// the project and the temporary directory writable, the caches the
+// sandbox's own copies kept in forge's state, forge's
 // settings read-only, credentials (less those dropped) and agents'
 // sockets hidden.
 func TestSandboxPolicy(t *testing.T) {
@@ -46,7 +47,8 @@ func TestSandboxPolicy(t *testing.T) {
 		Sandbox:     config.Sandbox{Mode: "read-only", Writable: []string{"/data"}, Caches: []string{home + "/.cache"}, Network: config.SandboxNetwork{Allow: []string{"go.dev"}}},
 		Permissions: config.Permissions{Credentials: []string{"~/.vault-token", "!~/.npmrc", "*.pem", "id_*.key", "!.env*", ".env*", "conf/secret.txt"}}}
 	p := a.sandboxPolicy()
-	if p.Mode != sandbox.ModeReadOnly || !slices.Equal(p.Writable, []string{wd, "/data"}) || !slices.Contains(p.Caches, home+"/.cache") ||
+	if p.Mode != sandbox.ModeReadOnly || !slices.Equal(p.Writable, []string{wd, "/data"}) || !slices.Contains(p.Private, home+"/.cache") || slices.Contains(p.Caches, home+"/.cache") ||
+		p.PrivateDir != filepath.Join(home, ".local", "state", "forge", "sandbox-caches") ||
 		!slices.Equal(p.AllowedHosts, []string{"go.dev"}) {
 		t.Errorf("policy %+v", p)
 	}

@@ -113,14 +113,17 @@ func (a *App) resumeIfAsked(cmd *cobra.Command) error {
 func (a *App) pickSession(cmd *cobra.Command) (string, error) {
 	var ask commands.Asker
 	if a.ios.InTerminal && a.ios.OutTerminal {
-		ask = func(_ context.Context, q string) (string, error) {
+		ask = func(ctx context.Context, q string) (string, error) {
 			fmt.Fprint(a.ios.Out, q) // it ends with a space: answered on its line
-			return readLine(a.ios.In), nil
+			return readAnswer(ctx, a.ios.In)
 		}
 	}
 	id, err := commands.PickSession(cmd.Context(), a.env, ask)
 	var named *commands.NameSessionError
 	switch {
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(a.ios.Err, "\nInterrupted: no conversation was resumed, and forge did not start.")
+		return "", &exitError{code: commands.ExitCancelled, err: err, reported: true}
 	case errors.As(err, &named):
 		a.env.Printer().Value(named.List, map[string]any{"sessions": named.Sessions})
 		return "", usageErr(fmt.Errorf("name the session to resume: forge %s-r ID", askWord(cmd)))

@@ -36,7 +36,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		// The version needs the output format and nothing more: no tool
 		// is registered, no extension looked for.
 		a.env = &commands.Env{IO: a.ios, Config: cfg, Log: a.log, Clock: a.opts.Clock, Output: cfg.Output,
-			Renderer: a.renderer, LookupEnv: a.opts.LookupEnv, Trust: trust}
+			Renderer: a.renderer, Cols: a.width, LookupEnv: a.opts.LookupEnv, Trust: trust}
 		a.ready = true
 		return nil
 	}
@@ -62,7 +62,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 	exec := tools.NewExecutor(reg, tools.WithLogger(a.executorLogger(cmd)),
 		tools.WithHistoryCapacity(cfg.HistoryCapacity), tools.WithClock(a.opts.Clock))
 	a.env = &commands.Env{IO: a.ios, Config: cfg, Registry: reg, Executor: exec, Log: a.log, Clock: a.opts.Clock,
-		Exec: a.executionContext(), Output: cfg.Output, Renderer: a.renderer, LookupEnv: a.opts.LookupEnv,
+		Exec: a.executionContext(), Output: cfg.Output, Renderer: a.renderer, Cols: a.width, LookupEnv: a.opts.LookupEnv,
 		Trust: trust}
 	if !lenient {
 		if a.env.Policy, err = a.newPolicy(); err != nil {
@@ -113,7 +113,11 @@ func (a *App) loadConfig(cmd *cobra.Command, lenient bool) (*config.Trust, error
 	asked := false
 	if err == nil && !lenient && a.mayAskTrust(cmd, cfg) {
 		asked = true
-		if a.askTrust(cfg) {
+		yes, aerr := a.askTrust(cmd.Context(), cfg)
+		if aerr != nil {
+			return nil, &exitError{code: commands.ExitCancelled, err: aerr, reported: true}
+		}
+		if yes {
 			if terr := trust.Add(cfg.ProjectDir, cfg.Project.Hash, a.opts.Clock()); terr != nil {
 				trustWarning = terr.Error()
 			} else {

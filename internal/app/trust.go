@@ -1,8 +1,9 @@
 package app
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,9 +43,14 @@ func showsTrust(cmd *cobra.Command) bool {
 	return cmd.Name() == "trust" || cmd.Name() == "config"
 }
 
+// errTrustInterrupted is Ctrl-C at the trust question: forge stops there,
+// as it would at any question before it started, with nothing trusted.
+var errTrustInterrupted = errors.New("interrupted at the trust question")
+
 // askTrust puts the question on standard error and reads the answer from
-// standard input; anything but yes is no.
-func (a *App) askTrust(cfg config.Config) bool {
+// standard input; anything but yes is no, and says so. Ctrl-C is
+// errTrustInterrupted.
+func (a *App) askTrust(ctx context.Context, cfg config.Config) (bool, error) {
 	p := cfg.Project
 	what := "asks for more than forge allows by default"
 	if p.Changed {
@@ -60,28 +66,18 @@ func (a *App) askTrust(cfg config.Config) bool {
 	fmt.Fprintf(a.ios.Err, "%s %s:\n  %s\n"+
 		"Trust %s and apply them? Only trust a repository whose code you trust. [y/N] ",
 		whose, what, termsafe.Text(strings.Join(p.Ignored, "\n  ")), termsafe.Text(cfg.ProjectDir))
-	answer := strings.ToLower(strings.TrimSpace(readLine(a.ios.In)))
-	return answer == "y" || answer == "yes"
-}
-
-// readLine reads up to a newline a byte at a time, so that nothing meant
-// for the shell after it is taken from the input.
-func readLine(r io.Reader) string {
-	var b strings.Builder
-	var c [1]byte
-	for b.Len() < 1024 {
-		n, err := r.Read(c[:])
-		if n == 1 {
-			if c[0] == '\n' {
-				break
-			}
-			b.WriteByte(c[0])
-		}
-		if err != nil {
-			break
-		}
+	answer, err := readAnswer(ctx, a.ios.In)
+	if err != nil {
+		fmt.Fprintln(a.ios.Err, "\nInterrupted: nothing was trusted, and forge did not start.")
+		return false, errTrustInterrupted
 	}
-	return b.String()
+	answer = strings.ToLower(strings.TrimSpace(answer))
+	if answer == "y" || answer == "yes" {
+		return true, nil
+	}
+	fmt.Fprintln(a.ios.Err, "Not trusted: forge goes on without the settings above. To apply them later, run: forge trust "+
+		termsafe.Text(cfg.ProjectDir))
+	return false, nil
 }
 
 // repairs says the command mends or inspects what a broken project file

@@ -25,7 +25,7 @@ func askCommand() Command {
 		Name: "ask", Usage: "/ask PROMPT...", Summary: "Give the agent one prompt",
 		Help: `Sends PROMPT to the model with forge's tools, and works until the model is done or a limit stops it. In the shell any line that does not start with / is such a prompt, and the conversation goes on from line to line (/clear starts a new one).
 
-forge ask - reads the prompt from standard input; with a prompt given, piped standard input is added to it as context (git diff | forge ask "review this"). The final answer goes to standard output, a line per tool call to standard error; with -o json, one event per line (docs/events.schema.json).
+forge ask - (or forge ask alone, its input piped) reads the prompt from standard input; with a prompt given, piped standard input is added to it as context (git diff | forge ask "review this"). A path to an image file in the prompt attaches the picture, as in the shell (forge ask "what is wrong in shot.png?"). The final answer goes to standard output, a line per tool call to standard error; with -o json, one event per line (docs/events.schema.json).
 
 Calls that change things are put to the person on a terminal; without one nobody can answer, so they are denied and the model is told how to allow them (--approval, or permissions.allow rules). Nothing ever waits for an answer without a terminal.
 
@@ -66,17 +66,22 @@ func runAsk(ctx context.Context, env *Env, inv Invocation) int {
 		return env.Usage(askCommand(), inv, err.Error())
 	}
 	if prompt == "" {
-		return env.Usage(askCommand(), inv, "missing prompt")
+		msg := "missing prompt"
+		if !inv.Shell {
+			msg += `: give it as words, or on standard input (echo "fix the test" | forge ask)`
+		}
+		return env.Usage(askCommand(), inv, msg)
 	}
 	return runPrompt(ctx, env, prompt, typed, !inv.Shell, opts)
 }
 
-// cliPrompt is forge ask's prompt: its words, or standard input with -,
-// a custom command's prompt when it names one ("/review src/"), and piped
-// standard input added as context.
+// cliPrompt is forge ask's prompt: its words, or standard input with -
+// or without words (when it is no terminal), a custom command's prompt
+// when it names one ("/review src/"), and piped standard input added as
+// context to words.
 func cliPrompt(env *Env, words []string) (string, AgentOptions, error) {
 	prompt := strings.TrimSpace(strings.Join(words, " "))
-	if prompt == "-" {
+	if prompt == "-" || prompt == "" && !env.IO.InTerminal && env.IO.In != nil {
 		b, err := readLimited(env.IO.In)
 		if err != nil {
 			return "", AgentOptions{}, fmt.Errorf("read the prompt from standard input: %w", err)
@@ -94,10 +99,11 @@ func cliPrompt(env *Env, words []string) (string, AgentOptions, error) {
 	return prompt + "\n\nStandard input:\n<stdin>\n" + strings.TrimRight(piped, "\n") + "\n</stdin>", opts, nil
 }
 
-// promptOrCustom is prompt as it is, or, when it names a custom command
-// ("/review src/"), that command's prompt and options. A first word that
-// looks like a mistyped command ("/revew src/") is an error, as in the
-// shell: the model would only be puzzled by it.
+// promptOrCustom is prompt as it is, with the images it names, or, when
+// it names a custom command ("/review src/"), that command's prompt and
+// options. A first word that looks like a mistyped command ("/revew
+// src/") is an error, as in the shell: the model would only be puzzled
+// by it.
 func (e *Env) promptOrCustom(prompt string) (string, AgentOptions, error) {
 	if d, args, ok := e.customFor(prompt); ok {
 		return expandCustom(e, d, args)
@@ -105,7 +111,7 @@ func (e *Env) promptOrCustom(prompt string) (string, AgentOptions, error) {
 	if err := e.mistypedCommand(prompt); err != nil {
 		return "", AgentOptions{}, err
 	}
-	return prompt, AgentOptions{Exec: e.Exec}, nil
+	return prompt, AgentOptions{Exec: e.Exec, images: prompt}, nil
 }
 
 // commandWord is a first word shaped like a command's name.
@@ -173,12 +179,20 @@ func runPrompt(ctx context.Context, env *Env, prompt, typed string, toErr bool, 
 	}
 	a, info, err := env.Agent(ctx, opts)
 	if err != nil {
-		return env.Fail(ExitFailed, "model", err.Error())
+		return env.failModel(err)
 	}
 	env.record(agentInfo{provider: info.Provider, model: info.Model})
 	info.SessionID = env.Exec.SessionID
 	view := env.Printer().Run(info, render.RunOptions{ProgressToErr: toErr, Lookup: env.Registry.Get})
 	defer view.Close()
+	// What goes with the prompt is said once the view is open, so that
+	// in JSON its notices come after the init event.
+	if opts.images != "" {
+		env.attachImages(ctx, opts.images, info.Model, view.Event)
+	}
+	if opts.shellLine {
+		prompt = env.promptWithContext(ctx, prompt, view.Event)
+	}
 	if opts.command {
 		prompt = env.commandContext(ctx, a, prompt, view.Event)
 	}

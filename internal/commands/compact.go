@@ -24,7 +24,7 @@ func compactCommand() Command {
 			}
 			a, _, err := env.Agent(ctx, AgentOptions{Exec: env.Exec})
 			if err != nil {
-				return env.Fail(ExitFailed, "model", err.Error())
+				return env.failModel(err)
 			}
 			note, err := a.Compact(ctx, &env.Conversation, func(e agent.Event) {
 				if e.Type == agent.EventUsage {

@@ -2,8 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/forgehq/forge/internal/config"
 )
@@ -21,26 +19,12 @@ func configCommand() Command {
 				return env.Usage(configCommand(), inv, "/config takes no arguments")
 			}
 			c := env.Config
-			env.Printer().Value(configText(c), configJSON(c))
+			// Laid out to the terminal's width here, so that no value
+			// or path is broken where the terminal's edge falls.
+			env.Printer().Verbatim(configText(c, env.TermWidth()), configJSON(c))
 			return ExitOK
 		},
 	}
-}
-
-// configText is the merged configuration as aligned lines: key, value, source.
-func configText(c config.Config) string {
-	var b strings.Builder
-	b.WriteString(configHeader(c))
-	entries := c.Entries()
-	kw, vw := 0, 0
-	for _, e := range entries {
-		kw = max(kw, len(e.Key))
-		vw = max(vw, min(len(shownValue(e.Value)), 40))
-	}
-	for _, e := range entries {
-		fmt.Fprintf(&b, "\n  %-*s  %-*s  %s", kw, e.Key, vw, shownValue(e.Value), e.Source)
-	}
-	return b.String()
 }
 
 // configHeader names the files read and the project's trust.

@@ -133,7 +133,7 @@ func displayPath(p, wd string) string {
 // the hooks, the rules and the person, the sandbox), its events shown.
 func (e *Env) commandContext(ctx context.Context, a *agent.Agent, prompt string, show func(agent.Event)) string {
 	if strings.Contains(prompt, "@") {
-		prompt = e.attachMentions(ctx, prompt)
+		prompt = e.attachMentions(ctx, prompt, show)
 	}
 	if !custom.HasShell(prompt) {
 		return prompt

@@ -62,6 +62,9 @@ type Env struct {
 	Output string
 	// Renderer makes the panel renderer for the current terminal width.
 	Renderer func() *render.Renderer
+	// Cols measures the terminal's width now (0: unknown), for what a
+	// run redraws while the terminal may be resized.
+	Cols func() int
 	// Ask, when set, answers a tool's question (ask_question).
 	Ask Asker
 	// AskKey, when set, puts a question answered by a single key of keys
@@ -160,6 +163,13 @@ type AgentOptions struct {
 	// command says the prompt is a custom command's: its @files are
 	// attached and its !`commands` run before it is sent.
 	command bool
+	// images is the prompt as the person gave it, whose paths to image
+	// files attach those images to it; "" attaches none (a custom
+	// command's prompt, standard input piped as context).
+	images string
+	// shellLine says the prompt is a line typed in the shell: the files
+	// it @mentions and the output of the !commands before it go with it.
+	shellLine bool
 }
 
 // Printer returns the printer of the current output mode.
@@ -179,7 +189,7 @@ func (e *Env) newPrinter(output string) render.Printer {
 	if e.Renderer != nil {
 		r = e.Renderer()
 	}
-	return render.NewText(render.TextOptions{Out: e.IO.Out, Err: e.IO.Err, Renderer: r, Terminal: e.IO.OutTerminal})
+	return render.NewText(render.TextOptions{Out: e.IO.Out, Err: e.IO.Err, Renderer: r, Terminal: e.IO.OutTerminal, Cols: e.Cols})
 }
 
 // TermWidth is the width forge's own lines are laid out to: the

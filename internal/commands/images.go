@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/llm"
 	"github.com/forgehq/forge/internal/media"
 	"github.com/forgehq/forge/internal/render"
@@ -69,14 +70,18 @@ func isImageFile(abs string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// attachImages attaches to the next prompt the image files it names (a
+// attachImages attaches to the next prompt the image files text names (a
 // path, quoted or with escaped spaces as a dropped file is pasted, or
-// @path), each said with its size, scaled down past the models' limits;
-// an image that cannot be shown, or that forge would not let Read read
-// unasked, is said and left out. A path that names no file is left alone.
-func (e *Env) attachImages(ctx context.Context, prompt string) {
+// @path), each said through show with its size, scaled down past the
+// models' limits; an image that cannot be shown, or that forge would not
+// let Read read unasked, is said and left out. A path that names no file
+// is left alone. The shell's prompt lines and forge ask both come here,
+// once the run's view is open, so that in JSON each is a notice event.
+// When model is known not to take images it is told of them in words,
+// and that is said too.
+func (e *Env) attachImages(ctx context.Context, text, model string, show func(agent.Event)) {
 	var images []llm.Image
-	for _, p := range imageMentions(prompt) {
+	for _, p := range imageMentions(text) {
 		abs := p
 		if strings.HasPrefix(abs, "~/") {
 			if home, err := os.UserHomeDir(); err == nil {
@@ -90,40 +95,43 @@ func (e *Env) attachImages(ctx context.Context, prompt string) {
 		if !isImageFile(abs) {
 			continue
 		}
-		im, why := e.promptImage(ctx, p, abs, len(images))
-		if why != "" {
-			e.note(p+": "+why, map[string]any{"image": p, "attached": false, "reason": why})
-			continue
+		im, said, ok := e.promptImage(ctx, p, abs, len(images))
+		notice(show, said)
+		if ok {
+			images = append(images, im)
 		}
-		images = append(images, im)
+	}
+	if len(images) > 0 && !llm.TakesImages(model) {
+		notice(show, model+" does not take images: it is told of them in words")
 	}
 	e.Conversation.Attach(images...)
 }
 
-// promptImage reads the image at abs for the model, or says why not.
-func (e *Env) promptImage(ctx context.Context, name, abs string, n int) (llm.Image, string) {
+// promptImage reads the image at abs for the model, with the line that
+// says so, or the line that says why not.
+func (e *Env) promptImage(ctx context.Context, name, abs string, n int) (llm.Image, string, bool) {
+	refused := func(why string) (llm.Image, string, bool) { return llm.Image{}, name + ": " + why, false }
 	if n >= maxPromptImages {
-		return llm.Image{}, fmt.Sprintf("a prompt attaches at most %d images; not attached", maxPromptImages)
+		return refused(fmt.Sprintf("a prompt attaches at most %d images; not attached", maxPromptImages))
 	}
 	if fi, err := os.Stat(abs); err == nil && fi.Size() > 32<<20 {
-		return llm.Image{}, fmt.Sprintf("is %s, too large for an image; not attached", render.ByteSize(int(fi.Size())))
+		return refused(fmt.Sprintf("is %s, too large for an image; not attached", render.ByteSize(int(fi.Size()))))
 	}
 	if why := e.readRefusal(ctx, name, abs); why != "" {
-		return llm.Image{}, why
+		return refused(why)
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
-		return llm.Image{}, "cannot read it (" + err.Error() + "); not attached"
+		return refused("cannot read it (" + err.Error() + "); not attached")
 	}
 	fit, err := media.Fit(data)
 	if err != nil {
-		return llm.Image{}, "cannot be shown: " + err.Error() + "; not attached"
+		return refused("cannot be shown: " + err.Error() + "; not attached")
 	}
 	what := fmt.Sprintf("%d×%d", fit.Width, fit.Height)
 	if fit.Scaled {
 		what = fmt.Sprintf("%d×%d, scaled to %d×%d", fit.OrigWidth, fit.OrigHeight, fit.Width, fit.Height)
 	}
-	e.note(fmt.Sprintf("attached image %s (%s, %s)", name, what, render.ByteSize(len(fit.Data))),
-		map[string]any{"image": name, "attached": true, "bytes": len(fit.Data), "width": fit.Width, "height": fit.Height})
-	return llm.Image{MediaType: fit.MediaType, Data: fit.Data}, ""
+	said := fmt.Sprintf("attached image %s (%s, %s)", name, what, render.ByteSize(len(fit.Data)))
+	return llm.Image{MediaType: fit.MediaType, Data: fit.Data}, said, true
 }

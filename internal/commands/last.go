@@ -38,7 +38,7 @@ func (rc *recentCalls) note(e agent.Event) {
 func lastCommand() Command {
 	return Command{
 		Name: "last", Usage: "/last [N]", Summary: "Show the whole output of the agent's last tool call",
-		Help:    `Under each call the agent makes, the shell shows the first lines of its output ("… +40 lines"), how many lines of a file it read, or the diff of an edit it made without asking. /last shows the last call's whole output (what the tool returned), or the whole diff of such an edit; /last N shows the Nth call back (/last 1 is the last), of the last ` + strconv.Itoa(keptCalls) + ` this session kept.`,
+		Help:    `Under each call the agent makes, the shell shows the first lines of its output ("… +40 lines"), how many lines of a file it read, or the diff of an edit it made without asking (only its +/- counts when the question showed the diff). /last shows the last call's whole output (what the tool returned), or the whole diff of an edit, asked or not; /last N shows the Nth call back (/last 1 is the last), of the last ` + strconv.Itoa(keptCalls) + ` this session kept.`,
 		Example: "/last\n/last 2",
 		Where:   ShellOnly,
 		Args:    AtMost(1),

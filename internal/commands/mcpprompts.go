@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/mcp"
 	"github.com/forgehq/forge/internal/render"
 )
@@ -154,19 +155,19 @@ func (e *Env) resourceMention(word string) (server, uri string, ok bool) {
 
 // attachResource reads a mentioned MCP resource into b, saying so, and
 // returns the bytes it attached.
-func (e *Env) attachResource(ctx context.Context, b *strings.Builder, server, uri string, room int) int {
+func (e *Env) attachResource(ctx context.Context, b *strings.Builder, server, uri string, room int, show func(agent.Event)) int {
 	label := server + ":" + uri
 	text, err := e.MCP.ReadResource(ctx, server, uri)
 	switch {
 	case err != nil:
-		e.note("@"+label+": "+err.Error()+"; not attached", map[string]any{"mention": label, "attached": false, "reason": err.Error()})
+		notice(show, "@"+label+": "+err.Error()+"; not attached")
 		return 0
 	case len(text) > maxAttachment || len(text) > room:
 		why := "is larger than a mention attaches; ask the model to read it with " + mcp.ReadResourceTool
-		e.note("@"+label+": "+why, map[string]any{"mention": label, "attached": false, "reason": why})
+		notice(show, "@"+label+": "+why)
 		return 0
 	}
-	e.note(fmt.Sprintf("attached %s (%s)", label, render.ByteSize(len(text))), map[string]any{"mention": label, "attached": true, "bytes": len(text)})
+	notice(show, fmt.Sprintf("attached %s (%s)", label, render.ByteSize(len(text))))
 	fmt.Fprintf(b, "\n\n<attached-resource server=%q uri=%q>\n%s", server, uri, text)
 	if !strings.HasSuffix(text, "\n") {
 		b.WriteString("\n")

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/render"
 	"github.com/forgehq/forge/internal/tools"
@@ -26,11 +27,11 @@ const (
 var mention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)@([^\s@]+)`) })
 
 // attachMentions adds to prompt the files it mentions as @path (relative
-// to the working directory), each said on the terminal with its size; a
+// to the working directory), each said through show with its size; a
 // directory, a binary or huge file, or one forge would not let Read read
-// unasked is not attached, with a line that says why. A word that names
+// unasked is not attached, with a notice that says why. A word that names
 // nothing and does not look like a path (@someone) is left alone.
-func (e *Env) attachMentions(ctx context.Context, prompt string) string {
+func (e *Env) attachMentions(ctx context.Context, prompt string, show func(agent.Event)) string {
 	var b strings.Builder
 	seen := map[string]bool{}
 	total := 0
@@ -40,22 +41,21 @@ func (e *Env) attachMentions(ctx context.Context, prompt string) string {
 				continue
 			}
 			seen[m[1]] = true
-			total += e.attachResource(ctx, &b, server, uri, maxAttachments-total)
+			total += e.attachResource(ctx, &b, server, uri, maxAttachments-total, show)
 			continue
 		}
-		name, abs, ok := e.mentioned(m[1])
+		name, abs, ok := e.mentioned(m[1], show)
 		if !ok || seen[abs] || isImageFile(abs) {
 			continue // an image is attached as a picture (attachImages)
 		}
 		seen[abs] = true
 		content, refusal := e.attachment(ctx, name, abs, maxAttachments-total)
 		if refusal != "" {
-			e.note("@"+name+": "+refusal, map[string]any{"mention": name, "attached": false, "reason": refusal})
+			notice(show, "@"+name+": "+refusal)
 			continue
 		}
 		total += len(content)
-		e.note(fmt.Sprintf("attached %s (%s)", name, render.ByteSize(len(content))),
-			map[string]any{"mention": name, "attached": true, "bytes": len(content)})
+		notice(show, fmt.Sprintf("attached %s (%s)", name, render.ByteSize(len(content))))
 		fmt.Fprintf(&b, "\n\n<attached-file path=%q>\n%s", name, content)
 		if !strings.HasSuffix(content, "\n") {
 			b.WriteString("\n")
@@ -72,7 +72,7 @@ func (e *Env) attachMentions(ctx context.Context, prompt string) string {
 // the punctuation that ends a sentence ("see @main.go."). ok is false for
 // a word that names nothing and does not look like a path, and for a
 // path-like word that names nothing, which is said.
-func (e *Env) mentioned(word string) (name, abs string, ok bool) {
+func (e *Env) mentioned(word string, show func(agent.Event)) (name, abs string, ok bool) {
 	wd := e.workingDir()
 	for w := word; w != ""; w = w[:len(w)-1] {
 		p := w
@@ -87,7 +87,7 @@ func (e *Env) mentioned(word string) (name, abs string, ok bool) {
 		}
 	}
 	if strings.ContainsAny(strings.TrimRight(word, ",.;:!?)]}'\"`"), "/.") {
-		e.note("@"+word+": no such file in "+wd+"; not attached", map[string]any{"mention": word, "attached": false, "reason": "no such file"})
+		notice(show, "@"+word+": no such file in "+wd+"; not attached")
 	}
 	return "", "", false
 }
@@ -159,6 +159,12 @@ func (e *Env) workingDir() string {
 
 // note tells the person something about their prompt, on its own line.
 func (e *Env) note(text string, v map[string]any) { e.Printer().Value(text, v) }
+
+// notice says text through show, the run's view: a line on a terminal, a
+// notice event in JSON.
+func notice(show func(agent.Event), text string) {
+	show(agent.Event{Type: agent.EventNotice, Text: text})
+}
 
 func withinAny(path string, dirs []string) bool {
 	for _, d := range dirs {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/permission"
 	"github.com/forgehq/forge/internal/tools"
 )
@@ -71,7 +72,13 @@ func TestAttachMentions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env, out := mentionEnv(t, files)
-			got := env.promptWithContext(context.Background(), tt.prompt)
+			var said strings.Builder
+			got := env.promptWithContext(context.Background(), tt.prompt, func(e agent.Event) {
+				if e.Type != agent.EventNotice {
+					t.Errorf("a %s event, want notices only", e.Type)
+				}
+				said.WriteString(e.Text + "\n")
+			})
 			if !strings.HasPrefix(got, tt.prompt) {
 				t.Errorf("the prompt changed: %q", got)
 			}
@@ -86,12 +93,15 @@ func TestAttachMentions(t *testing.T) {
 				t.Errorf("the content is not attached:\n%s", got)
 			}
 			for _, n := range tt.notes {
-				if !strings.Contains(out.String(), n) {
-					t.Errorf("terminal lacks %q:\n%s", n, out.String())
+				if !strings.Contains(said.String(), n) {
+					t.Errorf("the notices lack %q:\n%s", n, said.String())
 				}
 			}
-			if tt.notes == nil && out.Len() > 0 {
-				t.Errorf("terminal: %q", out.String())
+			if tt.notes == nil && said.Len() > 0 {
+				t.Errorf("notices: %q", said.String())
+			}
+			if out.Len() > 0 {
+				t.Errorf("printed past the run's view: %q", out.String())
 			}
 		})
 	}
@@ -104,7 +114,7 @@ func TestAttachMentionAsks(t *testing.T) {
 		env, _ := mentionEnv(t, map[string]string{"home/.ssh/id": "KEY\n"})
 		k := &keyAsker{keys: []string{key}}
 		env.AskKey = k.askKey
-		got := env.promptWithContext(context.Background(), "check @home/.ssh/id")
+		got := env.promptWithContext(context.Background(), "check @home/.ssh/id", func(agent.Event) {})
 		if attached := strings.Contains(got, "KEY"); attached != (key == "y") {
 			t.Errorf("answer %s: attached %v", key, attached)
 		}
@@ -140,12 +150,12 @@ func TestShellOutputGoesWithTheNextPrompt(t *testing.T) {
 	env, _ := mentionEnv(t, nil)
 	env.keepShellOutput("go test ./...", tools.OK("FAIL x\n", "exit_code", 1))
 	env.keepShellOutput("yes", tools.OK(strings.Repeat("y\n", 40<<10)))
-	got := env.promptWithContext(context.Background(), "why?")
+	got := env.promptWithContext(context.Background(), "why?", func(agent.Event) {})
 	if !strings.Contains(got, "<shell-command>go test ./...</shell-command>\n<shell-output status=\"exit code 1\">\nFAIL x\n</shell-output>") ||
 		!strings.HasSuffix(got, "\n\nwhy?") || !strings.Contains(got, "bytes cut ...]") || len(got) > maxShellOutputs {
 		t.Errorf("prompt (%d bytes):\n%.600s", len(got), got)
 	}
-	if again := env.promptWithContext(context.Background(), "and?"); again != "and?" {
+	if again := env.promptWithContext(context.Background(), "and?", func(agent.Event) {}); again != "and?" {
 		t.Errorf("the output went twice: %.200q", again)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/forgehq/forge/internal/llm"
@@ -57,15 +58,19 @@ func runModel(ctx context.Context, env *Env, inv Invocation) int {
 	}
 	provider, name, err := env.Models.Current(ctx)
 	if err != nil {
-		return env.Fail(ExitFailed, "model", err.Error())
+		return env.failModel(err)
 	}
 	known, served, err := env.Models.Models(ctx)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Model: %s (%s)\n", name, provider)
 	if len(known) > 0 {
 		fmt.Fprintf(&b, "\nKnown to forge:\n")
+		w := 0
 		for _, k := range known {
-			fmt.Fprintf(&b, "  %s%s\n", mark(k, name), k)
+			w = max(w, len(k))
+		}
+		for _, k := range known {
+			fmt.Fprintf(&b, "  %s%s\n", mark(k, name), strings.TrimRight(fmt.Sprintf("%-*s  %s", w, k, modelFacts(k)), " "))
 		}
 	}
 	var others []string
@@ -92,6 +97,24 @@ func runModel(ctx context.Context, env *Env, inv Invocation) int {
 	return ExitOK
 }
 
+// modelFacts is what forge knows of a model, for the list: its window
+// and its list price, "" for neither.
+func modelFacts(name string) string {
+	info, _ := llm.LookupModel(name)
+	var facts []string
+	switch n := info.ContextWindow; {
+	case n >= 1_000_000:
+		facts = append(facts, fmt.Sprintf("%.2gM window", float64(n)/1e6))
+	case n > 0:
+		facts = append(facts, fmt.Sprintf("%dk window", n/1000))
+	}
+	if p := info.Price; p != nil {
+		usd := func(f float64) string { return "$" + strconv.FormatFloat(f, 'f', -1, 64) }
+		facts = append(facts, usd(p.Input)+" in, "+usd(p.Output)+" out per million tokens")
+	}
+	return strings.Join(facts, " · ")
+}
+
 // mark marks the current model in a list.
 func mark(m, current string) string {
 	if m == current {
@@ -105,19 +128,34 @@ func switchModel(ctx context.Context, env *Env, spec string) int {
 	before, _, _ := env.Models.Current(ctx)
 	provider, name, err := env.Models.Switch(ctx, spec)
 	if err != nil {
-		return env.Fail(ExitFailed, "model", err.Error())
+		return env.failModel(err)
 	}
 	text := fmt.Sprintf("Model: %s (%s), from the next prompt; the conversation goes on.", name, provider)
 	v := map[string]any{"provider": provider, "model": name}
-	if provider != before && hasReasoning(env.Conversation.Messages) {
-		text += " The conversation's earlier thinking was made for " + before + " and is left out of what " + provider + " is sent."
+	if maker := foreignThinking(env.Conversation.Messages, provider); provider != before && maker != "" {
+		text += " The conversation's earlier thinking was made for " + maker + " and is left out of what " + provider + " is sent."
 		v["thinking_dropped"] = true
 	}
 	env.Printer().Value(text, v)
 	return ExitOK
 }
 
-// hasReasoning says some message of msgs came with thinking.
-func hasReasoning(msgs []llm.Message) bool {
-	return slices.ContainsFunc(msgs, func(m llm.Message) bool { return len(m.Reasoning) > 0 })
+// foreignThinking names who made the thinking of msgs that provider
+// cannot be sent: Claude's signed thinking goes to Anthropic alone, and
+// Anthropic takes no other server's reasoning. "" when there is none, as
+// when the conversation goes back to the provider that made it.
+func foreignThinking(msgs []llm.Message, provider string) string {
+	toAnthropic := provider == "anthropic"
+	foreign := slices.ContainsFunc(msgs, func(m llm.Message) bool {
+		return slices.ContainsFunc(m.Reasoning, func(r llm.Reasoning) bool {
+			return (r.Provider == llm.ReasoningAnthropic) != toAnthropic
+		})
+	})
+	switch {
+	case !foreign:
+		return ""
+	case toAnthropic:
+		return "another provider"
+	}
+	return "anthropic"
 }

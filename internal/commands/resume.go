@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -46,12 +47,16 @@ func runResume(ctx context.Context, env *Env, inv Invocation) int {
 			ask = env.Ask
 		}
 		var err error
-		if id, err = PickSession(ctx, env, ask); err != nil {
-			var named *NameSessionError
-			if errors.As(err, &named) {
-				env.Printer().Value(named.List+"\n\n/resume ID goes on from one of them.", map[string]any{"sessions": named.Sessions})
-				return ExitOK
-			}
+		id, err = PickSession(ctx, env, ask)
+		var named *NameSessionError
+		switch {
+		case errors.As(err, &named):
+			env.Printer().Value(named.List+"\n\n/resume ID goes on from one of them.", map[string]any{"sessions": named.Sessions})
+			return ExitOK
+		case errors.Is(err, context.Canceled) || errors.Is(err, io.EOF):
+			// Ctrl-C or Ctrl-D at the question: none chosen, said so.
+			id, err = "", nil
+		case err != nil:
 			return env.Fail(ExitFailed, "session", err.Error())
 		}
 		if id == "" {
@@ -174,11 +179,32 @@ func PickSession(ctx context.Context, env *Env, ask Asker) (string, error) {
 			return "", err
 		}
 		id, ok := pickAnswer(strings.TrimSpace(answer), list)
-		if ok {
+		switch {
+		case ok && (id == "" || env.sessionExists(id, list)):
 			return id, nil
+		case ok:
+			question = fmt.Sprintf("There is no session %s (%s, or an id; Enter for none): ", id, numbers)
+		default:
+			question = fmt.Sprintf("%q is none of them (%s, or an id; Enter for none): ", clipRunes(strings.TrimSpace(answer), 20), numbers)
 		}
-		question = fmt.Sprintf("%q is none of them (%s, or an id; Enter for none): ", clipRunes(strings.TrimSpace(answer), 20), numbers)
 	}
+}
+
+// sessionExists says whether session id is kept: one of list, or of
+// another directory.
+func (e *Env) sessionExists(id string, list []session.Summary) bool {
+	for _, s := range list {
+		if s.ID == id {
+			return true
+		}
+	}
+	all, _ := e.Sessions.Store.List()
+	for _, s := range all {
+		if s.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // pickAnswer reads an answer to the picker: a number of the list, a

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +75,7 @@ func TestPickSession(t *testing.T) {
 		{"an id", []string{"sess_recent"}, "sess_recent"},
 		{"nothing", []string{""}, ""},
 		{"again after a wrong answer", []string{"7", "later", " 1 "}, "sess_recent"},
+		{"again after an id of no session", []string{"sess_nothere", "sess_elsewhere"}, "sess_elsewhere"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sh, out, _ := sessionsShell(t)
@@ -91,6 +94,42 @@ func TestPickSession(t *testing.T) {
 				t.Errorf("the menu shows a session it should not, or marks one:\n%s", menu)
 			}
 		})
+	}
+}
+
+// An answer that names no session is asked again, saying why; Ctrl-C or
+// Ctrl-D at the question of /resume chooses none, and says the
+// conversation goes on.
+func TestPickSessionSaysWhy(t *testing.T) {
+	sh, out, errOut := sessionsShell(t)
+	var questions []string
+	answers := []string{"later", "sess_nothere", ""}
+	ask := func(_ context.Context, q string) (string, error) {
+		questions = append(questions, q)
+		a := answers[0]
+		answers = answers[1:]
+		return a, nil
+	}
+	if id, err := PickSession(context.Background(), sh.Env(), ask); id != "" || err != nil {
+		t.Fatalf("picked %q, %v", id, err)
+	}
+	want := []string{"Resume which one? (1-2, or an id; Enter for none) ",
+		`"later" is none of them (1-2, or an id; Enter for none): `,
+		"There is no session sess_nothere (1-2, or an id; Enter for none): "}
+	if !slices.Equal(questions, want) {
+		t.Errorf("questions %q, want %q", questions, want)
+	}
+
+	for _, stop := range []error{context.Canceled, io.EOF} {
+		out.Reset()
+		sh.Env().Ask = func(context.Context, string) (string, error) { return "", stop }
+		sh.Env().IO.InTerminal = true
+		if code := sh.Exec(context.Background(), "/resume"); code != ExitOK {
+			t.Errorf("%v: /resume exit %d: %s", stop, code, errOut)
+		}
+		if !strings.HasSuffix(out.String(), "The conversation goes on as it was.\n") || errOut.Len() != 0 {
+			t.Errorf("%v: /resume printed %q, %q", stop, out, errOut)
+		}
 	}
 }
 

@@ -29,6 +29,8 @@ type SandboxReport struct {
 	// where its writes go to a private copy and vanish.
 	Writable []string `json:"writable"`
 	Scratch  []string `json:"scratch,omitempty"`
+	// Private are the caches whose writes go to the sandbox's own copy.
+	Private  []string `json:"private,omitempty"`
 	ReadOnly []string `json:"read_only"`
 	Hidden   []string `json:"hidden"`
 	Hosts    []string `json:"allowed_hosts"`
@@ -78,6 +80,8 @@ func runSandboxCheck(_ context.Context, env *Env, _ Invocation) int {
 	list("Writable", r.Writable, "nothing")
 	if r.Mode == "read-only" {
 		list("Private copies (writes vanish)", r.Scratch, "none")
+	} else {
+		list("Caches (writes kept in the sandbox's own copy)", r.Private, "none")
 	}
 	list("Read-only inside them", r.ReadOnly, "none")
 	list("Hidden", r.Hidden, "none")

@@ -140,7 +140,7 @@ func (e *Env) Resume(id string, latest bool) ([]string, error) {
 	}
 	e.Sessions.log = log
 	e.resumed = st.Shown
-	e.Spending = Spending{Prompts: st.Turns, Usage: st.Usage, Cost: st.CostUSD, Priced: st.CostUSD > 0}
+	e.Spending = Spending{Prompts: st.Turns, Requests: st.Requests, Usage: st.Usage, Cost: st.CostUSD, Priced: st.CostUSD > 0}
 	return append(st.Warnings, warnings...), nil
 }
 

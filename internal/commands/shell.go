@@ -117,7 +117,7 @@ func (s *Shell) Exec(ctx context.Context, line string) int {
 	}
 	name, rest := cutWord(line)
 	if !strings.HasPrefix(name, "/") {
-		return runPrompt(ctx, s.env, s.env.promptWithContext(ctx, line), s.env.typedLine, false, AgentOptions{Exec: s.env.Exec})
+		return runPrompt(ctx, s.env, line, s.env.typedLine, false, AgentOptions{Exec: s.env.Exec, images: line, shellLine: true})
 	}
 	c, ok := s.command(name)
 	if !ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgehq/forge/internal/agent"
 	"github.com/forgehq/forge/internal/tools"
 )
 
@@ -48,10 +49,9 @@ func (e *Env) shellOutputSize() int {
 
 // promptWithContext is a prompt typed in the shell with what goes with
 // it: the output of the !commands run since the last prompt, before it,
-// the files it @mentions, after it, and the images it names, attached.
-func (e *Env) promptWithContext(ctx context.Context, prompt string) string {
-	e.attachImages(ctx, prompt)
-	prompt = e.attachMentions(ctx, prompt)
+// and the files it @mentions, after it, each said through show.
+func (e *Env) promptWithContext(ctx context.Context, prompt string, show func(agent.Event)) string {
+	prompt = e.attachMentions(ctx, prompt, show)
 	if len(e.shellOutput) == 0 {
 		return prompt
 	}

@@ -12,7 +12,8 @@ import (
 // Spending is what a session's prompts have used so far.
 type Spending struct {
 	Prompts int
-	// Requests counts model requests.
+	// Requests counts the model requests whose tokens and cost Usage and
+	// Cost sum: subagents' and summaries' too.
 	Requests int
 	Usage    llm.Usage
 	// Cost counts in US dollars only while Priced.
@@ -24,6 +25,12 @@ type Spending struct {
 
 // addRequest counts a model request outside a prompt (a /compact summary).
 func (s *Spending) addRequest(u llm.Usage, cost float64) {
+	s.Requests++
+	s.spend(u, cost)
+}
+
+// spend adds tokens and their cost.
+func (s *Spending) spend(u llm.Usage, cost float64) {
 	s.Usage = s.Usage.Add(u)
 	s.Cost += cost
 }
@@ -33,8 +40,8 @@ func (s *Spending) addRequest(u llm.Usage, cost float64) {
 func (s *Spending) add(d agent.Done) {
 	s.Priced = d.Priced && (s.Priced || s.Prompts == 0)
 	s.Prompts++
-	s.Requests += d.Turns
-	s.addRequest(d.Usage, d.Cost)
+	s.Requests += d.Requests
+	s.spend(d.Usage, d.Cost)
 	s.Last = &d
 }
 

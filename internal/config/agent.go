@@ -138,6 +138,17 @@ var agentSettings = []setting{
 		apply: func(c *Config, v any, _ resolver) error {
 			return setInt(&c.MaxAnswerSize, v, minAnswerSize, fmt.Sprintf("must be at least %d bytes", minAnswerSize))
 		}},
+	{key: "max_answer_time", get: func(c Config) string { return c.MaxAnswerTime.String() },
+		apply: func(c *Config, v any, _ resolver) error {
+			d, err := toDuration(v)
+			if err == nil && d < time.Minute {
+				return errors.New("must be at least 1m: shorter would cut ordinary answers")
+			}
+			if err == nil {
+				c.MaxAnswerTime = d
+			}
+			return err
+		}},
 	{key: "stream_idle_timeout", get: func(c Config) string { return c.StreamIdleTimeout.String() },
 		apply: func(c *Config, v any, _ resolver) error {
 			d, err := toDuration(v)
@@ -186,6 +197,7 @@ func agentDefaults() map[string]any {
 		// tokens, well under 1 MiB): only a stream without end meets it.
 		"max_answer_size":     4 << 20,
 		"stream_idle_timeout": 5 * time.Minute,
+		"max_answer_time":     30 * time.Minute,
 	}
 }
 

@@ -77,6 +77,7 @@ var badKeys = []badKey{
 	{key: "context_window", wrongType: "[1]", outOfRange: "10", env: "big", flag: "999"},
 	{key: "max_answer_size", wrongType: "[1]", outOfRange: "100", env: "huge"},
 	{key: "stream_idle_timeout", wrongType: "[1]", outOfRange: "0", env: "forever"},
+	{key: "max_answer_time", wrongType: "[1]", outOfRange: "10s", env: "forever"},
 	{key: "system_prompt", wrongType: "[p.md]", outOfRange: "missing.md", env: "missing.md", flag: "missing.md"},
 	{key: "pass_env", wrongType: "{A: 1}", outOfRange: "[GOOD, 1BAD]", env: "BAD-NAME"},
 	{key: "read.allow_outside", template: "read:\n  allow_outside: %s\n", wrongType: "[true]", outOfRange: "2", env: "perhaps"},

@@ -48,7 +48,7 @@ type Config struct {
 	Provider        string        // provider, --provider: openai|anthropic|ollama; "" = not chosen, the app decides
 	Model           string        // model, --model: the model's name as its provider spells it; "" = the provider's default
 	BaseURL         string        // base_url, --base-url: the provider's http(s) endpoint; "" = the provider's own
-	API             string        // api, --api: responses|chat, the API of provider openai; "" = Responses for OpenAI's own, Chat Completions elsewhere
+	API             string        // api, --api: responses|chat, the API of provider openai (and ollama); "" = Responses for OpenAI's own, Chat Completions elsewhere
 	Effort          string        // effort, --effort: low|medium|high, how hard a reasoning model thinks; "" = the model's default
 	Approval        string        // approval, --approval: ask (default), auto-edit, yolo or plan
 	MaxTurns        int           // max_turns, --max-turns: model turns one request may take; default 50, >= 1
@@ -59,6 +59,7 @@ type Config struct {
 	MaxTokens       int           // max_tokens, --max-tokens: tokens one prompt may use; 0 = no limit
 	ContextWindow   int           // context_window, --context-window: the model's window; 0 = known or assumed
 	MaxAnswerSize   int           // max_answer_size: bytes of text, thinking and tool arguments one answer may stream; default 4 MiB
+	MaxAnswerTime   time.Duration // max_answer_time: how long one answer may stream; default 30m
 	// StreamIdleTimeout (stream_idle_timeout; default 5m) fails a model request that brings nothing new for this long.
 	StreamIdleTimeout time.Duration
 	Sandbox           Sandbox                   // sandbox.mode, sandbox.writable, sandbox.caches, sandbox.network.allow

@@ -255,7 +255,7 @@ func AddFlags(fs *pflag.FlagSet) {
 		fs.String("base-url", "", "the provider's http(s) endpoint (default: the provider's own)")
 	})
 	add("api", func() {
-		fs.String("api", "", "the API of --provider openai: responses or chat (default: responses for OpenAI's own API, chat for any other server)")
+		fs.String("api", "", "the API of --provider openai or ollama: responses or chat (default: responses for OpenAI's own API, chat for any other server)")
 	})
 	add("effort", func() {
 		fs.String("effort", "", "how hard a model that can reason thinks first: "+strings.Join(efforts[:3], ", ")+" (default: the model's own; off for none)")

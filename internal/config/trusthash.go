@@ -48,7 +48,16 @@ func ProjectHash(dir, home string) (string, error) {
 	if err == nil {
 		err = h.claude(dir)
 	}
-	for _, p := range slices.Concat(projectRuns(dir, home), claudeRuns(dir, home)) {
+	runs := slices.Concat(projectRuns(dir, home), claudeRuns(dir, home))
+	// What those scripts load counts too: a trusted server's helper module
+	// changed by a pull is as much a change as its entry file.
+	// Only the project's own: a program elsewhere is not the project's to change.
+	for _, p := range scripts.Loads(runs, projectPlace(dir, home)) {
+		if within(p, dir) {
+			runs = append(runs, p)
+		}
+	}
+	for _, p := range runs {
 		if err != nil {
 			break
 		}
@@ -90,12 +99,7 @@ func claudeRuns(dir, home string) []string {
 	r := resolver{cwd: dir, home: home}
 	none := func(string) (string, bool) { return "", false }
 	layers, _ := readClaudeLayers(filepath.Join(dir, ClaudeDirName, claudeSettingsFile), filepath.Join(dir, claudeMCPFile), none, r)
-	place := scripts.Place{Dir: dir, Home: home, Env: func(name string) (string, bool) {
-		if name == "FORGE_PROJECT_DIR" || name == "CLAUDE_PROJECT_DIR" {
-			return dir, true
-		}
-		return "", false
-	}}
+	place := projectPlace(dir, home)
 	var runs []string
 	for _, l := range layers {
 		if hooks, _, err := parseHooks(l.path, l.sections["hooks"]); err == nil {
@@ -231,12 +235,7 @@ func projectRuns(dir, home string) []string {
 		return nil
 	}
 	r := resolver{cwd: dir, home: home}
-	place := scripts.Place{Dir: dir, Home: home, Env: func(name string) (string, bool) {
-		if name == "FORGE_PROJECT_DIR" || name == "CLAUDE_PROJECT_DIR" {
-			return dir, true
-		}
-		return "", false
-	}}
+	place := projectPlace(dir, home)
 	var runs []string
 	if hooks, _, err := parseHooks(path, l.sections["hooks"]); err == nil {
 		for _, hk := range hooks {
@@ -258,6 +257,17 @@ func projectRuns(dir, home string) []string {
 	}
 	slices.Sort(runs)
 	return slices.Compact(runs)
+}
+
+// projectPlace is where a project's hooks run: its root, with the
+// variables that name it and no other.
+func projectPlace(dir, home string) scripts.Place {
+	return scripts.Place{Dir: dir, Home: home, Env: func(name string) (string, bool) {
+		if name == "FORGE_PROJECT_DIR" || name == "CLAUDE_PROJECT_DIR" {
+			return dir, true
+		}
+		return "", false
+	}}
 }
 
 // projectServerDir is the directory a project's MCP server runs in: its

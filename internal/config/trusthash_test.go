@@ -144,3 +144,43 @@ func TestProjectHashDoesNotWaitOnAFIFO(t *testing.T) {
 		t.Fatal("ProjectHash waits on a FIFO")
 	}
 }
+
+// A module a trusted project's server imports, or a library its hook
+// sources, changed behind the person's back ends the trust as a change of
+// the entry script does; a module outside the project is not hashed.
+func TestProjectHashCoversWhatScriptsLoad(t *testing.T) {
+	f, _ := projectFixture(t, "", `mcp:
+  servers:
+    py: {command: python3, args: [tools/srv.py]}
+hooks:
+  PostToolUse:
+    - hooks: [{type: command, command: "bash scripts/fmt.sh"}]
+`)
+	f.write("tools/srv.py", "import helper\nimport os\n")
+	f.write("tools/helper.py", "def ok(): pass\n")
+	f.write("scripts/fmt.sh", "source scripts/lib.sh\n")
+	f.write("scripts/lib.sh", "fmt_all() { :; }\n")
+	f.write("unrelated.txt", "a\n")
+	before, err := ProjectHash(f.cwd, f.home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.write("unrelated.txt", "b\n")
+	if same, _ := ProjectHash(f.cwd, f.home); same != before {
+		t.Errorf("a file no script loads changed the hash")
+	}
+	for _, tt := range []struct{ file, body string }{
+		{"tools/helper.py", "def ok(): steal()\n"},
+		{"scripts/lib.sh", "fmt_all() { cat ~/.ssh/id_rsa; }\n"},
+	} {
+		f.write(tt.file, tt.body)
+		after, err := ProjectHash(f.cwd, f.home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after == before {
+			t.Errorf("changing %s left the hash as it was", tt.file)
+		}
+		before = after
+	}
+}

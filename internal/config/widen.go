@@ -51,6 +51,7 @@ var projectPolicy = map[string]widens{
 	"max_answer_size": func(b, p Config) bool { return p.MaxAnswerSize > b.MaxAnswerSize },
 	// A longer wait for a silent server is a looser limit too.
 	"stream_idle_timeout": func(b, p Config) bool { return p.StreamIdleTimeout > b.StreamIdleTimeout },
+	"max_answer_time":     func(b, p Config) bool { return p.MaxAnswerTime > b.MaxAnswerTime },
 
 	// What forge shows, and how tool calls are written: a project may choose these.
 	"output":           neutral,

@@ -36,6 +36,10 @@ var parserProblems = []string{
 // that the file cannot go on from: the first beginning of the file that
 // fails with the same problem.
 func yamlSyntaxError(data []byte, err error) error {
+	lines := strings.SplitAfter(string(data), "\n")
+	if terr := tabError(lines); terr != nil {
+		return terr
+	}
 	m := yamlLine().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
@@ -45,25 +49,55 @@ func yamlSyntaxError(data []byte, err error) error {
 	if slices.Contains(parserProblems, problem) {
 		line++
 	}
-	lines := strings.SplitAfter(string(data), "\n")
 	if len(lines) <= maxLineSearch {
-		if n := firstFailing(lines, problem); n > 0 {
+		if n, _ := firstFailing(lines, problem); n > 0 {
 			line = n
 		}
 	}
 	if line < 1 || line > len(lines) {
 		return errors.New("yaml: " + problem)
 	}
-	text := strings.TrimSpace(lines[line-1])
+	return errors.New("yaml: line " + strconv.Itoa(line) + ": " + problem + " (line " + strconv.Itoa(line) + " is " +
+		quotedLine(strings.TrimSpace(lines[line-1])) + ")")
+}
+
+// quotedLine is a line of the file quoted for a message, cut when long.
+func quotedLine(text string) string {
 	if r := []rune(text); len(r) > 60 {
 		text = string(r[:59]) + "…"
 	}
-	return errors.New("yaml: line " + strconv.Itoa(line) + ": " + problem + " (line " + strconv.Itoa(line) + " is " + strconv.Quote(text) + ")")
+	return strconv.Quote(text)
+}
+
+// tabError is the error of a file that cannot be read because a line is
+// indented with a tab, which YAML does not allow and an editor does not
+// show: its line and column, and the line quoted with the tab visible.
+// The line is the last of the shortest beginning of the file that does
+// not parse, when the parser blames a tab or a character that cannot
+// start a token (what it says of a tab at the start of the file). nil
+// otherwise.
+func tabError(lines []string) error {
+	if len(lines) > maxLineSearch {
+		return nil
+	}
+	n, problem := firstFailing(lines, "")
+	if n == 0 || !strings.Contains(problem, "tab character") && !strings.Contains(problem, "cannot start any token") {
+		return nil
+	}
+	l := strings.TrimRight(lines[n-1], "\r\n")
+	indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+	col := strings.IndexByte(indent, '\t')
+	if col < 0 {
+		return nil
+	}
+	return errors.New("yaml: line " + strconv.Itoa(n) + ", column " + strconv.Itoa(col+1) +
+		": a tab in the indentation; YAML indents with spaces only (line " + strconv.Itoa(n) + " is " + quotedLine(l) + ")")
 }
 
 // firstFailing is the number of lines of the shortest beginning of the
-// file that fails with problem; 0 when none does.
-func firstFailing(lines []string, problem string) int {
+// file that fails with problem, or with any problem when problem is "",
+// and the problem it fails with; 0 when none does.
+func firstFailing(lines []string, problem string) (int, string) {
 	var b strings.Builder
 	for i, l := range lines {
 		b.WriteString(l)
@@ -72,9 +106,12 @@ func firstFailing(lines []string, problem string) int {
 		if err == nil {
 			continue
 		}
+		if problem == "" {
+			return i + 1, err.Error()
+		}
 		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil && m[2] == problem {
-			return i + 1
+			return i + 1, problem
 		}
 	}
-	return 0
+	return 0, ""
 }

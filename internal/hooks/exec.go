@@ -94,10 +94,12 @@ func (r *Runner) exec(ctx context.Context, h Hook, input []byte) runResult {
 	return res
 }
 
-// kill ends the hook's shell and all it started: first its descendants,
-// also those that left its group (setsid), while they still hang off it,
-// then the group.
+// kill ends the hook's shell and all it started: its group stopped first,
+// so that nothing new starts meanwhile, then its descendants, also those
+// that left its group (setsid), while they still hang off it, then the
+// group.
 func kill(pid int) error {
+	proc.Freeze(pid)
 	_ = proc.EndDescendants(pid, 0)
 	return proc.Terminate(pid, 0)
 }

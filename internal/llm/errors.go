@@ -158,7 +158,7 @@ func (e *Error) Hint() string {
 	case KindTimeout:
 		return "the provider did not answer in time: retry later, or allow more time"
 	case KindTooLarge:
-		return "the model did not end its answer: retry, or ask for less (max_answer_size sets the cap)"
+		return "the model did not end its answer: retry, or ask for less (max_answer_size and max_answer_time set the caps)"
 	case KindStalled:
 		return "the provider stopped answering: retry later (stream_idle_timeout sets how long forge waits)"
 	}

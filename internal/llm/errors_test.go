@@ -50,7 +50,7 @@ func TestErrorLine(t *testing.T) {
 			`openai: cannot build the request: tool "X": input schema is not JSON`, "", false},
 		{&Error{Provider: "openai", Kind: KindTooLarge, Message: "it passed 4 MiB of text, thinking and tool arguments; stopped"},
 			"openai: the answer is too long: it passed 4 MiB of text, thinking and tool arguments; stopped",
-			"the model did not end its answer: retry, or ask for less (max_answer_size sets the cap)", false},
+			"the model did not end its answer: retry, or ask for less (max_answer_size and max_answer_time set the caps)", false},
 		{&Error{Provider: "anthropic", Kind: KindStalled, Message: "nothing new for 5m0s (keep-alives do not count); stopped"},
 			"anthropic: the answer stalled: nothing new for 5m0s (keep-alives do not count); stopped",
 			"the provider stopped answering: retry later (stream_idle_timeout sets how long forge waits)", true},

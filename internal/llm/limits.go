@@ -16,6 +16,12 @@ const (
 	// a large model to load or think, short enough that a hung server does
 	// not hold the person for hours.
 	DefaultStreamIdleTimeout = 5 * time.Minute
+	// DefaultMaxAnswerTime bounds how long one answer may stream: a model
+	// that never ends but keeps sending a little (a loop at a slow
+	// server's pace) would take days to reach the size cap. Half an hour
+	// is several times the longest answer a hosted model streams, and
+	// room for a long one from a slow local model.
+	DefaultMaxAnswerTime = 30 * time.Minute
 )
 
 // AfterFunc waits for d in its own goroutine and then calls f, as

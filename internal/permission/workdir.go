@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // InDir returns a Policy like p that works in dir, as the executor does
@@ -20,6 +21,13 @@ func (p *Policy) InDir(dir string) (*Policy, error) {
 	}
 	cfg := p.cfg
 	cfg.WorkingDir, cfg.AllowedRoots, cfg.Allow, cfg.Deny = dir, lexical(p.roots[1:]), nil, nil
+	// A protected directory that now holds the work (a hook script's
+	// directory the person moved into) would make every edit ask: it is
+	// dropped, as the places given at start are.
+	cfg.Protected = slices.DeleteFunc(slices.Clone(cfg.Protected), func(d string) bool {
+		rel, err := filepath.Rel(filepath.Clean(d), filepath.Clean(dir))
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	})
 	q, err := New(cfg)
 	if err != nil {
 		return nil, err

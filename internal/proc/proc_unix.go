@@ -60,6 +60,16 @@ func Terminate(pgid int, grace time.Duration) error {
 	return nil
 }
 
+// Freeze stops every process of the group (SIGSTOP), so that none can
+// start another while its tree is being ended: a shell between a scan of
+// its children and the signal to its group could otherwise start one that
+// leaves the group (setsid) and outlives both.
+func Freeze(pgid int) {
+	if pgid > 1 {
+		_ = syscall.Kill(-pgid, syscall.SIGSTOP)
+	}
+}
+
 // Alive reports whether the group has a member that is not a zombie. Zombies
 // are left out because an init that does not reap orphans (as in some
 // containers) would otherwise keep a dead group "alive" forever.

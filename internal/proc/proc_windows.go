@@ -23,6 +23,10 @@ func GroupAttr() *syscall.SysProcAttr {
 // signalOf: Windows processes are not ended by signals.
 func signalOf(*os.ProcessState) (string, bool) { return "", false }
 
+// Freeze does nothing on Windows, where Terminate ends the whole tree at
+// once.
+func Freeze(int) {}
+
 // Terminate ends the process tree rooted at pgid (the leader's pid): there
 // is no SIGTERM on Windows, so the grace is not used and the tree is
 // killed at once.

@@ -106,10 +106,13 @@ type usageEvent struct {
 }
 
 type doneEvent struct {
-	Type   string    `json:"type"`
-	Reason string    `json:"reason"`
-	Turns  int       `json:"turns"`
-	Usage  usageJSON `json:"usage"`
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
+	Turns  int    `json:"turns"`
+	// Requests are all the requests Usage sums: subagents' and
+	// compactions' too.
+	Requests int       `json:"requests"`
+	Usage    usageJSON `json:"usage"`
 	// CostUSD is null when the model's price is unknown.
 	CostUSD   *float64 `json:"cost_usd"`
 	Text      string   `json:"text"`
@@ -167,7 +170,7 @@ func (v jsonRun) Event(e agent.Event) {
 		}
 		v.write(ev)
 	case agent.EventDone:
-		d := doneEvent{Type: "done", Reason: string(e.Done.Reason), Turns: e.Done.Turns, Usage: newUsage(e.Done.Usage),
+		d := doneEvent{Type: "done", Reason: string(e.Done.Reason), Turns: e.Done.Turns, Requests: e.Done.Requests, Usage: newUsage(e.Done.Usage),
 			Text: e.Done.Text, SessionID: v.sessionID, Model: e.Done.Model, FilesChanged: RelPaths(v.wd, e.Done.FilesChanged)}
 		if e.Done.Priced {
 			d.CostUSD = roundedCost(e.Done.Cost)

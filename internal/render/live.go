@@ -30,26 +30,40 @@ var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 // it (erase), then draws it again below (show). Its methods but stop are
 // called with mu held; its ticker takes mu to redraw.
 type liveArea struct {
-	w    io.Writer
-	mu   *sync.Mutex
-	r    *Renderer
-	cols int
-	now  func() time.Time
-	tick <-chan time.Time // nil: a ticker of liveTick, started on first show
+	w  io.Writer
+	mu *sync.Mutex
+	r  *Renderer
+	// width measures the terminal's width now (0: unknown), so that a
+	// resize while the area is drawn is followed; cols is the last
+	// measure, or the Renderer's.
+	width func() int
+	cols  int
+	now   func() time.Time
+	tick  <-chan time.Time // nil: a ticker of liveTick, started on first show
 
 	label  string
 	since  time.Time   // zero: no time shown
 	tail   *tailBuffer // nil: no output shown
 	active bool
-	drawn  int // lines on the screen now
+	drawn  int   // lines on the screen now
+	cells  []int // the width of each, in cells
 	frame  int
 	last   time.Time // when it was last drawn
 
 	quit, done chan struct{}
 }
 
-func newLiveArea(w io.Writer, mu *sync.Mutex, r *Renderer) *liveArea {
-	return &liveArea{w: w, mu: mu, r: r, cols: r.Cols(), now: time.Now}
+func newLiveArea(w io.Writer, mu *sync.Mutex, r *Renderer, width func() int) *liveArea {
+	return &liveArea{w: w, mu: mu, r: r, width: width, cols: r.Cols(), now: time.Now}
+}
+
+// measure takes the terminal's width now, if it can be known.
+func (a *liveArea) measure() {
+	if a.width != nil {
+		if w := a.width(); w > 0 {
+			a.cols = w
+		}
+	}
 }
 
 // show draws the area with label (and the time since since, unless it is
@@ -84,25 +98,50 @@ func (a *liveArea) erase() {
 	if a == nil || a.drawn == 0 {
 		return
 	}
+	a.measure()
 	_, _ = io.WriteString(a.w, a.eraseSeq())
-	a.drawn = 0
+	a.drawn, a.cells = 0, nil
 }
 
+// eraseSeq goes back to where the area's first line began and clears
+// its rows, line by line: clearing to the end of the screen from its
+// top corner makes some terminals (tmux) keep the screen in their
+// history. The lines were drawn to fit the width of their time; a
+// terminal made narrower since has wrapped each onto as many rows as it
+// now needs (as terminals that reflow do), and all those rows go.
 func (a *liveArea) eraseSeq() string {
 	if a.drawn == 0 {
 		return ""
 	}
-	if a.drawn == 1 {
-		return "\r\x1b[J"
+	rows := 0
+	for _, w := range a.cells {
+		rows += rowsOf(w, a.cols)
 	}
-	return fmt.Sprintf("\r\x1b[%dA\x1b[J", a.drawn-1)
+	if rows <= 1 {
+		return "\r\x1b[2K"
+	}
+	up := fmt.Sprintf("\x1b[%dA", rows-1)
+	return "\r" + up + strings.Repeat("\x1b[2K\x1b[B", rows-1) + "\x1b[2K" + up
 }
 
-// draw writes the area over what it drew before, in one write.
+// rowsOf is how many rows a line of w cells takes on a terminal of cols
+// columns (0: unknown, one row).
+func rowsOf(w, cols int) int {
+	if cols <= 0 || w <= cols {
+		return 1
+	}
+	return (w + cols - 1) / cols
+}
+
+// draw writes the area over what it drew before, in one write, to the
+// terminal's width now.
 func (a *liveArea) draw() {
-	lines := a.lines()
+	a.measure()
+	erase := a.eraseSeq()
+	lines, cells := a.lines()
 	var b strings.Builder
-	b.WriteString(a.eraseSeq())
+	b.WriteString(erase)
+	a.cells = cells
 	for i, l := range lines {
 		if i > 0 {
 			b.WriteString("\r\n")
@@ -115,8 +154,9 @@ func (a *liveArea) draw() {
 	a.drawn, a.last = len(lines), a.now()
 }
 
-// lines are the area's lines as drawn now.
-func (a *liveArea) lines() []string {
+// lines are the area's lines as drawn now, and the width of each in
+// cells.
+func (a *liveArea) lines() ([]string, []int) {
 	width := max(a.cols-liveSpare, 10)
 	head := a.label
 	if !a.since.IsZero() {
@@ -125,14 +165,18 @@ func (a *liveArea) lines() []string {
 	} else {
 		head = clipCells(head, width-2)
 	}
-	out := []string{a.r.paint(a.r.st.hint, spinnerFrames[a.frame%len(spinnerFrames)]) + " " + head}
+	frame := spinnerFrames[a.frame%len(spinnerFrames)]
+	out := []string{a.r.paint(a.r.st.hint, frame) + " " + head}
+	cells := []int{textWidth(frame) + 1 + textWidth(head)}
 	if a.tail == nil {
-		return out
+		return out, cells
 	}
 	for _, l := range a.tail.last(liveLines) {
-		out = append(out, "    "+a.r.paint(a.r.st.label, clipCells(displayLine(l), width-4)))
+		l = clipCells(displayLine(l), width-4)
+		out = append(out, "    "+a.r.paint(a.r.st.label, l))
+		cells = append(cells, 4+textWidth(l))
 	}
-	return out
+	return out, cells
 }
 
 // start starts the ticker that turns the spinner and the clock, once.

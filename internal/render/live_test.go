@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -85,7 +87,7 @@ func testArea() (*liveArea, *bytes.Buffer, *fakeClock, chan time.Time) {
 	var mu sync.Mutex
 	clock := &fakeClock{t: time.Date(2024, 1, 15, 10, 0, 0, 0, time.UTC)}
 	tick := make(chan time.Time)
-	a := newLiveArea(&buf, &mu, New(Options{Width: 40}))
+	a := newLiveArea(&buf, &mu, New(Options{Width: 40}), nil)
 	a.now, a.tick = clock.now, tick
 	return a, &buf, clock, tick
 }
@@ -114,7 +116,7 @@ func TestLiveAreaDraws(t *testing.T) {
 	clock.advance(1200 * time.Millisecond)
 	a.onTick()
 	got := buf.String()
-	want := "\r\x1b[J\r⠙ Bash(for i in 1 2 3; do echo … · 1s\r\n    line1"
+	want := "\r\x1b[2K\r⠙ Bash(for i in 1 2 3; do echo … · 1s\r\n    line1"
 	if !strings.HasPrefix(got, want) {
 		t.Errorf("after a tick %q, want it to start %q", got, want)
 	}
@@ -127,7 +129,7 @@ func TestLiveAreaDraws(t *testing.T) {
 	a.changed()
 	got = buf.String()
 	a.mu.Unlock()
-	if !strings.HasPrefix(got, "\r\x1b[1A\x1b[J\r") || !strings.Contains(got, "· 2s\r\n    line1\r\n    line2 xxxxxxxxxxxxxxxxxxxxxxxxxx…") {
+	if !strings.HasPrefix(got, "\r\x1b[1A\x1b[2K\x1b[B\x1b[2K\x1b[1A\r") || !strings.Contains(got, "· 2s\r\n    line1\r\n    line2 xxxxxxxxxxxxxxxxxxxxxxxxxx…") {
 		t.Errorf("after more output %q", got)
 	}
 	for _, l := range strings.Split(got, "\r\n") {
@@ -142,23 +144,20 @@ func TestLiveAreaDraws(t *testing.T) {
 	a.hide()
 	a.changed() // hidden: output draws nothing
 	a.mu.Unlock()
-	if got := buf.String(); got != "\r\x1b[2A\x1b[J" {
+	if got := buf.String(); got != "\r\x1b[2A\x1b[2K\x1b[B\x1b[2K\x1b[B\x1b[2K\x1b[2A" {
 		t.Errorf("erase %q", got)
 	}
 	a.stop()
 }
 
+// twoRows erases an area of two rows.
+const twoRows = "\r\x1b[1A\x1b[2K\x1b[B\x1b[2K\x1b[1A"
+
+var moves = regexp.MustCompile(`\r|\x1b\[\d*[ABK]`)
+
 // unmoved drops the cursor moves and erasures the area writes.
 func unmoved(s string) string {
-	for _, seq := range []string{"\r", "\x1b[J"} {
-		s = strings.ReplaceAll(s, seq, "")
-	}
-	if i := strings.Index(s, "\x1b["); i >= 0 {
-		if j := strings.IndexByte(s[i:], 'A'); j >= 0 {
-			s = s[:i] + s[i+j+1:]
-		}
-	}
-	return s
+	return moves.ReplaceAllString(s, "")
 }
 
 // A stopped area draws nothing more, and stopping twice or a nil area is
@@ -170,7 +169,7 @@ func TestLiveAreaStop(t *testing.T) {
 	a.mu.Unlock()
 	a.stop()
 	a.stop()
-	if got := buf.String(); got != "\r⠋ Thinking…\r\x1b[J" {
+	if got := buf.String(); got != "\r⠋ Thinking…\r\x1b[2K" {
 		t.Errorf("%q", got)
 	}
 	clock.advance(time.Hour)
@@ -178,4 +177,64 @@ func TestLiveAreaStop(t *testing.T) {
 	none.stop()
 	none.hide()
 	none.erase()
+}
+
+// A terminal made narrower while the area is drawn has wrapped its lines:
+// the next redraw goes up over every row they now take, and draws them
+// to the new width; one made wider again erases as many rows as drawn.
+func TestLiveAreaFollowsResize(t *testing.T) {
+	a, buf, clock, _ := testArea()
+	cols := 40
+	a.width = func() int { return cols }
+	tail := &tailBuffer{}
+	tail.write(strings.Repeat("y", 50) + "\n")
+	a.mu.Lock()
+	a.show("Bash(sleep 30; echo a long command indeed)", clock.now(), tail)
+	a.mu.Unlock()
+	for _, l := range strings.Split(buf.String(), "\r\n") {
+		if w := textWidth(unmoved(l)); w != 40-liveSpare {
+			t.Errorf("%q is %d cells wide, want %d", l, w, 40-liveSpare)
+		}
+	}
+
+	tests := []struct {
+		cols   int
+		erase  string // how the redraw begins
+		widths []int  // the width of each line it draws
+	}{
+		// 37 cells on 16 columns: 3 rows each
+		{16, "\r\x1b[5A" + strings.Repeat("\x1b[2K\x1b[B", 5) + "\x1b[2K\x1b[5A", []int{13, 13}},
+		{16, twoRows, []int{13, 13}},
+		{80, twoRows, []int{49, 54}},
+		{0, twoRows, []int{49, 54}}, // unknown: the last width known
+		{30, "\r\x1b[3A" + strings.Repeat("\x1b[2K\x1b[B", 3) + "\x1b[2K\x1b[3A", []int{27, 27}},
+	}
+	for _, tt := range tests {
+		cols = tt.cols
+		buf.Reset()
+		clock.advance(time.Second)
+		a.onTick()
+		got := buf.String()
+		if !strings.HasPrefix(got, tt.erase) {
+			t.Errorf("at %d columns the redraw %q, want it to start %q", tt.cols, got, tt.erase)
+		}
+		var widths []int
+		for _, l := range strings.Split(strings.TrimPrefix(got, tt.erase), "\r\n") {
+			widths = append(widths, textWidth(unmoved(l)))
+		}
+		if !slices.Equal(widths, tt.widths) {
+			t.Errorf("at %d columns the lines %q are %v cells wide, want %v", tt.cols, got, widths, tt.widths)
+		}
+	}
+	a.stop()
+}
+
+func TestRowsOf(t *testing.T) {
+	for _, tt := range []struct{ w, cols, want int }{
+		{0, 40, 1}, {40, 40, 1}, {41, 40, 2}, {80, 40, 2}, {81, 40, 3}, {100, 0, 1},
+	} {
+		if got := rowsOf(tt.w, tt.cols); got != tt.want {
+			t.Errorf("rowsOf(%d, %d) = %d, want %d", tt.w, tt.cols, got, tt.want)
+		}
+	}
 }

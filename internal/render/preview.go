@@ -35,14 +35,19 @@ type callPreview struct {
 	Brief string
 	// Output is what the call returned, whose first lines are shown.
 	Output string
-	// Change is what an edit did, shown as a short diff instead.
-	Change *tools.Change
+	// Change is what an edit did, shown as a short diff instead; only
+	// its counts when ChangeSeen (the question showed the diff).
+	Change     *tools.Change
+	ChangeSeen bool
 	// Tail is the last lines a call printed (a cancelled or failed one),
 	// shown instead of Output; TailMore counts the lines before them.
 	Tail     []string
 	TailMore int
 	// Bare shows the line alone (an output that is the run's answer).
 	Bare bool
+	// Sandboxed tags the line "[sandboxed]": the call ran confined, which
+	// is why it was not asked. The tag is kept whole; the headline is cut.
+	Sandboxed bool
 }
 
 // callLines are the lines a finished call leaves on a terminal of cols
@@ -53,6 +58,9 @@ func (r *Renderer) callLines(c callPreview, cols int) []string {
 	add := func(st lipgloss.Style, s string) {
 		plainNote += s
 		note += r.paint(st, s)
+	}
+	if c.Sandboxed {
+		add(r.st.hint, " "+sandboxedTag)
 	}
 	var body []string
 	more := 0
@@ -74,7 +82,9 @@ func (r *Renderer) callLines(c callPreview, cols int) []string {
 				add(n.st, n.count)
 			}
 		}
-		body, more = r.diffPreview(diff, cols)
+		if !c.ChangeSeen {
+			body, more = r.diffPreview(diff, cols)
+		}
 	case c.Brief != "":
 		add(r.st.label, " · "+oneLineText(c.Brief))
 	case c.Tail != nil:
@@ -279,8 +289,8 @@ func clipCells(s string, w int) string {
 }
 
 // LastCall is a finished call in full, as /last shows it: its line, then
-// its whole output, or the whole diff of the change it made when the
-// person had not seen it.
+// its whole output, or, for an edit, the whole diff of the change it made
+// with its counts.
 func LastCall(headline string, r *agent.CallResult) string {
 	glyph := map[agent.Status]string{agent.StatusSuccess: "✓", agent.StatusTimedOut: "⏱",
 		agent.StatusCancelled: "⊘", agent.StatusDenied: "⊘"}[r.Status]

@@ -62,6 +62,8 @@ func TestCallLinesGolden(t *testing.T) {
 		{"no output", callPreview{Glyph: "✓", Headline: "Bash(true)", Output: ""}},
 		{"a file read", callPreview{Glyph: "✓", Headline: "Read(main.go)", Brief: "120 lines", Output: "     1\tpackage main\n"}},
 		{"an edit applied without a question", callPreview{Glyph: "✓", Headline: "Edit(main.go)", Change: &edit}},
+		{"an edit approved after its diff was shown: its counts", callPreview{Glyph: "✓", Headline: "Edit(main.go)",
+			Change: &edit, ChangeSeen: true}},
 		{"a long rewrite", callPreview{Glyph: "✓", Headline: "Write(f.txt)", Change: &rewrite}},
 		{"a new file", callPreview{Glyph: "✓", Headline: "Write(new.txt)",
 			Change: &tools.Change{Path: "/p/new.txt", Created: true, New: []byte("one\ntwo\n")}}},
@@ -74,6 +76,9 @@ func TestCallLinesGolden(t *testing.T) {
 		{"an escape in the output", callPreview{Glyph: "✓", Headline: "Bash(cat x)", Output: "\x1b]0;pwned\x07title\n"}},
 		{"a long headline is cut to the width", callPreview{Glyph: "✓",
 			Headline: "Bash(go test -race -count=1 ./internal/agent/... ./internal/render/...)", Output: "ok\n"}},
+		{"a long sandboxed command: cut, its tag kept", callPreview{Glyph: "✓", Sandboxed: true,
+			Headline: "Bash(go test -race -count=1 ./internal/agent/... ./internal/render/...)", Output: "ok\n"}},
+		{"a short sandboxed command", callPreview{Glyph: "✓", Sandboxed: true, Headline: "Bash(ls)", Output: "go.mod\n"}},
 		{"a long headline with a note", callPreview{Glyph: "✓",
 			Headline: "Read(internal/render/testdata/markdown/answer_w80_color.golden)", Brief: "1,204 lines"}},
 		{"a long headline with an edit's counts", callPreview{Glyph: "✓",
@@ -171,6 +176,8 @@ func TestLastCall(t *testing.T) {
 		{"a cancelled call", agent.CallResult{Status: agent.StatusCancelled, Output: "Error: cancelled"}, "⊘ Bash(x)\nError: cancelled"},
 		{"the whole diff of an edit", agent.CallResult{Status: agent.StatusSuccess, Output: "updated", Change: &edit},
 			"✓ Bash(x) +2 −1\n--- /p/f\n+++ /p/f\n@@ -1,2 +1,3 @@\n a\n-b\n+B\n+c"},
+		{"the whole diff of an edit the question showed", agent.CallResult{Status: agent.StatusSuccess, Output: "updated",
+			Change: &edit, ChangeSeen: true}, "✓ Bash(x) +2 −1\n--- /p/f\n+++ /p/f\n@@ -1,2 +1,3 @@\n a\n-b\n+B\n+c"},
 	} {
 		if got := LastCall("Bash(x)", &tc.r); got != tc.want {
 			t.Errorf("%s:\n%s\nwant:\n%s", tc.name, got, tc.want)

@@ -19,6 +19,9 @@ type TextOptions struct {
 	// Terminal says Out is a terminal, where the echoed ^C of a cancelled
 	// call has moved the cursor off column 0.
 	Terminal bool
+	// Cols, when set, measures the terminal's width now (0: unknown):
+	// what a run redraws in place follows a resize while it runs.
+	Cols func() int
 }
 
 // NewText returns the Printer for people: panels and plain lines on

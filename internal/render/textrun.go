@@ -24,7 +24,7 @@ func (p textPrinter) Run(_ RunInfo, opts RunOptions) RunView {
 	}
 	if p.Terminal {
 		v.md = newMarkdownStream(p.Renderer)
-		v.live = newLiveArea(p.Out, &v.mu, p.Renderer)
+		v.live = newLiveArea(p.Out, &v.mu, p.Renderer, p.Cols)
 	}
 	return v
 }
@@ -176,6 +176,10 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 	case !v.p.Terminal:
 		v.line(v.progress, "✗ "+v.headline(c)+v.sandboxTag(c)+": "+oneLineText(r.Error))
 		v.sandboxNotes(r)
+	case r.Result.ErrorKind == tools.KindValidation || r.Result.ErrorKind == tools.KindUnknownTool:
+		// The model's mistake, which it is told in full and corrects:
+		// one line for the person, not a panel.
+		v.lines(v.progress, r0.callLines(mistakePreview(v.headline(c), r.Result), v.cols()))
 	default:
 		call := Call{Tool: c.Name, Args: c.Args, Result: r.Result}
 		if t, ok := v.lookup(c.Name); ok {
@@ -191,6 +195,17 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 		sub := textPrinter{TextOptions{Out: v.progress, Err: v.progress, Renderer: r0}}
 		sub.Result(call)
 	}
+}
+
+// mistakePreview is a call the model got wrong (arguments its tool does
+// not take, a tool that does not exist) as its line shows it: what was
+// wrong after the call, going on below when long.
+func mistakePreview(headline string, res tools.Result) callPreview {
+	msg := oneLineText(res.Error)
+	if res.ErrorKind == tools.KindValidation && !strings.HasPrefix(msg, "Invalid ") {
+		msg = "invalid arguments: " + msg
+	}
+	return callPreview{Glyph: "✗", Headline: headline, Note: " · " + msg, Bare: true}
 }
 
 // failedPreview is a call that ran and failed on its own terms, as its
@@ -243,11 +258,13 @@ func (v *runView) footer(d *agent.Done) {
 	if len(figures) == 0 {
 		return
 	}
-	turns := "1 request"
-	if d.Turns != 1 {
-		turns = fmt.Sprintf("%d requests", d.Turns)
+	// The requests are those whose tokens and cost the figures sum: the
+	// subagents' are among them, and said so.
+	requests := plural(d.Requests, "request")
+	if d.SubagentRequests > 0 {
+		requests += fmt.Sprintf(" (%d by subagents)", d.SubagentRequests)
 	}
-	figures = append([]string{turns}, figures...)
+	figures = append([]string{requests}, figures...)
 	if d.Model != "" {
 		figures = append([]string{d.Model}, figures...)
 	}
@@ -272,7 +289,7 @@ func (v *runView) sandboxTag(c *agent.Call) string {
 	if !c.Sandboxed {
 		return ""
 	}
-	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, "[sandboxed]")
+	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, sandboxedTag)
 }
 
 // sandboxNotes shows, under a call's one line, what the sandbox blocked
@@ -287,13 +304,21 @@ func (v *runView) sandboxNotes(r *agent.CallResult) {
 	}
 }
 
-// cols is the room a call's lines have on a terminal: its width, less
-// the mark of a subagent's line.
+// sandboxedTag follows the line of a call that ran in the sandbox.
+const sandboxedTag = "[sandboxed]"
+
+// cols is the room a call's lines have on a terminal: its width now,
+// less the mark of a subagent's line.
 func (v *runView) cols() int {
-	if v.nested {
-		return v.p.Renderer.Cols() - 4 // "  ↳ "
+	c := v.p.Renderer.Cols()
+	if v.live != nil {
+		v.live.measure()
+		c = v.live.cols
 	}
-	return v.p.Renderer.Cols()
+	if v.nested {
+		return c - 4 // "  ↳ "
+	}
+	return c
 }
 
 // headline names a call in one line: the tool and what it acts on.

@@ -141,7 +141,8 @@ func (v *runView) nestedResult(c *agent.Call, r *agent.CallResult) {
 // first lines; only its line when the output is the run's answer (a
 // loop-breaking tool's), which the run shows whole.
 func (v *runView) successPreview(c *agent.Call, r *agent.CallResult) callPreview {
-	cp := callPreview{Glyph: "✓", Headline: v.headline(c) + v.sandboxTag(c), Output: outputText(r.Result.Output), Change: r.Change}
+	cp := callPreview{Glyph: "✓", Headline: v.headline(c), Sandboxed: c.Sandboxed, Output: outputText(r.Result.Output),
+		Change: r.Change, ChangeSeen: r.ChangeSeen}
 	if r.Result.Status == "" {
 		cp.Output = r.Output // a result the executor did not make
 	}

@@ -55,8 +55,14 @@ func screen(raw string) string {
 			case 'J':
 				lines = lines[:row+1]
 				lines[row] = string([]rune(lines[row])[:min(col, utf8.RuneCountInString(lines[row]))])
+			case 'B':
+				row = min(len(lines)-1, row+max(n, 1))
 			case 'K':
-				lines[row] = string([]rune(lines[row])[:min(col, utf8.RuneCountInString(lines[row]))])
+				if n == 2 {
+					lines[row] = strings.Repeat(" ", col)
+				} else {
+					lines[row] = string([]rune(lines[row])[:min(col, utf8.RuneCountInString(lines[row]))])
+				}
 			}
 			i = j + 1
 		default:
@@ -64,6 +70,10 @@ func screen(raw string) string {
 			put(r)
 			i += size
 		}
+	}
+	// Rows below the cursor that were cleared show nothing.
+	for len(lines) > row+1 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
 	}
 	return strings.Join(lines, "\n")
 }

@@ -77,7 +77,7 @@ func TestRunViewFinalAnswer(t *testing.T) {
 }
 
 func TestRunViewFooter(t *testing.T) {
-	done := &agent.Done{Reason: agent.ReasonStop, Turns: 3, Text: "ok", Priced: true, Cost: 0.0061,
+	done := &agent.Done{Reason: agent.ReasonStop, Turns: 3, Requests: 3, Text: "ok", Priced: true, Cost: 0.0061,
 		Usage: llm.Usage{InputTokens: 14_200, CacheReadTokens: 12_000, OutputTokens: 812}}
 	out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done})
 	if !strings.Contains(out, "3 requests · 14.2k in (12.0k cached) · 812 out · $0.0061") {
@@ -90,6 +90,12 @@ func TestRunViewFooter(t *testing.T) {
 	done.Model = "claude-opus-4-5"
 	if out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done}); !strings.Contains(out, "claude-opus-4-5 · 3 requests · ") {
 		t.Errorf("no model in the footer:\n%s", out)
+	}
+	// The requests are those the tokens and the cost sum: a subagent's
+	// too, said so.
+	done.Turns, done.Requests, done.SubagentRequests = 2, 5, 3
+	if out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done}); !strings.Contains(out, "claude-opus-4-5 · 5 requests (3 by subagents)") {
+		t.Errorf("the subagents' requests are not counted:\n%s", out)
 	}
 }
 
@@ -141,7 +147,7 @@ func TestRunViewSandboxed(t *testing.T) {
 
 // On a narrow terminal the footer breaks between its figures.
 func TestRunViewFooterFits(t *testing.T) {
-	done := &agent.Done{Reason: agent.ReasonStop, Turns: 12, Text: "ok", Priced: true, Cost: 0.0612,
+	done := &agent.Done{Reason: agent.ReasonStop, Turns: 12, Requests: 12, Text: "ok", Priced: true, Cost: 0.0612,
 		Usage: llm.Usage{InputTokens: 142_000, CacheReadTokens: 120_000, OutputTokens: 8812}, FilesChanged: []string{"a", "b"}}
 	out, _ := runText(true, agent.Event{Type: agent.EventDone, Done: done})
 	want := "12 requests · 142.0k in (120.0k cached) · 8812 out · $0.06\n  2 files changed (/undo reverts them)\n"
@@ -168,5 +174,42 @@ func TestRunViewSandboxNotes(t *testing.T) {
 		if all := out + errs; strings.Count(all, set) != 1 {
 			t.Errorf("%s: %q", tc.name, all)
 		}
+	}
+}
+
+// A call the model got wrong (invalid arguments, an unknown tool) is one
+// line on a terminal, going on below when long, not a panel; a failure of
+// the tool itself keeps its panel.
+func TestRunViewModelMistakes(t *testing.T) {
+	fail := func(kind tools.ErrorKind, msg string) *agent.CallResult {
+		return &agent.CallResult{Status: agent.StatusFailed, Output: "Error: " + msg + ". More for the model.", Error: msg,
+			Result: tools.Result{Status: tools.StatusFailed, Error: msg, ErrorKind: kind}}
+	}
+	for _, tc := range []struct {
+		name string
+		r    *agent.CallResult
+		want []string
+	}{
+		{"a missing parameter", fail(tools.KindValidation, "Missing required parameter: x"),
+			[]string{"✗ Read · invalid arguments: Missing required parameter: x"}},
+		{"arguments that are not JSON", fail(tools.KindValidation, "Invalid JSON arguments: unexpected EOF"),
+			[]string{"✗ Read · Invalid JSON arguments: unexpected EOF"}},
+		{"a long message goes on below", fail(tools.KindValidation,
+			"Unknown parameter: path (valid parameters: file_path, offset, limit, and a few more)"),
+			[]string{"✗ Read · invalid arguments: Unknown parameter: path (valid",
+				"  parameters: file_path, offset, limit, and a few more)"}},
+		{"an unknown tool", fail(tools.KindUnknownTool, "Unknown tool: Read"), []string{"✗ Read · Unknown tool: Read"}},
+	} {
+		call := &agent.Call{ID: "c1", Name: "Read"}
+		out, errs := runText(true, agent.Event{Type: agent.EventToolResult, Call: call, Result: tc.r})
+		got := strings.Split(strings.TrimSuffix(out+errs, "\n"), "\n")
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s:\n%s\nwant:\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+	out, errs := runText(true, agent.Event{Type: agent.EventToolResult, Call: &agent.Call{ID: "c1", Name: "Read"},
+		Result: fail(tools.KindExecution, "File not found: x")})
+	if !strings.Contains(out+errs, "┌") {
+		t.Errorf("a tool's own failure lost its panel: %q", out+errs)
 	}
 }

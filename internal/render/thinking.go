@@ -43,8 +43,9 @@ func (t *tailBuffer) writeWrapped(s string, width int) {
 }
 
 // foldThought ends the thinking that streamed: its lines leave the
-// screen and one dim line says how long the model thought and how to see
-// it all.
+// screen and one dim line says how long the model thought and, in the
+// shell, how to see it all (forge ask ends with the run: nothing is left
+// to ask).
 func (v *runView) foldThought() {
 	if v.thought == nil {
 		return
@@ -52,9 +53,10 @@ func (v *runView) foldThought() {
 	t := v.thought
 	v.thought = nil
 	r0 := v.p.Renderer
-	lines := t.lineCount()
-	note := fmt.Sprintf("✻ Thought for %s · %s (%s shows it)", formatElapsed(v.live.now().Sub(v.thoughtStart)),
-		plural(lines, "line"), r0.Command("thinking"))
+	note := fmt.Sprintf("✻ Thought for %s · %s", formatElapsed(v.live.now().Sub(v.thoughtStart)), plural(t.lineCount(), "line"))
+	if !r0.cli {
+		note += " (/thinking shows it)"
+	}
 	v.endLine(v.p.Out)
 	v.line(v.progress, r0.paint(r0.st.label, note))
 }

@@ -38,6 +38,22 @@ func TestRunViewThinking(t *testing.T) {
 	}
 }
 
+// forge ask on a terminal folds the thinking without pointing to
+// /thinking, which only the shell has.
+func TestRunViewThinkingOneShot(t *testing.T) {
+	var out bytes.Buffer
+	p := NewText(TextOptions{Out: &out, Err: &out, Terminal: true, Renderer: New(Options{Width: 60, CommandLine: true})})
+	v := p.Run(RunInfo{}, RunOptions{ProgressToErr: true})
+	for _, e := range []agent.Event{{Type: agent.EventRequest}, {Type: agent.EventThoughtDelta, Text: "Hmm."},
+		{Type: agent.EventTextDelta, Text: "It is m.\n"}, {Type: agent.EventThinking, Text: "Hmm."}, {Type: agent.EventText, Text: "It is m."}} {
+		v.Event(e)
+	}
+	v.Close()
+	if got := screen(out.String()); !strings.Contains(got, "✻ Thought for 0s · 1 line\n") || strings.Contains(got, "thinking shows") {
+		t.Errorf("forge ask showed:\n%s", got)
+	}
+}
+
 // A pipe gets the answer alone; JSON gets a thinking event before the
 // text event.
 func TestThinkingElsewhere(t *testing.T) {

@@ -24,9 +24,9 @@ const (
 const continuePrompt = "... "
 
 // editor reads at the terminal: chzyer/readline, fed the terminal's bytes
-// through an inputFilter. Raw mode and bracketed paste go on together,
-// only while it reads, so that a line that runs has the terminal as the
-// person left it.
+// through an inputFilter. Raw mode is on only while it reads; while a
+// line runs the terminal is quiet (no echo, Ctrl-C still a signal) and
+// keeps what is typed for the next prompt; bracketed paste is on in both.
 type editor struct {
 	rl     *readline.Instance
 	in     *inputFilter
@@ -36,6 +36,8 @@ type editor struct {
 	mu  sync.Mutex
 	raw *readline.State // the terminal's state before raw mode, while in it
 	fd  int
+	// unquiet restores the terminal as a line ends; nil between lines.
+	unquiet func()
 
 	// onModeKey, when set, changes the mode and returns the prompt that
 	// shows it (Shift+Tab); atPrompt says the line being read is the
@@ -89,7 +91,50 @@ func (e *editor) listen(line []rune, pos int, key rune) ([]rune, int, bool) {
 func (e *editor) readPromptLine(prompt string) (line, shown string, typed []string, err error) {
 	e.atPrompt.Store(true)
 	defer e.atPrompt.Store(false)
-	return e.readLine(prompt)
+	return e.readLine(prompt, true)
+}
+
+// beginLine is called as a line starts to run: the terminal stops
+// echoing, and what is typed is kept for the next prompt, a paste
+// marked as one (bracketed paste stays on).
+func (e *editor) beginLine() {
+	e.mu.Lock()
+	if e.unquiet == nil {
+		e.unquiet, _ = quietInput(e.fd) // if it fails, keys echo as before
+	}
+	_, _ = io.WriteString(e.out, bracketedPasteOn)
+	e.mu.Unlock()
+	e.in.beginTurn()
+}
+
+// endLine is called as the line ends: the terminal is as before it.
+func (e *editor) endLine() {
+	e.in.endTurn()
+	e.leaveLine()
+}
+
+// leaveLine puts back the terminal a running line changed; it is also a
+// way out of the shell (a signal) while a line runs.
+func (e *editor) leaveLine() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.unquiet != nil {
+		_, _ = io.WriteString(e.out, bracketedPasteOff)
+		e.unquiet()
+		e.unquiet = nil
+	}
+}
+
+// afterQuestion goes back to keeping what is typed, once a question
+// asked while a line runs is answered (reading it turned bracketed paste
+// off).
+func (e *editor) afterQuestion() {
+	e.mu.Lock()
+	if e.unquiet != nil {
+		_, _ = io.WriteString(e.out, bracketedPasteOn)
+	}
+	e.mu.Unlock()
+	e.in.resumeTurn()
 }
 
 // enterRaw puts the terminal in raw mode with bracketed paste on, before
@@ -127,10 +172,14 @@ func (e *editor) exitRaw() error {
 // joined by newlines, with every paste in place of its mark; shown is the
 // same with the marks. typed are the lines as they were typed, for the
 // history. Ctrl-C drops them all; Ctrl-D on a continued line sends what
-// came before it.
-func (e *editor) readLine(prompt string) (line, shown string, typed []string, err error) {
+// came before it. At the prompt (typeAhead) each line begins with what
+// was typed while the last line ran.
+func (e *editor) readLine(prompt string, typeAhead bool) (line, shown string, typed []string, err error) {
 	var parts []string
 	for {
+		if typeAhead {
+			e.in.takeLine()
+		}
 		e.rl.SetPrompt(prompt)
 		l, err := e.rl.Readline()
 		if errors.Is(err, io.EOF) && len(parts) > 0 {
@@ -168,7 +217,9 @@ func (e *editor) ask(question string) (string, error) {
 	if question != "" {
 		fmt.Fprintln(e.out, question)
 	}
-	line, _, _, err := e.readLine(prompt)
+	e.in.pauseTurn()
+	defer e.afterQuestion()
+	line, _, _, err := e.readLine(prompt, false)
 	if errors.Is(err, readline.ErrInterrupt) {
 		return "", context.Canceled
 	}
@@ -190,6 +241,8 @@ func cutLastLine(text string) (before, last string, ok bool) {
 // pasted "y" must not allow a call.
 func (e *editor) askKey(question, keys string) (string, error) {
 	fmt.Fprintln(e.out, question)
+	e.in.pauseTurn()
+	defer e.afterQuestion()
 	e.in.setKeys(keys)
 	defer e.in.setKeys("")
 	e.rl.SetPrompt("? ")

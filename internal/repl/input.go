@@ -3,6 +3,7 @@ package repl
 import (
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -13,10 +14,11 @@ import (
 const pasteIdle = time.Second
 
 // inputFilter is the line editor's standard input: the terminal's bytes
-// through a keyFilter. It reads the terminal only when the editor asks
-// (bytes typed while a line runs stay in the terminal until then), from
-// one goroutine, so that a read can be given up on when a paste goes
-// quiet, and Close ends a read that waits.
+// through a keyFilter. It reads the terminal when the editor asks, and
+// while a line runs (keeping those bytes for the next prompt: see
+// typeahead.go), from one goroutine, so that a read can be given up on
+// when a paste goes quiet or a line ends, and Close ends a read that
+// waits.
 type inputFilter struct {
 	src  *onDemand
 	idle time.Duration // pasteIdle, shorter in tests
@@ -25,6 +27,13 @@ type inputFilter struct {
 	f   keyFilter
 	out []byte // filtered bytes the editor has not read yet
 	err error  // the terminal's error, given once out is read
+
+	// turn says a line runs; held is what was typed meanwhile, read by
+	// the goroutine that holdStop stops (holdDone closes as it ends).
+	turn     bool
+	held     []byte
+	holdStop chan struct{}
+	holdDone chan struct{}
 }
 
 func newInputFilter(src io.Reader, onPaste func(text string, cut bool) string) *inputFilter {
@@ -98,6 +107,9 @@ type onDemand struct {
 	done    chan struct{}
 	once    sync.Once
 	pending bool // a read was asked for and its chunk not taken yet
+	// arrived says the read asked for returned, and its chunk is on its
+	// way to got.
+	arrived atomic.Bool
 }
 
 type chunk struct {
@@ -120,6 +132,7 @@ func (d *onDemand) loop() {
 			return
 		}
 		n, err := d.src.Read(buf)
+		d.arrived.Store(true)
 		c := chunk{data: append([]byte(nil), buf[:n]...), err: err}
 		select {
 		case d.got <- c:
@@ -136,6 +149,18 @@ func (d *onDemand) loop() {
 // none came in that time (the read goes on, and a later call takes it).
 // It is called from one goroutine at a time.
 func (d *onDemand) read(wait time.Duration) (data []byte, quiet bool, err error) {
+	if wait <= 0 {
+		return d.readUntil(nil)
+	}
+	stop := make(chan struct{})
+	t := time.AfterFunc(wait, func() { close(stop) })
+	defer t.Stop()
+	return d.readUntil(stop)
+}
+
+// readUntil returns the next bytes of src, or stopped when stop is ready
+// first (the read goes on, and a later call, or ready, takes it).
+func (d *onDemand) readUntil(stop <-chan struct{}) (data []byte, stopped bool, err error) {
 	if !d.pending {
 		select {
 		case d.ask <- struct{}{}:
@@ -144,21 +169,37 @@ func (d *onDemand) read(wait time.Duration) (data []byte, quiet bool, err error)
 			return nil, false, io.EOF
 		}
 	}
-	var timeout <-chan time.Time
-	if wait > 0 {
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		timeout = t.C
-	}
 	select {
 	case c := <-d.got:
-		d.pending = false
+		d.taken()
 		return c.data, false, c.err
-	case <-timeout:
+	case <-stop:
 		return nil, true, nil
 	case <-d.done:
 		return nil, false, io.EOF
 	}
+}
+
+// ready takes the chunk of a read asked for earlier, if it came: it
+// waits for a chunk already read and on its way.
+func (d *onDemand) ready() (chunk, bool) {
+	if !d.pending || !d.arrived.Load() {
+		return chunk{}, false
+	}
+	select {
+	case c := <-d.got:
+		d.taken()
+		return c, true
+	case <-d.done:
+		return chunk{}, false
+	}
+}
+
+// taken notes that the chunk asked for was taken: the next read asks
+// for another.
+func (d *onDemand) taken() {
+	d.pending = false
+	d.arrived.Store(false)
 }
 
 func (d *onDemand) close() { d.once.Do(func() { close(d.done) }) }

@@ -52,6 +52,7 @@ func Interactive(ctx context.Context, t Terminal, d Dispatcher, c Completer) int
 	}
 	restore := func() {
 		_ = e.exitRaw()
+		e.leaveLine()
 		if saved != nil {
 			_ = term.Restore(fd, saved)
 		}
@@ -112,6 +113,7 @@ func readLines(ctx context.Context, e *editor, d Dispatcher, w *interrupts, kill
 			return
 		}
 		e.saveHistory(typed)
+		e.beginLine()
 		lctx, end := w.line(ctx)
 		var quit bool
 		if td, ok := d.(TypedDispatcher); ok {
@@ -120,6 +122,7 @@ func readLines(ctx context.Context, e *editor, d Dispatcher, w *interrupts, kill
 			_, quit = d.Dispatch(lctx, line, ask)
 		}
 		end()
+		e.endLine()
 		if quit {
 			return
 		}

@@ -142,7 +142,7 @@ func (s *Sandbox) writeHint(path string, sp spec) string {
 	case insideAny(path, sp.ReadOnly):
 		return path + " stays read-only in the sandbox (forge's settings and program, git's configuration and hooks, the scripts forge runs); " +
 			leaveHint + " if the person should decide"
-	case !insideAny(path, sp.Writable):
+	case !insideAny(path, sp.Writable) && !insideAny(path, sp.Private):
 		return "the sandbox blocked a write to " + path + ": commands may write only in " + where + "; " + leaveHint +
 			", or the person adds the directory to sandbox.writable"
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -78,7 +79,7 @@ func landlockRules(sp spec, handled uint64) []landlockRule {
 	for _, d := range devices {
 		rules = append(rules, landlockRule{d, llFile &^ unix.LANDLOCK_ACCESS_FS_EXECUTE})
 	}
-	for _, p := range append(append([]string(nil), sp.Writable...), sp.Scratch...) {
+	for _, p := range slices.Concat(sp.Writable, sp.Scratch, sp.Private) {
 		rules = append(rules, landlockRule{p, write})
 	}
 	if sp.Proxy != "" { // forge's own directory for it

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,10 +26,29 @@ func confine(sp spec) error {
 			return err
 		}
 	}
+	shm, err := privateShm()
+	if err != nil {
+		return err
+	}
+	// The copies are mounted while the places that hold their upper
+	// layers are still writable, as an overlay needs.
+	back := slices.Clone(sp.Writable)
+	for i, c := range sp.Private {
+		mem := ""
+		if shm != "" {
+			mem = filepath.Join(shm, ".forge-cache", strconv.Itoa(i))
+		}
+		if privateCopy(c, sp.PrivateDir, mem) {
+			back = append(back, c)
+		}
+	}
 	if err := setReadOnly("/", true); err != nil {
 		return err
 	}
-	for _, w := range sp.Writable {
+	if shm != "" {
+		back = append(back, shm)
+	}
+	for _, w := range back {
 		if err := setReadOnly(w, false); err != nil {
 			return err
 		}
@@ -42,9 +63,6 @@ func confine(sp spec) error {
 		if err := setReadOnly(r, true); err != nil {
 			return err
 		}
-	}
-	if err := privateShm(); err != nil {
-		return err
 	}
 	if err := scratch(sp.Scratch, sp.Keep); err != nil {
 		return err
@@ -108,14 +126,15 @@ func setReadOnly(path string, ro bool) error {
 // privateShm gives the sandbox a /dev/shm of its own: the host's is
 // shared by every program, and read-only it would break what uses shared
 // memory (Python's multiprocessing).
-func privateShm() error {
+// It returns where it is, "" when the system has none.
+func privateShm() (string, error) {
 	if fi, err := os.Stat("/dev/shm"); err != nil || !fi.IsDir() {
-		return nil
+		return "", nil
 	}
 	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
-		return fmt.Errorf("mount /dev/shm: %w", err)
+		return "", fmt.Errorf("mount /dev/shm: %w", err)
 	}
-	return nil
+	return "/dev/shm", nil
 }
 
 // scratchRoot holds the upper layers of the private copies, in the
@@ -160,6 +179,29 @@ func scratch(places, keep []string) error {
 		}
 	}
 	return nil
+}
+
+// privateCopy makes the cache at dir the sandbox's own copy: an overlay
+// whose upper layer is kept under keep (one per cache, by its name), so
+// that what commands write there stays for the next command but never
+// reaches the real cache. Where that cannot be mounted (a file system
+// without user extended attributes, another command holding the same
+// layer), the copy's upper layer is in mem, the sandbox's own /dev/shm,
+// and ends with the command;
+// where no overlay can be mounted at all, it says so, and the cache stays
+// read-only with the rest, which fails a build rather than letting it
+// plant code.
+func privateCopy(dir, keep, mem string) bool {
+	if keep != "" {
+		sum := sha256.Sum256([]byte(dir))
+		if overlay(dir, filepath.Join(keep, hex.EncodeToString(sum[:8]))) == nil {
+			return true
+		}
+	}
+	if mem != "" && overlay(dir, mem) == nil {
+		return true
+	}
+	return false
 }
 
 // overlay mounts an overlay on dir with dir as its lower layer and the

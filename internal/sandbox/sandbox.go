@@ -82,6 +82,18 @@ type Policy struct {
 	// whose changes are thrown away when the command ends, so that a
 	// build or `go vet` works without changing anything.
 	Caches []string
+	// Private are the toolchains' caches (the Go build and module caches,
+	// ~/.cache, ~/.npm...): a command sees them as they are, but what it
+	// writes there goes to a copy of the sandbox's own, kept in PrivateDir
+	// from one command to the next. Builds outside the sandbox read the
+	// real caches, so an entry a command plants (a poisoned object in
+	// GOCACHE, a changed module) never runs outside. In read-only mode
+	// they are private copies like Caches; where the kernel cannot give a
+	// copy, a private copy that ends with the command.
+	Private []string
+	// PrivateDir holds the sandbox's copies of Private; "" makes them
+	// last one command only.
+	PrivateDir string
 	// ReadOnly are places inside the writable ones that stay read-only:
 	// forge's settings, git's configuration and hooks, the scripts hooks
 	// and plugins run. Within each writable directory its .forge,

@@ -274,6 +274,45 @@ func TestGoModule(t *testing.T) {
 	}
 }
 
+// TestPrivateCaches: a command sees a toolchain's cache as it is and
+// writes in it, but what it writes lands in the sandbox's own copy, kept
+// for the next command and never seen outside: a planted build cache
+// entry cannot run in a build the person starts. Without a place to keep
+// the copy, it lasts one command.
+func TestPrivateCaches(t *testing.T) {
+	for _, keep := range []bool{true, false} {
+		t.Run(map[bool]string{true: "kept", false: "one command"}[keep], func(t *testing.T) {
+			var cache, copies string
+			f := newFixture(t, func(p *Policy) {
+				cache, copies = filepath.Join(filepath.Dir(p.Writable[0]), "cache"), ""
+				if keep {
+					copies = filepath.Join(filepath.Dir(p.Writable[0]), "state", "copies")
+				}
+				p.Private, p.PrivateDir = []string{cache}, copies
+			})
+			mkdir(t, cache+"/go-build")
+			write(t, cache+"/go-build/entry", "real\n")
+			out, code := f.run(t, "/bin/sh", "cat "+cache+"/go-build/entry && echo planted > "+cache+"/go-build/entry && echo new > "+cache+"/new && cat "+cache+"/go-build/entry")
+			if code != 0 || !strings.Contains(out, "real") || !strings.Contains(out, "planted") {
+				t.Fatalf("writing in the cache: exit %d, %q", code, out)
+			}
+			if b, _ := os.ReadFile(cache + "/go-build/entry"); string(b) != "real\n" {
+				t.Errorf("the real cache's entry changed: %q", b)
+			}
+			if _, err := os.Stat(cache + "/new"); err == nil {
+				t.Error("a file written in the sandbox's copy appeared in the real cache")
+			}
+			out, _ = f.run(t, "/bin/sh", "cat "+cache+"/new "+cache+"/go-build/entry 2>&1")
+			if keep && (!strings.Contains(out, "new") || !strings.Contains(out, "planted")) {
+				t.Errorf("the next command does not see the copy's writes: %q", out)
+			}
+			if !keep && (strings.Contains(out, "planted") || !strings.Contains(out, "real")) {
+				t.Errorf("a copy without a place to keep it outlived its command: %q", out)
+			}
+		})
+	}
+}
+
 // TestReadOnlyMode: nothing can be written; the temporary directory and
 // the caches are private copies, so a build still works and leaves
 // nothing behind.

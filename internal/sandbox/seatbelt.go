@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -82,7 +83,9 @@ func seatbeltFor(sp spec, proxyPort int) seatbelt {
 	for i, r := range sp.ReadOnly {
 		ro = append(ro, fmt.Sprintf(`(require-not (subpath (param "%s")))`, param("READ_ONLY", i, r)))
 	}
-	for i, w := range sp.Writable {
+	// Seatbelt has no copies to give: the caches are written in place
+	// there, as README says.
+	for i, w := range slices.Concat(sp.Writable, sp.Private) {
 		name := param("WRITABLE", i, w)
 		if len(ro) == 0 {
 			fmt.Fprintf(&b, "(allow file-write* (subpath (param %q)))\n", name)

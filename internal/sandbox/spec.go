@@ -25,6 +25,10 @@ type spec struct {
 	// stay the real ones, read-only: a project under the temporary
 	// directory must not become a copy that takes writes and loses them.
 	Keep []string `json:"keep,omitempty"`
+	// Private are the toolchains' caches, seen as they are and written in
+	// copies kept under PrivateDir (workspace-write).
+	Private    []string `json:"private,omitempty"`
+	PrivateDir string   `json:"private_dir,omitempty"`
 	// ReadOnly are bound read-only inside the writable places.
 	ReadOnly []string `json:"read_only,omitempty"`
 	// HideDirs are covered by an empty read-only directory, HideFiles by
@@ -57,6 +61,9 @@ type Places struct {
 	// Writable are where a command may write; Scratch (read-only mode)
 	// are private copies whose writes vanish.
 	Writable, Scratch []string
+	// Private are the toolchains' caches a command sees whole but writes
+	// in the sandbox's own copy of.
+	Private []string
 	// ReadOnly are the read-only places inside the writable ones.
 	ReadOnly []string
 	// Hidden are the places a command cannot see.
@@ -73,7 +80,7 @@ func (p Policy) Places(dir string) Places {
 		}
 	}
 	sp := p.places(dir, controls, newNameGuard().find(p.NameRoots, p.HiddenNames))
-	return Places{Writable: sp.Writable, Scratch: sp.Scratch, ReadOnly: sp.ReadOnly,
+	return Places{Writable: sp.Writable, Scratch: sp.Scratch, Private: sp.Private, ReadOnly: sp.ReadOnly,
 		Hidden: append(append([]string(nil), sp.HideDirs...), sp.HideFiles...)}
 }
 
@@ -87,6 +94,7 @@ func (p Policy) places(dir string, controls, named []string) spec {
 	sp.Mode, sp.Dir = p.Mode, dir
 	writable := existing(p.Writable)
 	caches := existing(p.Caches)
+	private := existing(p.Private)
 	var hidden []string
 	for _, f := range existing(named) {
 		if !insideAny(f, writable) {
@@ -95,13 +103,13 @@ func (p Policy) places(dir string, controls, named []string) spec {
 	}
 	for _, h := range existing(p.Hidden) {
 		// The project cannot be hidden, nor what holds it or a cache.
-		if !holdsAny(h, writable) && !holdsAny(h, caches) && !within(dir, h) {
+		if !holdsAny(h, writable) && !holdsAny(h, caches) && !holdsAny(h, private) && !within(dir, h) {
 			hidden = append(hidden, h)
 		}
 	}
 	hidden = outermost(hidden)
 	if p.Mode == ModeReadOnly {
-		sp.Scratch = outermost(withoutInside(caches, hidden))
+		sp.Scratch = outermost(withoutInside(append(caches, private...), hidden))
 		for _, w := range outermost(writable) {
 			if insideAny(w, sp.Scratch) && !slices.Contains(sp.Scratch, w) {
 				sp.Keep = append(sp.Keep, w)
@@ -109,6 +117,7 @@ func (p Policy) places(dir string, controls, named []string) spec {
 		}
 	} else {
 		sp.Writable = outermost(withoutInside(append(writable, caches...), hidden))
+		sp.Private, sp.PrivateDir = privateCaches(private, sp.Writable, hidden), p.PrivateDir
 	}
 	var ro []string
 	for _, w := range sp.Writable {
@@ -140,6 +149,19 @@ func (p Policy) places(dir string, controls, named []string) spec {
 	return sp
 }
 
+// privateCaches are the caches that become the sandbox's own copies: not
+// inside a writable place (a cache in the project is the project's), nor
+// holding one (the copy would hide the project's real files), nor hidden.
+func privateCaches(private, writable, hidden []string) []string {
+	var out []string
+	for _, c := range outermost(withoutInside(private, hidden)) {
+		if !insideAny(c, writable) && !holdsAny(c, writable) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // makeCaches creates the caches that do not exist yet where their parent
 // does (~/go/pkg/mod once ~/go/pkg is there), so that a toolchain's first
 // download in the sandbox has a writable place to go; none is made
@@ -148,7 +170,7 @@ func (p Policy) makeCaches(home string) {
 	if p.Mode != ModeWorkspace {
 		return
 	}
-	for _, c := range p.Caches {
+	for _, c := range slices.Concat(p.Caches, p.Private) {
 		parent := filepath.Dir(c)
 		if !filepath.IsAbs(c) || parent == filepath.Clean(home) {
 			continue

@@ -150,8 +150,8 @@ func TestLoadTotals(t *testing.T) {
 	st, err := s.Load("sess_1")
 	must(t, err)
 	want := llm.Usage{InputTokens: 120, OutputTokens: 15, CacheReadTokens: 50}
-	if st.Usage != want || st.CostUSD != 0.75 || st.Turns != 2 {
-		t.Errorf("usage %+v cost %v turns %d", st.Usage, st.CostUSD, st.Turns)
+	if st.Usage != want || st.CostUSD != 0.75 || st.Turns != 2 || st.Requests != 2 {
+		t.Errorf("usage %+v cost %v turns %d requests %d", st.Usage, st.CostUSD, st.Turns, st.Requests)
 	}
 }
 

@@ -24,6 +24,7 @@ type replay struct {
 	sum      Summary
 	warnings []string
 	dropped  int // warnings past maxWarnings
+	requests int // usage records: one a model request
 
 	// end is where the last whole line ends; torn says bytes after it
 	// must go before appending, and unterminated that the last line is a
@@ -118,6 +119,7 @@ func (rp *replay) apply(rec *record, line int) {
 	case typeUsage:
 		rp.sum.Usage = rp.sum.Usage.Add(*rec.Usage)
 		rp.sum.CostUSD += rec.CostUSD
+		rp.requests++
 	case typeCompaction:
 		rp.typed = map[string]string{}
 		for i := range rec.Messages {
@@ -172,9 +174,12 @@ type State struct {
 	// Messages is the conversation to continue: after the last compaction
 	// if there was one, repaired so that a provider accepts it.
 	Messages []llm.Message
-	// Usage and CostUSD sum every usage record, before compactions too.
-	Usage   llm.Usage
-	CostUSD float64
+	// Usage and CostUSD sum every usage record, before compactions too;
+	// Requests counts them, a record being one model request (a
+	// subagent's, a compaction's too).
+	Usage    llm.Usage
+	CostUSD  float64
+	Requests int
 	// Turns counts the person's prompts.
 	Turns int
 	// LastActivity is the time of the last record.

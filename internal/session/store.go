@@ -188,7 +188,7 @@ func (s *Store) state(id string, rp *replay) *State {
 		warnings = append(warnings, "repaired: "+n)
 	}
 	st := &State{
-		Meta: rp.meta, Messages: msgs, Usage: rp.sum.Usage, CostUSD: rp.sum.CostUSD,
+		Meta: rp.meta, Messages: msgs, Usage: rp.sum.Usage, CostUSD: rp.sum.CostUSD, Requests: rp.requests,
 		Turns: rp.sum.Turns, LastActivity: rp.sum.LastActivity, Warnings: warnings,
 		Shown:      Shown{Typed: map[string]string{}, Outcomes: map[string]Outcome{}},
 		LastEvents: make(map[string]json.RawMessage, len(rp.events)),

@@ -64,6 +64,9 @@ type Config struct {
 	// long, before its answer begins (retried) or during it (ping events
 	// bring nothing); 0 means llm.DefaultStreamIdleTimeout.
 	StreamIdleTimeout time.Duration
+	// MaxAnswerTime fails an answer still streaming this long after it
+	// began; 0 means llm.DefaultMaxAnswerTime.
+	MaxAnswerTime time.Duration
 	// AfterFunc starts the idle timers; nil means llm.SystemAfterFunc.
 	AfterFunc llm.AfterFunc
 }
@@ -110,7 +113,7 @@ func New(cfg Config) (*Model, error) {
 	// instead), backs off exponentially from 0.5 s otherwise, and never
 	// retries a stream that has begun. An attempt without a response
 	// within the idle timeout is a failed connection (AnswerWithin).
-	limits := wire.Limits{MaxAnswerBytes: cfg.MaxAnswerBytes, IdleTimeout: cfg.StreamIdleTimeout,
+	limits := wire.Limits{MaxAnswerBytes: cfg.MaxAnswerBytes, IdleTimeout: cfg.StreamIdleTimeout, MaxAnswerTime: cfg.MaxAnswerTime,
 		AfterFunc: cfg.AfterFunc}.WithDefaults()
 	client := &wire.Client{BaseURL: cfg.BaseURL, HTTP: cfg.HTTPClient, MaxRetries: retries,
 		Header: http.Header{"Anthropic-Version": {apiVersion}},
@@ -160,8 +163,8 @@ func (m *Model) Stream(ctx context.Context, req llm.Request, onDelta func(llm.De
 			switch {
 			case errors.Is(err, wire.ErrTooLarge):
 				return llm.Response{}, m.limits.TooLarge(m.cfg.Provider)
-			case watch.Stalled() && ctx.Err() == nil:
-				return llm.Response{}, m.limits.Stalled(m.cfg.Provider, m.url)
+			case ctx.Err() == nil && watch.Ended(m.cfg.Provider, m.url) != nil:
+				return llm.Response{}, watch.Ended(m.cfg.Provider, m.url)
 			}
 			return llm.Response{}, m.streamError(ctx, err, res)
 		}

@@ -108,11 +108,14 @@ func TestIdleTimeoutDefaultWithFakeClock(t *testing.T) {
 		_, err := m.Stream(context.Background(), user("go"), nil)
 		errc <- err
 	}()
-	ts := timers.Wait(2, 10*time.Second)
-	if len(ts) != 2 {
-		t.Fatalf("%d timers started, want 2 (the response, then the stream)", len(ts))
+	ts := timers.Wait(3, 10*time.Second)
+	if len(ts) != 3 {
+		t.Fatalf("%d timers started, want 3 (the response, then the stream's idle time and its whole time)", len(ts))
 	}
 	response, stream := ts[0], ts[1]
+	if whole := ts[2]; whole.Duration() != 30*time.Minute || !whole.Armed() || whole.Resets() != 0 {
+		t.Errorf("the answer's whole-time timer: %s, armed %v, reset %d times; want 30m, armed, never reset", whole.Duration(), whole.Armed(), whole.Resets())
+	}
 	if response.Duration() != 5*time.Minute || response.Armed() {
 		t.Errorf("the response timer: %s, armed %v; want 5m, stopped when the response came", response.Duration(), response.Armed())
 	}

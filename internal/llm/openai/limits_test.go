@@ -108,11 +108,14 @@ func TestIdleTimeoutDefaultWithFakeClock(t *testing.T) {
 		_, err := m.Stream(context.Background(), user("go"), nil)
 		errc <- err
 	}()
-	ts := timers.Wait(2, 10*time.Second)
-	if len(ts) != 2 {
-		t.Fatalf("%d timers started, want 2 (the response, then the stream)", len(ts))
+	ts := timers.Wait(3, 10*time.Second)
+	if len(ts) != 3 {
+		t.Fatalf("%d timers started, want 3 (the response, then the stream's idle time and its whole time)", len(ts))
 	}
 	response, stream := ts[0], ts[1]
+	if whole := ts[2]; whole.Duration() != 30*time.Minute || !whole.Armed() || whole.Resets() != 0 {
+		t.Errorf("the answer's whole-time timer: %s, armed %v, reset %d times; want 30m, armed, never reset", whole.Duration(), whole.Armed(), whole.Resets())
+	}
 	if response.Duration() != 5*time.Minute || response.Armed() {
 		t.Errorf("the response timer: %s, armed %v; want 5m, stopped when the response came", response.Duration(), response.Armed())
 	}
@@ -129,6 +132,34 @@ func TestIdleTimeoutDefaultWithFakeClock(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("firing the idle timer did not end the stream")
+	}
+}
+
+// An answer still streaming at max_answer_time ends with its own error,
+// keep-alives or not.
+func TestAnswerTimeWithFakeClock(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Script{Turns: []llmtest.Turn{{KeepAlive: true}}})
+	var timers llmtest.Timers
+	m := newModel(t, srv, func(c *Config) { c.AfterFunc, c.MaxAnswerTime = timers.AfterFunc, 45*time.Minute })
+	errc := make(chan error, 1)
+	go func() {
+		_, err := m.Stream(context.Background(), user("go"), nil)
+		errc <- err
+	}()
+	ts := timers.Wait(3, 10*time.Second)
+	if len(ts) != 3 || ts[2].Duration() != 45*time.Minute {
+		t.Fatalf("timers %v", ts)
+	}
+	ts[2].Fire()
+	select {
+	case err := <-errc:
+		var e *llm.Error
+		if !errors.As(err, &e) || e.Kind != llm.KindTooLarge || !strings.Contains(e.Error(), "it went on for 45m0s") ||
+			!strings.Contains(e.Hint(), "max_answer_time") {
+			t.Errorf("err %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("firing the whole-time timer did not end the stream")
 	}
 }
 

@@ -66,6 +66,9 @@ type Config struct {
 	// long, before its answer begins (retried) or during it (keep-alives
 	// bring nothing); 0 means llm.DefaultStreamIdleTimeout.
 	StreamIdleTimeout time.Duration
+	// MaxAnswerTime fails an answer still streaming this long after it
+	// began; 0 means llm.DefaultMaxAnswerTime.
+	MaxAnswerTime time.Duration
 	// AfterFunc starts the idle timers; nil means llm.SystemAfterFunc.
 	AfterFunc llm.AfterFunc
 }
@@ -104,7 +107,7 @@ func New(cfg Config) (*Model, error) {
 	if cfg.KeyVar == "" && cfg.Provider == "openai" {
 		cfg.KeyVar = "OPENAI_API_KEY"
 	}
-	limits := wire.Limits{MaxAnswerBytes: cfg.MaxAnswerBytes, IdleTimeout: cfg.StreamIdleTimeout,
+	limits := wire.Limits{MaxAnswerBytes: cfg.MaxAnswerBytes, IdleTimeout: cfg.StreamIdleTimeout, MaxAnswerTime: cfg.MaxAnswerTime,
 		AfterFunc: cfg.AfterFunc}.WithDefaults()
 	// Nothing is read from the environment (OPENAI_API_KEY,
 	// OPENAI_BASE_URL): forge's configuration decides, and a key for
@@ -205,8 +208,8 @@ func (m *Model) stream(ctx context.Context, path string, body []byte, read func(
 			switch {
 			case errors.Is(err, wire.ErrTooLarge):
 				return m.limits.TooLarge(m.cfg.Provider)
-			case watch.Stalled() && ctx.Err() == nil:
-				return m.limits.Stalled(m.cfg.Provider, m.url)
+			case ctx.Err() == nil && watch.Ended(m.cfg.Provider, m.url) != nil:
+				return watch.Ended(m.cfg.Provider, m.url)
 			}
 			return m.streamError(ctx, err, res)
 		}

@@ -22,6 +22,9 @@ type Limits struct {
 	// ping events and empty chunks bring nothing); 0 is
 	// llm.DefaultStreamIdleTimeout.
 	IdleTimeout time.Duration
+	// MaxAnswerTime is how long one answer may stream in all; 0 is
+	// llm.DefaultMaxAnswerTime.
+	MaxAnswerTime time.Duration
 	// AfterFunc starts the idle timers; nil is llm.SystemAfterFunc.
 	AfterFunc llm.AfterFunc
 }
@@ -33,6 +36,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.IdleTimeout <= 0 {
 		l.IdleTimeout = llm.DefaultStreamIdleTimeout
+	}
+	if l.MaxAnswerTime <= 0 {
+		l.MaxAnswerTime = llm.DefaultMaxAnswerTime
 	}
 	if l.AfterFunc == nil {
 		l.AfterFunc = llm.SystemAfterFunc
@@ -56,6 +62,13 @@ func (l Limits) TooLarge(provider string) *llm.Error {
 func (l Limits) Stalled(provider, url string) *llm.Error {
 	return &llm.Error{Provider: provider, Kind: llm.KindStalled, URL: url,
 		Message: fmt.Sprintf("nothing new for %s (keep-alives do not count); stopped", l.IdleTimeout)}
+}
+
+// Overtime is the Error of an answer still streaming MaxAnswerTime after
+// it began.
+func (l Limits) Overtime(provider string) *llm.Error {
+	return &llm.Error{Provider: provider, Kind: llm.KindTooLarge,
+		Message: fmt.Sprintf("it went on for %s; stopped", l.MaxAnswerTime)}
 }
 
 // byteSize writes n as a person would: "4 MiB", "512 KiB", "1000 bytes".
@@ -123,13 +136,16 @@ func (b *cancelOnClose) Close() error {
 }
 
 // Watch guards one answer while it streams: Saw after each event fails an
-// answer past MaxAnswerBytes, and a timer cancels the stream's context when
-// IdleTimeout passes without the answer growing.
+// answer past MaxAnswerBytes, a timer cancels the stream's context when
+// IdleTimeout passes without the answer growing, and another when the
+// answer is still streaming MaxAnswerTime after it began.
 type Watch struct {
-	limits  Limits
-	timer   llm.Timer
-	stalled atomic.Bool
-	size    int
+	limits   Limits
+	timer    llm.Timer
+	whole    llm.Timer
+	stalled  atomic.Bool
+	overtime atomic.Bool
+	size     int
 }
 
 // Watch starts guarding a stream whose request runs under a context that
@@ -140,10 +156,17 @@ func (l Limits) Watch(cancel context.CancelCauseFunc) *Watch {
 		w.stalled.Store(true)
 		cancel(errStalled)
 	})
+	w.whole = l.AfterFunc(l.MaxAnswerTime, func() {
+		w.overtime.Store(true)
+		cancel(errOvertime)
+	})
 	return w
 }
 
-var errStalled = errors.New("the stream stalled")
+var (
+	errStalled  = errors.New("the stream stalled")
+	errOvertime = errors.New("the answer went on too long")
+)
 
 // Saw takes the answer's size after an event (the bytes of text, thinking,
 // arguments and call names so far): growth restarts the idle timer, and
@@ -163,5 +186,20 @@ func (w *Watch) Saw(size int) error {
 // Stalled reports whether the idle timer ended the stream.
 func (w *Watch) Stalled() bool { return w.stalled.Load() }
 
-// Stop stops the idle timer.
-func (w *Watch) Stop() { w.timer.Stop() }
+// Ended is the Error of a stream the watch's timers ended, idle or
+// overtime; nil when neither did.
+func (w *Watch) Ended(provider, url string) *llm.Error {
+	switch {
+	case w.stalled.Load():
+		return w.limits.Stalled(provider, url)
+	case w.overtime.Load():
+		return w.limits.Overtime(provider)
+	}
+	return nil
+}
+
+// Stop stops the timers.
+func (w *Watch) Stop() {
+	w.timer.Stop()
+	w.whole.Stop()
+}

@@ -155,3 +155,37 @@ func TestAnswerWithin(t *testing.T) {
 		t.Errorf("late response: %v, want a *NoAnswerError", err)
 	}
 }
+
+// An answer that keeps growing never stalls, but its whole time is
+// bounded: the second timer is not reset by growth, and firing it ends
+// the stream with the overtime error, not the stalled one.
+func TestWatchOvertime(t *testing.T) {
+	var timers llmtest.Timers
+	l := Limits{MaxAnswerBytes: 1 << 20, IdleTimeout: time.Minute, MaxAnswerTime: time.Hour, AfterFunc: timers.AfterFunc}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	w := l.Watch(cancel)
+	ts := timers.Wait(2, time.Second)
+	idle, whole := ts[0], ts[1]
+	for size := 1; size < 100; size++ {
+		if err := w.Saw(size); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if whole.Duration() != time.Hour || whole.Resets() != 0 || idle.Resets() != 99 {
+		t.Errorf("whole %s reset %d times, idle reset %d times", whole.Duration(), whole.Resets(), idle.Resets())
+	}
+	if w.Ended("openai", "http://x") != nil {
+		t.Fatal("ended before a timer fired")
+	}
+	whole.Fire()
+	<-ctx.Done()
+	e := w.Ended("openai", "http://x")
+	if e == nil || e.Kind != llm.KindTooLarge || !strings.Contains(e.Error(), "the answer is too long: it went on for 1h0m0s; stopped") ||
+		!errors.Is(context.Cause(ctx), errOvertime) {
+		t.Errorf("after the whole-time timer: %v, cause %v", e, context.Cause(ctx))
+	}
+	w.Stop()
+	if idle.Armed() || whole.Armed() {
+		t.Error("Stop left a timer armed")
+	}
+}
