@@ -107,9 +107,11 @@ func (g *gitGuard) cancel(w *gitWatch) {
 		return
 	}
 	g.mu.Lock()
-	delete(g.running, w)
-	g.mu.Unlock()
-	close(w.done)
+	defer g.mu.Unlock()
+	if g.running[w] {
+		delete(g.running, w)
+		close(w.done)
+	}
 }
 
 // watchUntil settles w once r, held open by the sandbox's first process
@@ -120,9 +122,18 @@ func (g *gitGuard) watchUntil(w *gitWatch, r io.ReadCloser) {
 	g.settle(w)
 }
 
-// settle sets aside what appeared in w's roots since it started.
+// settle sets aside what appeared in w's roots since it started, once.
 func (g *gitGuard) settle(w *gitWatch) {
 	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.settleLocked(w)
+}
+
+// settleLocked is settle with g.mu held.
+func (g *gitGuard) settleLocked(w *gitWatch) {
+	if !g.running[w] {
+		return // finish settled it
+	}
 	now := time.Now()
 	for _, root := range w.roots {
 		s := g.scans[root]
@@ -137,8 +148,45 @@ func (g *gitGuard) settle(w *gitWatch) {
 		}
 	}
 	delete(g.running, w)
-	g.mu.Unlock()
 	close(w.done)
+}
+
+// finish waits, at most d, for every watched command to end, settles the
+// ones still running as things are, and returns what was set aside and
+// not yet told: forge is about to exit.
+func (g *gitGuard) finish(d time.Duration) []string {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	var waits []chan struct{}
+	for w := range g.running {
+		waits = append(waits, w.done)
+	}
+	g.mu.Unlock()
+	waitAll(waits, d)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for w := range g.running {
+		g.settleLocked(w)
+	}
+	out := g.told
+	g.told = nil
+	return out
+}
+
+// waitAll waits for every channel to close, at most d in all.
+func waitAll(chans []chan struct{}, d time.Duration) {
+	expired := make(chan struct{})
+	timer := time.AfterFunc(d, func() { close(expired) })
+	defer timer.Stop()
+	for _, c := range chans {
+		select {
+		case <-c:
+		case <-expired:
+			return
+		}
+	}
 }
 
 // tell waits, at most settleWait, for the commands started at or after
@@ -156,15 +204,7 @@ func (g *gitGuard) tell(since time.Time) []string {
 		}
 	}
 	g.mu.Unlock()
-	expired := make(chan struct{})
-	timer := time.AfterFunc(settleWait, func() { close(expired) })
-	defer timer.Stop()
-	for _, c := range waits {
-		select {
-		case <-c:
-		case <-expired:
-		}
-	}
+	waitAll(waits, settleWait)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	out := g.told

@@ -172,3 +172,29 @@ func TestPrepareAdopts(t *testing.T) {
 		t.Errorf("the person's repository was moved: %v", err)
 	}
 }
+
+// TestFinish: at exit, a command still running is checked as things are,
+// what it made is set aside and told once, and its own end later changes
+// nothing.
+func TestFinish(t *testing.T) {
+	b := gitTree(t, "src/")
+	past := time.Now().Add(-time.Hour)
+	for _, d := range []string{"src", ""} {
+		os.Chtimes(filepath.Join(b, d), past, past)
+	}
+	g := newGitGuard()
+	_, w := g.prepare([]string{b})
+	mkdir(t, b+"/src/.git")
+	told := g.finish(10 * time.Millisecond)
+	if len(told) != 1 || !strings.Contains(told[0], b+"/src/.git") {
+		t.Errorf("told %q", told)
+	}
+	if _, err := os.Lstat(b + "/src/.git"); err == nil {
+		t.Error("src/.git is still there")
+	}
+	g.settle(w) // the command's end, after: nothing more, no panic
+	g.cancel(w)
+	if again := g.tell(time.Time{}); len(again) != 0 {
+		t.Errorf("told again: %q", again)
+	}
+}

@@ -200,6 +200,12 @@ func (s *Sandbox) WithWritable(old, dir string) *Sandbox {
 // Close stops the proxy, if it runs.
 func (s *Sandbox) Close() error { return s.proxy.close() }
 
+// Finish waits, at most d, for every sandboxed command to end (forge has
+// ended what they left running), sets aside the git repositories they
+// made, checking those still running as things are, and returns the
+// lines not yet told with a result: forge is about to exit.
+func (s *Sandbox) Finish(d time.Duration) []string { return s.guard.finish(d) }
+
 // Blocked are the hosts the proxy refused since t, oldest first.
 func (s *Sandbox) Blocked(since time.Time) []string { return s.proxy.refusedSince(since) }
 
