@@ -55,7 +55,7 @@ type editOutcome struct {
 
 // plan reads the target through its root and works out the edit, or the
 // failure to report.
-func (t *editTool) plan(ctx context.Context, ec tools.ExecutionContext, target *fsutil.Target, args tools.Args) (editOutcome, *tools.Result) {
+func (t *editTool) plan(target *fsutil.Target, args tools.Args) (editOutcome, *tools.Result) {
 	old, new := args.String("old_string"), args.String("new_string")
 	fail := func(msg string, kv ...any) (editOutcome, *tools.Result) {
 		r := tools.Fail(msg, append([]any{"file_path", target.Path}, kv...)...)
@@ -64,7 +64,7 @@ func (t *editTool) plan(ctx context.Context, ec tools.ExecutionContext, target *
 	if old == new {
 		return fail(fmt.Sprintf("old_string and new_string are identical: there is nothing to change in %s", target.Path))
 	}
-	content, err := readForEdit(ctx, ec, target)
+	content, err := readForEdit(target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && old == "":
 		return editOutcome{content: []byte(new), created: true, replacements: 1}, nil
@@ -95,7 +95,7 @@ func (t *editTool) plan(ctx context.Context, ec tools.ExecutionContext, target *
 // readForEdit reads the text file Edit is to change. A missing file's error
 // satisfies errors.Is(err, fs.ErrNotExist); every other error's text is the
 // message for the user.
-func readForEdit(ctx context.Context, ec tools.ExecutionContext, target *fsutil.Target) ([]byte, error) {
+func readForEdit(target *fsutil.Target) ([]byte, error) {
 	f, err := target.OpenRegular("")
 	var notFile *fsutil.NotRegularError
 	switch {
@@ -107,6 +107,8 @@ func readForEdit(ctx context.Context, ec tools.ExecutionContext, target *fsutil.
 		return nil, fmt.Errorf("Cannot edit %s: not a regular file (it is a %s)", target.Path, notFile.Kind())
 	case errors.Is(err, fsutil.ErrOutsideRoots):
 		return nil, err
+	case errors.Is(err, fsutil.ErrChanged):
+		return nil, errors.New(changedSinceChecked(target.Path))
 	case err != nil:
 		return nil, errors.New(fsutil.Describe(target.Path, err))
 	}
@@ -123,14 +125,6 @@ func readForEdit(ctx context.Context, ec tools.ExecutionContext, target *fsutil.
 	case fsutil.LooksBinary(content[:min(len(content), fsutil.SniffLen)], len(content) > fsutil.SniffLen):
 		return nil, fmt.Errorf("Cannot edit binary file: %s (%d bytes)", target.Path, len(content))
 	}
-	if ec.Files != nil {
-		// Edit the editor's text of the file, unsaved changes included.
-		text, err := ec.Files.ReadText(ctx, target.Path)
-		if err != nil {
-			return nil, fmt.Errorf("Cannot read %s through the editor: %w", target.Path, err)
-		}
-		return []byte(text), nil
-	}
 	return content, nil
 }
 
@@ -141,7 +135,7 @@ func (t *editTool) DryRun(ec tools.ExecutionContext, args tools.Args) string {
 		return "Would fail: " + pathError(err)
 	}
 	defer target.Close()
-	o, fail := t.plan(context.Background(), ec, target, args)
+	o, fail := t.plan(target, args)
 	if fail != nil {
 		return "Would fail: " + fail.Error
 	}
@@ -160,14 +154,15 @@ func (t *editTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(pathError(err), "file_path", raw)
 	}
 	defer target.Close()
-	o, fail := t.plan(ctx, ec, target, args)
+	target.Judge(ec.Judged)
+	o, fail := t.plan(target, args)
 	if fail != nil {
 		return *fail
 	}
 	if err := ctx.Err(); err != nil {
 		return tools.Fail("Edit cancelled: "+err.Error(), "file_path", target.Path)
 	}
-	if _, err := writeFile(ctx, ec, target, o.content); err != nil {
+	if _, err := target.WriteAtomic(o.content); err != nil {
 		return tools.Fail(err.Error(), "file_path", target.Path)
 	}
 	msg := fmt.Sprintf("Made %s in %s", plural(o.replacements, "replacement"), target.Path)

@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -21,7 +20,7 @@ func (t *editTool) PreviewChange(ec tools.ExecutionContext, args tools.Args) (to
 		return tools.Change{}, errors.New(pathError(err))
 	}
 	defer target.Close()
-	o, fail := t.plan(context.Background(), ec, target, args)
+	o, fail := t.plan(target, args)
 	if fail != nil {
 		return tools.Change{}, errors.New(fail.Error)
 	}
@@ -62,14 +61,6 @@ func (t *writeTool) PreviewChange(ec tools.ExecutionContext, args tools.Args) (t
 		return tools.Change{Path: target.Path, Unshown: fmt.Sprintf("%s; Write would replace it with %d bytes", unshown, len(content))}, nil
 	default:
 		c.Old = old
-		if ec.Files != nil {
-			// What the editor holds is what the write replaces.
-			text, err := ec.Files.ReadText(context.Background(), target.Path)
-			if err != nil {
-				return tools.Change{}, fmt.Errorf("Cannot read %s through the editor: %w", target.Path, err)
-			}
-			c.Old = []byte(text)
-		}
 	}
 	if fsutil.LooksBinary(content[:min(len(content), fsutil.SniffLen)], len(content) > fsutil.SniffLen) {
 		return tools.Change{Path: target.Path, Created: c.Created,

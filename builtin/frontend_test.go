@@ -2,92 +2,11 @@ package builtin
 
 import (
 	"context"
-	"errors"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/forgehq/forge/internal/tools"
 )
-
-// fakeFiles is an editor's buffers: the text it holds by path, and the
-// writes it was asked for.
-type fakeFiles struct {
-	mu     sync.Mutex
-	text   map[string]string
-	reads  []string
-	writes map[string]string
-}
-
-func (f *fakeFiles) ReadText(_ context.Context, path string) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.reads = append(f.reads, path)
-	t, ok := f.text[path]
-	if !ok {
-		return "", errors.New("no buffer")
-	}
-	return t, nil
-}
-
-func (f *fakeFiles) WriteText(_ context.Context, path, text string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.writes == nil {
-		f.writes = map[string]string{}
-	}
-	f.writes[path] = text
-	return nil
-}
-
-// With an editor holding the files, Read shows its buffer, and Write and
-// Edit go through it: the disk is left to the editor.
-func TestFileToolsThroughTheEditor(t *testing.T) {
-	wd := realTempDir(t)
-	writeFiles(t, wd, map[string]string{"a.go": "package a\n"})
-	a := filepath.Join(wd, "a.go")
-	files := &fakeFiles{text: map[string]string{a: "package a // unsaved\n\nfunc A() {}\n"}}
-	ec := tools.NewExecutionContext(wd)
-	ec.Files = files
-	ex := fileExecutor(t, nil)
-	ctx := context.Background()
-
-	out := wantOK(t, ex.Execute(ctx, "Read", ec, tools.Args{"file_path": "a.go"}))
-	if !strings.Contains(out, "// unsaved") || !strings.Contains(out, "func A()") {
-		t.Errorf("Read did not show the editor's buffer:\n%s", out)
-	}
-	wantOK(t, ex.Execute(ctx, "Edit", ec, tools.Args{"file_path": a, "old_string": "func A() {}", "new_string": "func B() {}"}))
-	if got := files.writes[a]; got != "package a // unsaved\n\nfunc B() {}\n" {
-		t.Errorf("Edit wrote %q through the editor", got)
-	}
-	res := ex.Execute(ctx, "Write", ec, tools.Args{"file_path": "b.go", "content": "package b\n"})
-	wantOK(t, res)
-	if created, _ := res.Metadata["created"].(bool); !created {
-		t.Errorf("Write of a new file: created = %v", res.Metadata["created"])
-	}
-	if got := files.writes[filepath.Join(wd, "b.go")]; got != "package b\n" {
-		t.Errorf("Write wrote %q through the editor", got)
-	}
-	if got := mustRead(t, a); got != "package a\n" {
-		t.Errorf("the disk changed under the editor: %q", got)
-	}
-	if _, err := os.Stat(filepath.Join(wd, "b.go")); err == nil {
-		t.Error("Write wrote the disk as well as the editor")
-	}
-	// The paths are still forge's to judge: nothing outside the roots.
-	wantFail(t, ex.Execute(ctx, "Write", ec, tools.Args{"file_path": "/etc/forge-test", "content": "x"}), "outside")
-	if _, ok := files.writes["/etc/forge-test"]; ok {
-		t.Error("a write outside the working directory reached the editor")
-	}
-	// The change shown for approval is the editor's text.
-	tool, _ := ex.Registry().Get("Edit")
-	c, err := tools.PreviewChange(tool, ec, tools.Args{"file_path": a, "old_string": "// unsaved", "new_string": "// saved"})
-	if err != nil || !strings.Contains(string(c.Old), "// unsaved") {
-		t.Errorf("PreviewChange = %q, %v; want the editor's text", c.Old, err)
-	}
-}
 
 // fakeTerminals is an editor's terminals: it records the command and
 // answers as told.

@@ -83,6 +83,7 @@ func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(readPathError(err), "file_path", raw)
 	}
 	defer target.Close()
+	target.Judge(ec.Judged)
 	path := target.Path
 	f, err := target.OpenRegular("")
 	if err != nil {
@@ -103,17 +104,6 @@ func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	}
 	if fsutil.LooksBinary(head, len(head) == fsutil.SniffLen) {
 		return tools.Fail(fmt.Sprintf("Cannot read binary file: %s (%d bytes)", path, size), "file_path", path, "bytes", size)
-	}
-	if ec.Files != nil {
-		// The editor's text of the file, unsaved changes included.
-		text, err := ec.Files.ReadText(ctx, path)
-		if err != nil {
-			return tools.Fail(fmt.Sprintf("Cannot read %s through the editor: %v", path, err), "file_path", path)
-		}
-		if text == "" {
-			return tools.OK("File is empty: "+path, "file_path", path, "bytes", int64(0), "lines", 0, "total_lines", 0, "truncated", false)
-		}
-		r, size = bufio.NewReaderSize(strings.NewReader(text), readBufferSize), int64(len(text))
 	}
 	w := readWindow{ctx: ctx, r: r, path: path, size: size, offset: intArg(args, "offset", 0, 0, 0), limit: intArg(args, "limit", readDefaultLimit, 1, readMaxLimit),
 		maxLineLen: t.maxLineLen, budget: maxOutput(ec)}
@@ -145,6 +135,8 @@ func readOpenError(path string, err error) string {
 		return fmt.Sprintf("Cannot read %s: it is a %s, whose content could block or never end", path, notFile.Kind())
 	case errors.Is(err, fsutil.ErrOutsideRoots):
 		return err.Error()
+	case errors.Is(err, fsutil.ErrChanged):
+		return changedSinceChecked(path)
 	}
 	return fsutil.Describe(path, err)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 
 	"github.com/forgehq/forge/builtin/internal/cfg"
 	"github.com/forgehq/forge/builtin/internal/fsutil"
@@ -69,11 +67,12 @@ func (t *writeTool) Execute(ctx context.Context, ec tools.ExecutionContext, args
 		return tools.Fail(pathError(err), "file_path", raw)
 	}
 	defer target.Close()
+	target.Judge(ec.Judged)
 	if err := ctx.Err(); err != nil {
 		return tools.Fail("Write cancelled: "+err.Error(), "file_path", target.Path)
 	}
 	content := args.String("content")
-	created, err := writeFile(ctx, ec, target, []byte(content))
+	created, err := target.WriteAtomic([]byte(content))
 	if err != nil {
 		return tools.Fail(err.Error(), "file_path", target.Path)
 	}
@@ -93,19 +92,4 @@ func pathError(err error) string {
 		return err.Error()
 	}
 	return "Invalid file_path: " + err.Error()
-}
-
-// writeFile writes data to target: atomically through its root, or
-// through the editor when it holds the files (ExecutionContext.Files).
-// created says the file did not exist.
-func writeFile(ctx context.Context, ec tools.ExecutionContext, target *fsutil.Target, data []byte) (created bool, err error) {
-	if ec.Files == nil {
-		return target.WriteAtomic(data)
-	}
-	_, err = os.Lstat(target.Path)
-	created = errors.Is(err, fs.ErrNotExist)
-	if err := ec.Files.WriteText(ctx, target.Path, string(data)); err != nil {
-		return false, fmt.Errorf("Cannot write %s through the editor: %w", target.Path, err)
-	}
-	return created, nil
 }

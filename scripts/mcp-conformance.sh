@@ -19,25 +19,18 @@
 #   auth/basic-cimd: a client ID metadata document is a public https URL the
 #     client is known by; forge has none of its own (a user may configure
 #     one: mcp.servers.NAME.oauth.client_metadata_url).
-# And two that forge could pass but the go-sdk's handler does not let it:
-#   auth/2025-03-26-oauth-metadata-backcompat: the server's origin serves
-#     authorization-server metadata whose issuer is another URL, which the
-#     SDK refuses ("metadata issuer ... does not match issuer URL").
-#   auth/scope-step-up: every check passes, but the suite warns that the
-#     second authorization asks for no more scopes than the first, and
-#     counts a warning as a failure.
 # Server scenarios: the tools-call-* ones call the suite's test tools by
-# name. forge serves two of them as any user would, as plugin tools
-# (test_simple_text, test_error_handling, made below). The others do not
+# name. forge serves three of them as any user would, as plugin tools
+# (test_simple_text, test_error_handling, test_tool_with_progress, made
+# below; a plugin's standard error is its progress). The others do not
 # apply to forge mcp serve, which serves forge's tools and only tools:
 # prompts-get-*, resources-read-*, resources-*subscribe, completion-complete
 # (no prompts, resources or completions); tools-call-image, -audio,
 # -embedded-resource, -mixed-content (forge's results are text);
 # tools-call-sampling, tools-call-elicitation, elicitation-* (forge's tools
 # ask no client for a model or for input); json-schema-2020-12 (a test tool
-# whose schema a plugin's parameters cannot declare); tools-call-with-progress
-# and tools-call-with-logging (test tools that report progress or log three
-# times; forge sends progress for what Bash prints, and one log line a call).
+# whose schema a plugin's parameters cannot declare); tools-call-with-logging
+# (a test tool that logs three times; forge sends one log message a call).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
@@ -104,7 +97,12 @@ if [ "$what" = server ] || [ "$what" = all ]; then
 	printf '%s\n' 'name: test_error_handling' 'description: The conformance suite'"'"'s failing tool.' \
 		'category: other' 'command: ./fail.sh' >"$plugins/fail.yaml"
 	printf '#!/bin/sh\necho "This tool intentionally returns an error for testing" >&2\nexit 1\n' >"$plugins/fail.sh"
-	chmod +x "$plugins/simple.sh" "$plugins/fail.sh"
+	printf '%s\n' 'name: test_tool_with_progress' 'description: The conformance suite'"'"'s tool that reports progress.' \
+		'category: other' 'command: ./progress.sh' >"$plugins/progress.yaml"
+	# What a plugin writes on standard error is its progress; forge sends at
+	# most five notifications a second.
+	printf '#!/bin/sh\nfor p in 0 50 100; do echo "$p/100" >&2; sleep 0.25; done\necho "Progress reported."\n' >"$plugins/progress.sh"
+	chmod +x "$plugins/simple.sh" "$plugins/fail.sh" "$plugins/progress.sh"
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 38765)
 	(cd "$home" && HOME="$home" XDG_CONFIG_HOME="$home/config" XDG_STATE_HOME="$home/state" \
 		"$FORGE" mcp serve --tools all --http "127.0.0.1:$port" 2>"$work/serve.err") &

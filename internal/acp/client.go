@@ -12,32 +12,6 @@ import (
 	"github.com/forgehq/forge/internal/tools"
 )
 
-// editorFiles moves the text of the files the agent reads and writes
-// through the editor (fs/read_text_file, fs/write_text_file), so that it
-// reads unsaved buffers and its writes land in the editor's undo. forge
-// has judged every path before it gets here.
-type editorFiles struct{ t *turn }
-
-func (f editorFiles) ReadText(ctx context.Context, path string) (string, error) {
-	r, err := f.t.s.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: f.t.l.id, Path: path})
-	if err != nil {
-		return "", rpcErr(err)
-	}
-	return r.Content, nil
-}
-
-// errEmptyWrite: the protocol's write carries content, which it requires
-// to be non-empty.
-var errEmptyWrite = errors.New("the editor's protocol cannot write an empty file; write at least a newline")
-
-func (f editorFiles) WriteText(ctx context.Context, path, text string) error {
-	if text == "" {
-		return errEmptyWrite
-	}
-	_, err := f.t.s.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: f.t.l.id, Path: path, Content: text})
-	return rpcErr(err)
-}
-
 // editorTerminals runs the agent's commands in the editor's terminals,
 // where the person watches them; the call shows its terminal.
 type editorTerminals struct{ t *turn }

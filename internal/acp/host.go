@@ -3,9 +3,9 @@
 // prompts to forge's agent, and the agent's events become the editor's
 // session updates. It drives the agent through a Host, as the shell does,
 // and never re-implements it: where the shell would ask the person, the
-// editor is asked (session/request_permission), and the file reads and
-// writes and the commands of the agent's calls go through the editor's
-// buffers and terminals when it offers them.
+// editor is asked (session/request_permission), and the commands of the
+// agent's calls run in the editor's terminals when it offers them. Files
+// are forge's to read and write (see turn.front).
 package acp
 
 import (
@@ -86,10 +86,9 @@ type Command struct {
 }
 
 // Front is what the editor provides for one prompt: who approves calls,
-// and, when it offers them, its buffers and terminals (nil otherwise:
-// forge reads, writes and runs itself).
+// and, when it offers them, its terminals (nil otherwise: forge runs the
+// commands itself).
 type Front struct {
 	Approver  agent.Approver
-	Files     tools.Files
 	Terminals tools.Terminals
 }

@@ -50,14 +50,15 @@ func (s *server) newTurn(ctx context.Context, l *live) *turn {
 }
 
 // front is what the editor offers this prompt: it approves the calls
-// and, when it says it can, holds the files and runs the commands.
+// and, when it says it can, runs the commands. Its file system methods
+// are not used: the editor opens a path by name, following links, after
+// forge judged it, and a link swapped in between would make the editor
+// read or write a file forge never allowed; forge reads and writes
+// through its own opens, which cannot be led outside, and the editor
+// sees each change in the call's diff and reloads the file.
 func (t *turn) front() Front {
 	f := Front{Approver: t}
-	caps := t.s.capabilities()
-	if caps.Fs.ReadTextFile && caps.Fs.WriteTextFile {
-		f.Files = editorFiles{t: t}
-	}
-	if caps.Terminal {
+	if t.s.capabilities().Terminal {
 		f.Terminals = editorTerminals{t: t}
 	}
 	return f

@@ -27,7 +27,7 @@ func (a *App) acpCommand() *cobra.Command {
 		Short: "Serve forge to an editor over the Agent Client Protocol (JSON-RPC on standard input and output)",
 		Long: render.WrapText(`Runs forge as an agent of the Agent Client Protocol, for editors that host agents (Zed, JetBrains IDEs, Neovim, Emacs): the editor starts forge acp and speaks JSON-RPC on its standard input and output.
 
-Each editor session is a forge conversation, kept like the shell's (forge -r ID resumes it, and the editor may load it again). Calls are decided by the same approval mode and rules as in the shell; where the shell would ask, the editor asks (allow once, always for this session, reject), and its modes are forge's (ask, auto-edit, plan, yolo). When the editor offers them, files are read and written through its buffers and Bash runs in its terminals. Logs go to standard error or --log-file; nothing but protocol messages is written to standard output. Closing standard input ends forge and everything it started.`, 80),
+Each editor session is a forge conversation, kept like the shell's (forge -r ID resumes it, and the editor may load it again). Calls are decided by the same approval mode and rules as in the shell; where the shell would ask, the editor asks (allow once, always for this session, reject), and its modes are forge's (ask, auto-edit, plan, yolo). When the editor offers terminals, Bash runs in them; forge reads and writes files itself, never through the editor's file methods, which would follow a link swapped in after forge checked the path (the editor sees each change as the call's diff). Logs go to standard error or --log-file; nothing but protocol messages is written to standard output. Closing standard input ends forge and everything it started.`, 80),
 		Example: `  forge acp
   forge acp --approval auto-edit --log-file /tmp/forge-acp.log`,
 		Args: cobra.NoArgs,
@@ -178,7 +178,7 @@ func (s *acpSession) ContextWindow() int {
 func (s *acpSession) Spent() (float64, bool) { return s.env.Spending.Cost, s.env.Spending.Priced }
 
 func (s *acpSession) Run(ctx context.Context, prompt string, f acp.Front, emit func(agent.Event)) (agent.Done, error) {
-	d, err := s.env.RunFront(ctx, prompt, commands.Front{Approver: f.Approver, Files: f.Files, Terminals: f.Terminals}, emit)
+	d, err := s.env.RunFront(ctx, prompt, commands.Front{Approver: f.Approver, Terminals: f.Terminals}, emit)
 	var bad *commands.PromptError
 	if errors.As(err, &bad) {
 		return d, fmt.Errorf("%w: %w", acp.ErrBadPrompt, bad)

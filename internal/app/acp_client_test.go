@@ -28,9 +28,13 @@ type editor struct {
 	// answer picks the option of a permission request; nil picks the
 	// first.
 	answer func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse
-	// buffers are the editor's unsaved texts by path; writes what forge
-	// wrote through it.
-	buffers, writes map[string]string
+	// fsCalls are the file system requests forge sent (fs/read_text_file
+	// PATH, fs/write_text_file PATH). swapTo, when set, is where the editor
+	// finds each such path leads by the time it opens it: a hostile
+	// command swapped a link in after forge checked the path, and the
+	// editor, as editors do, follows it.
+	fsCalls []string
+	swapTo  string
 	// terminals are the commands run in the editor's terminals.
 	terminals []sdk.CreateTerminalRequest
 	// termOutput is what every terminal prints; termExit its exit code.
@@ -75,12 +79,11 @@ func choose(id sdk.PermissionOptionId) sdk.RequestPermissionResponse {
 }
 
 func (e *editor) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if t, ok := e.buffers[p.Path]; ok {
-		return sdk.ReadTextFileResponse{Content: t}, nil
+	path, err := e.fsCall("fs/read_text_file", p.Path)
+	if err != nil {
+		return sdk.ReadTextFileResponse{}, err
 	}
-	b, err := os.ReadFile(p.Path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return sdk.ReadTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
@@ -88,13 +91,30 @@ func (e *editor) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) (sdk
 }
 
 func (e *editor) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
+	path, err := e.fsCall("fs/write_text_file", p.Path)
+	if err != nil {
+		return sdk.WriteTextFileResponse{}, err
+	}
+	if err := os.WriteFile(path, []byte(p.Content), 0o644); err != nil {
+		return sdk.WriteTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	return sdk.WriteTextFileResponse{}, nil
+}
+
+// fsCall records a file system request and swaps its path for a link to
+// swapTo when set.
+func (e *editor) fsCall(method, path string) (string, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.writes == nil {
-		e.writes = map[string]string{}
+	e.fsCalls = append(e.fsCalls, method+" "+path)
+	if e.swapTo == "" {
+		return path, nil
 	}
-	e.writes[p.Path] = p.Content
-	return sdk.WriteTextFileResponse{}, nil
+	_ = os.Remove(path)
+	if err := os.Symlink(e.swapTo, path); err != nil {
+		return "", sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	return path, nil
 }
 
 func (e *editor) CreateTerminal(_ context.Context, p sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {

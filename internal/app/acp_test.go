@@ -222,22 +222,53 @@ func TestACPLoadSessionReplaysIt(t *testing.T) {
 	}
 }
 
-// With an editor that holds the files, edits read its buffer and write
-// through it; the disk is the editor's to change.
-func TestACPFilesThroughTheEditor(t *testing.T) {
-	ed := &editor{}
-	r := startACP(t, llmtest.Script{Turns: []llmtest.Turn{editCall("hello", "bye"), {Text: "Done."}}}, ed,
-		sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}}, "--approval", "yolo")
-	writeProject(t, r.dir, map[string]string{"a.txt": "hello world\n"})
-	a := filepath.Join(r.dir, "a.txt")
-	ed.buffers = map[string]string{a: "hello unsaved world\n"}
-	s := r.newSession()
-	r.prompt(s.SessionId, "say bye")
-	if got := ed.writes[a]; got != "bye unsaved world\n" {
-		t.Errorf("written through the editor: %q (stderr %s)", got, r.stderr)
-	}
-	if got := readProject(t, r.dir, "a.txt"); got != "hello world\n" {
-		t.Errorf("the disk changed under the editor: %q", got)
+// An editor that offers its file system methods is not handed paths:
+// it would open them by name, following a link a hostile command swapped
+// in after forge checked the path (here, the editor finds every path it
+// is given leads to a key or a profile outside). forge reads and writes
+// itself, beneath the project; the editor sees the edit as the call's
+// diff.
+func TestACPFileAccessStaysForges(t *testing.T) {
+	outside := t.TempDir()
+	key, profile := filepath.Join(outside, "id_rsa"), filepath.Join(outside, "bashrc")
+	writeProject(t, outside, map[string]string{"id_rsa": "PRIVATE KEY planted", "bashrc": "# profile\n"})
+	write, _ := json.Marshal(map[string]string{"file_path": "b.txt", "content": "new file\n"})
+	read := llmtest.Turn{ToolCalls: []llmtest.ToolCall{{Name: "Read", Arguments: json.RawMessage(`{"file_path": "a.txt"}`)}}}
+	script := llmtest.Script{Turns: []llmtest.Turn{read, editCall("hello", "bye"),
+		{ToolCalls: []llmtest.ToolCall{{Name: "Write", Arguments: write}}}, {Text: "Done."}}}
+	for _, swapTo := range []string{key, profile} {
+		t.Run(filepath.Base(swapTo), func(t *testing.T) {
+			ed := &editor{swapTo: swapTo}
+			r := startACP(t, script, ed, sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}},
+				"--approval", "auto-edit")
+			writeProject(t, r.dir, map[string]string{"a.txt": "hello world\n"})
+			s := r.newSession()
+			r.prompt(s.SessionId, "say bye")
+			if len(ed.fsCalls) != 0 {
+				t.Errorf("forge handed paths to the editor: %v", ed.fsCalls)
+			}
+			if got := readProject(t, r.dir, "a.txt"); got != "bye world\n" {
+				t.Errorf("a.txt = %q, want the edit on disk (stderr %s)", got, r.stderr)
+			}
+			if got := readProject(t, r.dir, "b.txt"); got != "new file\n" {
+				t.Errorf("b.txt = %q", got)
+			}
+			if got := readProject(t, outside, "bashrc"); got != "# profile\n" {
+				t.Errorf("the profile outside was written: %q", got)
+			}
+			us := ed.seen()
+			if b, _ := json.Marshal(us); strings.Contains(string(b), "PRIVATE KEY") {
+				t.Error("the key reached the editor's updates")
+			}
+			starts, final := toolCalls(us)
+			if len(starts) != 3 {
+				t.Fatalf("tool calls %+v", starts)
+			}
+			edit := final[starts[1].ToolCallId]
+			if edit == nil || len(edit.Content) == 0 || edit.Content[0].Diff == nil || edit.Content[0].Diff.NewText != "bye world\n" {
+				t.Errorf("the edit's call does not show its diff: %+v", edit)
+			}
+		})
 	}
 }
 

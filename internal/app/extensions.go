@@ -90,6 +90,11 @@ func (a *App) startMCP(ctx context.Context) {
 	}
 	opts := []mcp.Option{mcp.WithPassEnv(a.cfg.PassEnv...), mcp.WithRoot(a.projectRoot()),
 		mcp.WithLogger(a.log), mcp.WithTokenDir(config.DefaultMCPAuthDir(a.opts.LookupEnv))}
+	if v, ok := a.opts.LookupEnv(mcp.NestedEnv); ok && v != "" {
+		// forge started this forge as an MCP server: starting the
+		// configured servers could start forge again, level after level.
+		opts = append(opts, mcp.WithNested())
+	}
 	if a.ios.InTerminal && a.ios.OutTerminal {
 		// Only a person at a terminal can log in when a server asks;
 		// headless, such a server fails saying to run forge mcp login.

@@ -15,12 +15,10 @@ import (
 )
 
 // Front is what a front end that shows a run itself (an editor) gives
-// one prompt: who approves calls and, when it holds them, the files the
-// agent reads and writes and the terminals its commands run in (nil:
-// forge does those itself).
+// one prompt: who approves calls and, when it offers them, the terminals
+// its commands run in (nil: forge runs them itself).
 type Front struct {
 	Approver  agent.Approver
-	Files     tools.Files
 	Terminals tools.Terminals
 }
 
@@ -82,7 +80,7 @@ func (e *Env) RunFront(ctx context.Context, prompt string, f Front, emit func(ag
 	opts.ShowChanges = true
 	opts.Approver = f.Approver
 	opts.Policy = e.Policy
-	opts.Exec.Files, opts.Exec.Terminals = f.Files, f.Terminals
+	opts.Exec.Terminals = f.Terminals
 	a, info, err := e.Agent(ctx, opts)
 	if err != nil {
 		return agent.Done{}, err

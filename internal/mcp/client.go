@@ -275,6 +275,9 @@ func (s *Server) transport() (mcp.Transport, *tail, error) {
 	if s.cfg.Command == "" {
 		return nil, nil, errors.New("no command and no url configured")
 	}
+	if s.env.nested {
+		return nil, nil, nestedRefusal()
+	}
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
 	cmd.Dir = s.cfg.Cwd
 	// forge's secrets stay with forge; the server's own env is given
@@ -283,6 +286,9 @@ func (s *Server) transport() (mcp.Transport, *tail, error) {
 	for k, v := range s.cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
+	// Last, so that no configured env hides from a forge that it was
+	// started by forge.
+	cmd.Env = append(cmd.Env, NestedEnv+"=1")
 	// Standard error is the server's log: keep its end for failure reasons,
 	// never mix it into forge's output.
 	stderr := &tail{max: 4096}

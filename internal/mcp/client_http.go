@@ -33,7 +33,7 @@ func httpTransport(cfg ServerConfig, env *clientEnv, authorizer Authorizer) (mcp
 		if authorizer == nil {
 			authorizer = env.authorizer
 		}
-		oh, err := oauthHandler(cfg, env.tokens, authorizer, http.DefaultClient)
+		oh, err := oauthHandler(cfg, env.tokens, authorizer, http.DefaultClient, env.discovery)
 		if err != nil {
 			return nil, err
 		}

@@ -25,16 +25,17 @@ func TestServerEnvironmentWithoutSecrets(t *testing.T) {
 		want, not []string
 	}{
 		{"withheld", nil,
-			[]string{"FORGE_TEST_PLAIN=plain-value", "GITHUB_TOKEN=configured"}, []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY"}},
+			[]string{"FORGE_TEST_PLAIN=plain-value", "GITHUB_TOKEN=configured", NestedEnv + "=1"}, []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY"}},
 		{"passed on by name", []Option{WithPassEnv("OPENAI_API_KEY")},
-			[]string{"OPENAI_API_KEY=sk-from-forge", "GITHUB_TOKEN=configured"}, []string{"ANTHROPIC_API_KEY"}},
+			[]string{"OPENAI_API_KEY=sk-from-forge", "GITHUB_TOKEN=configured", NestedEnv + "=1"}, []string{"ANTHROPIC_API_KEY"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dump := filepath.Join(t.TempDir(), "env")
 			cfg := ServerConfig{Name: "env", Command: "/bin/sh",
 				Args: []string{"-c", `env > "$ENV_DUMP"; exec "$SERVER_BIN"`},
-				Env:  map[string]string{"ENV_DUMP": dump, "SERVER_BIN": serverBin, "GITHUB_TOKEN": "configured"}}
+				// A configured env cannot hide from a forge that forge started it.
+				Env: map[string]string{"ENV_DUMP": dump, "SERVER_BIN": serverBin, "GITHUB_TOKEN": "configured", NestedEnv: ""}}
 			m := NewManager(tools.NewRegistry(), []ServerConfig{cfg}, c.opts...)
 			t.Cleanup(func() { m.Close() })
 			s, _ := m.Server("env")

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -29,6 +30,10 @@ type clientEnv struct {
 	// nil when nobody can (see Authorizer).
 	tokens     *tokenStore
 	authorizer Authorizer
+	// nested: servers run as commands are not started (WithNested).
+	nested bool
+	// discovery fetches OAuth metadata documents for every server.
+	discovery http.RoundTripper
 }
 
 // listKind names a list a server may change while connected.

@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,9 +24,10 @@ import (
 // An HTTP server that answers 401 (or 403 insufficient_scope) is logged
 // into with OAuth 2.1: the SDK's authorization-code handler discovers the
 // protected resource and its authorization server (with the older
-// fallbacks), registers forge (a client ID metadata document, configured
-// credentials, or dynamic registration), asks for the scopes the server
-// names, and exchanges the code with PKCE. What is forge's: where the
+// fallbacks; legacyDiscovery answers the one the SDK refuses), registers
+// forge (a client ID metadata document, configured credentials, or
+// dynamic registration), asks for the scopes the server names and those
+// already granted, and exchanges the code with PKCE. What is forge's: where the
 // person authorizes (a browser and a loopback redirect), and where the
 // tokens live (one 0600 file per server, refreshed in place).
 
@@ -167,15 +170,21 @@ func (s *savingSource) Token() (*oauth2.Token, error) {
 // oauthHandler is the SDK's authorization-code handler for cfg's server:
 // its stored login first, a new one through authorizer when the server
 // refuses it.
-func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, client *http.Client) (auth.OAuthHandler, error) {
+// discovery fetches the metadata documents (discoveryTransport).
+func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, client *http.Client, discovery http.RoundTripper) (auth.OAuthHandler, error) {
 	redirect := &loopback{port: cfg.OAuth.CallbackPort}
 	if err := redirect.pick(); err != nil {
 		return nil, fmt.Errorf("oauth: no port for the login's redirect: %w", err)
 	}
+	legacy, err := newLegacyDiscovery(cfg.URL, discovery, client.Transport)
+	if err != nil {
+		return nil, err
+	}
 	hc := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:         redirect.url(),
 		RequestRefreshToken: true,
-		Client:              client,
+		Client:              &http.Client{Transport: legacy},
+		ScopeFilter:         func(asked []string) []string { return withGranted(store.load(cfg.Name, cfg.URL), asked) },
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			if authorizer == nil {
 				return nil, fmt.Errorf("MCP server %s needs you to log in, and nobody can here: run forge mcp login %s: %w", cfg.Name, cfg.Name, ErrLoginNeeded)
@@ -184,7 +193,7 @@ func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, cl
 		},
 		NewTokenSource: func(ctx context.Context, oc *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 			a := storedAuth{ServerURL: cfg.URL, ClientID: oc.ClientID, ClientSecret: oc.ClientSecret, AuthURL: oc.Endpoint.AuthURL,
-				TokenURL: oc.Endpoint.TokenURL, AuthStyle: int(oc.Endpoint.AuthStyle), Scopes: oc.Scopes, Token: tok}
+				TokenURL: oc.Endpoint.TokenURL, AuthStyle: int(oc.Endpoint.AuthStyle), Scopes: granted(oc.Scopes, tok), Token: tok}
 			if err := store.save(cfg.Name, &a); err != nil {
 				return nil, fmt.Errorf("oauth: keep the token: %w", err)
 			}
@@ -213,7 +222,40 @@ func oauthHandler(cfg ServerConfig, store *tokenStore, authorizer Authorizer, cl
 		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, client)
 		hc.InitialTokenSource = &savingSource{next: oc.TokenSource(ctx, a.Token), store: store, server: cfg.Name, auth: *a, last: a.Token.AccessToken}
 	}
-	return auth.NewAuthorizationCodeHandler(hc)
+	h, err := auth.NewAuthorizationCodeHandler(hc)
+	if err != nil {
+		return nil, err
+	}
+	return legacyHandler{h}, nil
+}
+
+// withGranted is the scopes a new authorization asks for: those the
+// server asks for now and those the stored login was granted, so that a
+// server asking for one more scope (a 403 insufficient_scope naming only
+// what is missing) does not cost the person the scopes they had. The SDK
+// unions what it granted in this process; the stored login carries the
+// union across processes.
+func withGranted(a *storedAuth, asked []string) []string {
+	if a == nil {
+		return asked
+	}
+	out := slices.Clone(a.Scopes)
+	for _, s := range asked {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// granted is the scopes tok was granted: the token response's scope when
+// the authorization server names it (it may grant fewer than asked),
+// those asked for otherwise.
+func granted(asked []string, tok *oauth2.Token) []string {
+	if s, ok := tok.Extra("scope").(string); ok && strings.TrimSpace(s) != "" {
+		return strings.Fields(s)
+	}
+	return asked
 }
 
 // loopback is the redirect of a login: http://127.0.0.1:PORT/callback,

@@ -1,17 +1,20 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,17 +35,19 @@ type fakeAS struct {
 	hs *httptest.Server
 
 	mu         sync.Mutex
-	challenge  map[string]string // code -> code_challenge
-	valid      map[string]bool   // access tokens
+	challenge  map[string]string   // code -> code_challenge
+	codeScopes map[string][]string // code -> scopes asked for
+	valid      map[string][]string // access token -> its scopes
 	registered int
 	logins     int
 	refreshes  int
 	expiresIn  int
 	scopes     []string // asked for at the last authorization
+	callScope  string   // when set, tools/call needs it (a step-up)
 }
 
 func newFakeAS(t *testing.T) *fakeAS {
-	f := &fakeAS{t: t, challenge: map[string]string{}, valid: map[string]bool{}, expiresIn: 3600}
+	f := &fakeAS{t: t, challenge: map[string]string{}, codeScopes: map[string][]string{}, valid: map[string][]string{}, expiresIn: 3600}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "guarded", Version: "1"}, nil)
 	addToolTo(srv, "whoami", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return textResult("a logged-in person"), nil
@@ -53,13 +58,14 @@ func newFakeAS(t *testing.T) *fakeAS {
 	verify := func(_ context.Context, tok string, _ *http.Request) (*auth.TokenInfo, error) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		if !f.valid[tok] {
+		scopes, ok := f.valid[tok]
+		if !ok {
 			return nil, auth.ErrInvalidToken
 		}
-		return &auth.TokenInfo{UserID: "ada", Expiration: time.Now().Add(time.Hour)}, nil
+		return &auth.TokenInfo{UserID: "ada", Scopes: scopes, Expiration: time.Now().Add(time.Hour)}, nil
 	}
 	mux.Handle("/mcp", auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: base + "/.well-known/oauth-protected-resource/mcp"})(
-		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)))
+		f.stepUp(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))))
 	mux.Handle("/.well-known/oauth-protected-resource/mcp", auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource: base + "/mcp", AuthorizationServers: []string{base}, ScopesSupported: []string{"tools:read"}}))
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
@@ -85,6 +91,7 @@ func newFakeAS(t *testing.T) *fakeAS {
 		code := fmt.Sprintf("code%d", f.logins)
 		f.challenge[code] = q.Get("code_challenge")
 		f.scopes = strings.Fields(q.Get("scope"))
+		f.codeScopes[code] = f.scopes
 		f.mu.Unlock()
 		http.Redirect(w, r, q.Get("redirect_uri")+"?code="+code+"&state="+url.QueryEscape(q.Get("state")), http.StatusFound)
 	})
@@ -100,6 +107,7 @@ func newFakeAS(t *testing.T) *fakeAS {
 				return
 			}
 			delete(f.challenge, r.Form.Get("code"))
+			f.codeScopes["next"] = f.codeScopes[r.Form.Get("code")]
 		case "refresh_token":
 			if !strings.HasPrefix(r.Form.Get("refresh_token"), "refresh-") {
 				http.Error(w, `{"error":"invalid_grant"}`, http.StatusBadRequest)
@@ -111,12 +119,37 @@ func newFakeAS(t *testing.T) *fakeAS {
 			return
 		}
 		tok := fmt.Sprintf("access-%d-%d", f.logins, f.refreshes)
-		f.valid[tok] = true
+		f.valid[tok] = f.codeScopes["next"]
 		w.Header().Set("Content-Type", "application/json")
-		writeJSON(w, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": f.expiresIn, "refresh_token": "refresh-" + tok})
+		writeJSON(w, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": f.expiresIn, "refresh_token": "refresh-" + tok,
+			"scope": strings.Join(f.codeScopes["next"], " ")})
 	})
 	t.Cleanup(f.hs.Close)
 	return f
+}
+
+// stepUp answers a tools/call whose token lacks f.callScope with a 403
+// insufficient_scope naming only that scope, as servers that ask for one
+// more permission do.
+func (f *fakeAS) stepUp(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(body, &msg)
+		f.mu.Lock()
+		need := f.callScope
+		f.mu.Unlock()
+		if ti := auth.TokenInfoFromContext(r.Context()); need != "" && msg.Method == "tools/call" && (ti == nil || !slices.Contains(ti.Scopes, need)) {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`,
+				need, f.hs.URL+"/.well-known/oauth-protected-resource/mcp"))
+			http.Error(w, "insufficient scope", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func addToolTo(s *mcp.Server, name string, h mcp.ToolHandler) {
@@ -238,5 +271,68 @@ func TestOAuthLogin(t *testing.T) {
 	defer m.Close()
 	if err := m.Connect(context.Background(), "guarded"); !errors.Is(err, ErrLoginNeeded) {
 		t.Errorf("after logout: %v", err)
+	}
+}
+
+// TestOAuthStepUpKeepsGranted: a server that asks, for a call, for one
+// scope more than the stored login has, naming only that scope, gets an
+// authorization for the union: what was granted and what it asks.
+func TestOAuthStepUpKeepsGranted(t *testing.T) {
+	f := newFakeAS(t)
+	dir := t.TempDir()
+	cfg := []ServerConfig{{Name: "guarded", URL: f.hs.URL + "/mcp"}}
+	b := &browser{}
+	m := NewManager(tools.NewRegistry(), cfg, WithTokenDir(dir), WithAuthorizer(b))
+	if err := m.Connect(context.Background(), "guarded"); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	if !slices.Contains(f.scopes, "tools:read") {
+		t.Fatalf("first login asked for %v", f.scopes)
+	}
+
+	// The next forge starts from the stored login; the call needs more.
+	f.mu.Lock()
+	f.callScope = "tools:write"
+	f.mu.Unlock()
+	reg := tools.NewRegistry()
+	m = NewManager(reg, cfg, WithTokenDir(dir), WithAuthorizer(b))
+	defer m.Close()
+	if err := m.Connect(context.Background(), "guarded"); err != nil {
+		t.Fatal(err)
+	}
+	r := tools.NewExecutor(reg).Execute(context.Background(), "mcp__guarded__whoami", ec(), nil)
+	if r.Output != "a logged-in person" {
+		t.Fatalf("call after step-up: %+v", r)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(b.urls) != 2 {
+		t.Fatalf("authorizations %d, want 2", len(b.urls))
+	}
+	for _, want := range []string{"tools:read", "tools:write"} {
+		if !slices.Contains(f.scopes, want) {
+			t.Errorf("step-up asked for %v, missing %s", f.scopes, want)
+		}
+	}
+}
+
+func TestWithGranted(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		stored *storedAuth
+		asked  []string
+		want   []string
+	}{
+		{"no stored login", nil, []string{"b"}, []string{"b"}},
+		{"union, granted first", &storedAuth{Scopes: []string{"a", "b"}}, []string{"b", "c"}, []string{"a", "b", "c"}},
+		{"nothing asked", &storedAuth{Scopes: []string{"a"}}, nil, []string{"a"}},
+		{"nothing granted", &storedAuth{}, []string{"c"}, []string{"c"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := withGranted(tc.stored, tc.asked); !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

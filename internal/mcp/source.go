@@ -103,7 +103,7 @@ func WithOnChange(fn func(server string)) Option { return func(m *Manager) { m.o
 // NewManager returns a manager for the servers, none connected yet.
 func NewManager(reg *tools.Registry, servers []ServerConfig, opts ...Option) *Manager {
 	m := &Manager{reg: reg, servers: map[string]*Server{}, owned: map[string]owned{},
-		env: clientEnv{log: zerolog.Nop(), tokens: &tokenStore{}}}
+		env: clientEnv{log: zerolog.Nop(), tokens: &tokenStore{}, discovery: discoveryTransport()}}
 	for _, o := range opts {
 		o(m)
 	}

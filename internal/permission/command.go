@@ -31,6 +31,10 @@ type command struct {
 	// alias from a configuration file), though a rule may allow it as
 	// written. Deny rules cannot tell, as for hidden.
 	opaque bool
+	// own is how many of words are the program's own, when the rest are
+	// a command it runs that is judged on its own (xargs grep -n x: 2);
+	// 0 when all are.
+	own int
 	// env are the variables set for the command (GIT_DIR=x git, env X=1).
 	env []string
 
@@ -65,6 +69,23 @@ func hasWild(ws []word) bool {
 		}
 	}
 	return false
+}
+
+// ownWords is how many words of ws, a wrapper that runs another
+// command, are its own.
+func ownWords(ws []word, u unwrapped) int {
+	if len(u.rest) == 0 || len(u.rest) >= len(ws) {
+		return len(ws)
+	}
+	return len(ws) - len(u.rest)
+}
+
+// ownWordsOf returns the words of c that are the program's own.
+func (c *command) ownWordsOf() []word {
+	if c.own > 0 && c.own < len(c.words) {
+		return c.words[:c.own]
+	}
+	return c.words
 }
 
 // Reasons a command cannot be allowed by a rule with a pattern.

@@ -10,7 +10,14 @@ import (
 // rules and the rules remembered this session, egress, then the mode.
 func (p *Policy) Decide(c Call) Verdict {
 	s := p.subjectsFor(c)
-	deniedVerdict, matched := p.denied(c, &s)
+	v := p.decide(c, &s)
+	v.Judged = s.judged()
+	return v
+}
+
+// decide is Decide on c's subjects s.
+func (p *Policy) decide(c Call, s *subjects) Verdict {
+	deniedVerdict, matched := p.denied(c, s)
 	if matched && deniedVerdict.Decision == Deny {
 		return deniedVerdict
 	}
@@ -18,7 +25,7 @@ func (p *Policy) Decide(c Call) Verdict {
 	if p.Mode() == ModePlan && !readOnly {
 		return Verdict{Decision: Deny, Reason: "plan mode runs read-only tools only; " + display(c) + " could change something"}
 	}
-	if v, ok := p.askedByRule(c, &s); ok {
+	if v, ok := p.askedByRule(c, s); ok {
 		return v
 	}
 	if c.LeavesSandbox && p.Mode() != ModeYolo {
@@ -37,7 +44,7 @@ func (p *Policy) Decide(c Call) Verdict {
 		}
 		lp = p.protectedLine(c, &s.line)
 	}
-	if lp.protected || p.protectedEdit(c, &s) {
+	if lp.protected || p.protectedEdit(c, s) {
 		rest := " may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"
 		return Verdict{Decision: Ask, Protected: true, Reason: display(c) + rest, Why: "it" + rest}
 	}
@@ -49,14 +56,14 @@ func (p *Policy) Decide(c Call) Verdict {
 			"`, where credentials are kept (permissions.credentials): forge asks first in every mode but yolo; approve it once"
 		return Verdict{Decision: Ask, Reason: display(c) + rest, Why: "it" + rest}
 	}
-	v := p.decideAllowed(c, &s, readOnly)
+	v, unnamed := p.decideAllowed(c, s, readOnly)
 	switch {
 	case lp.unsure == "" || p.Mode() == ModeYolo:
 	case v.Decision == Allow:
 		rest := ", and it could be forge's own settings, a script forge runs or a credential: approve it once"
 		return Verdict{Decision: Ask, Protected: true, Reason: "forge cannot tell which file `" + shorten(lp.unsure) +
 			"` names in " + display(c) + rest, Why: "forge cannot tell which file `" + shorten(lp.unsure) + "` it names" + rest}
-	case v.Decision == Ask && len(v.Always) > 0: // a rule would not stop the question next time
+	case v.Decision == Ask && (len(v.Always) > 0 || unnamed): // a rule would not stop the question next time
 		unsure := "; forge cannot tell which file `" + shorten(lp.unsure) + "` names, so no rule can allow it: approve it once"
 		v.Always, v.Reason = nil, withoutHint(v.Reason)+unsure
 		if v.Why != "" {
@@ -113,30 +120,31 @@ func (p *Policy) sandboxed(c Call, blind Verdict, matched bool) Verdict {
 }
 
 // decideAllowed applies the allow rules, the rules remembered this
-// session and then the mode to a call no deny rule denied.
-func (p *Policy) decideAllowed(c Call, s *subjects, readOnly bool) Verdict {
+// session and then the mode to a call no deny rule denied. unnamed says it
+// asks because a prefix rule for a command does not name a word of it.
+func (p *Policy) decideAllowed(c Call, s *subjects, readOnly bool) (v Verdict, unnamed bool) {
 	rules := p.rulesFor(c.Tool, make([]*compiledRule, 0, 16))
 	if v, ok := p.credentialAsk(c, s, rules); ok {
-		return v
+		return v, false
 	}
 	allowedBy, blocker := p.allowed(rules, s)
 	if allowedBy != nil {
-		return p.allowedVerdict(allowedBy)
+		return p.allowedVerdict(allowedBy), false
 	}
 	if v, ok := p.egressAsk(c, s, rules); ok {
-		return v
+		return v, false
 	}
 	switch {
 	case readOnly:
-		return Verdict{Decision: Allow, Reason: "read-only tools run without asking"}
+		return Verdict{Decision: Allow, Reason: "read-only tools run without asking"}, false
 	case p.Mode() == ModeYolo:
-		return Verdict{Decision: Allow, Reason: "yolo mode allows every call no deny rule denies"}
+		return Verdict{Decision: Allow, Reason: "yolo mode allows every call no deny rule denies"}, false
 	case p.Mode() == ModeAutoEdit && c.EditsFiles && p.editsInside(s):
-		return Verdict{Decision: Allow, Reason: "auto-edit mode allows edits inside the working directory"}
+		return Verdict{Decision: Allow, Reason: "auto-edit mode allows edits inside the working directory"}, false
 	}
 	always := p.suggest(c, s, rules)
 	reason, why := p.askReason(c, s, blocker, always)
-	return Verdict{Decision: Ask, Reason: reason, Why: why, Always: always}
+	return Verdict{Decision: Ask, Reason: reason, Why: why, Always: always}, blocker.unnamed != ""
 }
 
 // withoutHint is an ask reason without its advice to add a rule.
@@ -218,6 +226,9 @@ func (r *compiledRule) denies(s *subjects) (hit string, blind, ok bool) {
 // blocker is the first thing no allow rule covered, for the ask reason.
 type blocker struct {
 	command *command // the command no rule allows, if the call is a shell line
+	// unnamed says why a prefix rule for the command's program does not
+	// allow it: a word past its prefix it does not name.
+	unnamed string
 }
 
 // rulesFor returns the allow and remembered rules naming tool, appended to buf.
@@ -256,11 +267,22 @@ func (p *Policy) allowed(rules []*compiledRule, s *subjects) ([]*compiledRule, b
 		if b := unallowable(s); b.command != nil {
 			return nil, b // no rule can cover it: say so, not that a rule is missing
 		}
+		var missed blocker // a command a prefix rule falls short of: reported if no other is missing
 		for i := range s.line.commands {
 			c := &s.line.commands[i]
-			if !c.denyOnly && !cover(func(r *compiledRule) bool { return r.allowsCommand(c) }) {
-				return nil, blocker{command: c}
+			if c.denyOnly || cover(func(r *compiledRule) bool { return r.allowsCommand(c) }) {
+				continue
 			}
+			b := blocker{command: c, unnamed: unnamedBy(rules, c)}
+			if b.unnamed == "" {
+				return nil, b
+			}
+			if missed.command == nil {
+				missed = b
+			}
+		}
+		if missed.command != nil {
+			return nil, missed
 		}
 		if used == nil { // a line that runs nothing: any rule for the tool will do
 			used = rules[:1]
@@ -281,6 +303,17 @@ func (p *Policy) allowed(rules []*compiledRule, s *subjects) ([]*compiledRule, b
 		}
 	}
 	return used, blocker{}
+}
+
+// unnamedBy returns why the first prefix rule among rules that starts the
+// command c does not allow it, "" when none does.
+func unnamedBy(rules []*compiledRule, c *command) string {
+	for _, r := range rules {
+		if why, ok := r.unnamed(c); ok {
+			return why
+		}
+	}
+	return ""
 }
 
 // firstBlocker finds the first command of a line, for when no rule names the tool.
@@ -370,6 +403,13 @@ func (p *Policy) askReason(c Call, s *subjects, b blocker, always []string) (rea
 	case s.isCommand && b.command != nil && b.command.unallowable != "":
 		cmd := "`" + shorten(b.command.text) + "` " + b.command.unallowable
 		return cmd + "; approve " + shown + " once", cmd + "; approve it once"
+	case s.isCommand && b.command != nil && b.unnamed != "":
+		cmd := "`" + shorten(b.command.text) + "`: " + b.unnamed
+		if len(s.line.commands) == 1 {
+			return b.unnamed + "; approve " + shown + " once" + strings.Replace(hint, "; add", " or add", 1),
+				b.unnamed + "; approve it once" + strings.Replace(hint, "; add", " or add", 1)
+		}
+		return cmd + "; approve " + shown + " once" + strings.Replace(hint, "; add", " or add", 1), cmd + "; approve it once"
 	case s.isCommand && b.command != nil && len(s.line.commands) > 1:
 		cmd := "no rule allows `" + shorten(b.command.text) + "`"
 		return cmd + " in " + shown + hint, cmd + hint

@@ -73,6 +73,23 @@
 //     every other character itself; without * it is an exact match. Words
 //     are compared unquoted ("go" 'test' is go test).
 //
+//     A prefix rule allows further operands, and further options only when
+//     they are known to neither run or load code or configuration, nor
+//     write a file, nor change directory (go test -race, git log
+//     --oneline; any option of ls or cat): an allowlist per program and
+//     subcommand, since a list of the bad options would miss the next one.
+//     Any other option asks, spelled as --opt=v, --opt v, -sEfoo, quoted or
+//     abbreviated; so do make's VAR=value operands, dd's of=, uniq's output
+//     file, a sed or awk
+//     script that can run a program or read or write a file (sed's e, w,
+//     r, s///e; awk's system(), pipes, >), a word that may expand
+//     to an option ($X, *, but not the value of a known option), and the
+//     options after -- of a program that hands them on (npm run X --,
+//     cargo test --, go test --). For a program forge does not know, every
+//     option asks. In a glob rule a * stands for operands only, and an
+//     option is named by a word of the pattern that matches it. The ask
+//     reason names the option the rule does not name.
+//
 //     An allow rule allows a line only when forge has read all of it and
 //     the allow rules together allow every simple command of it. A
 //     command's expansions ($X, $(cmd)) are allowed only where the pattern

@@ -44,19 +44,86 @@ func (r *compiledRule) allowsCommand(c *command) bool {
 	}
 	switch r.kind {
 	case patternPrefix:
-		if len(c.words) < len(r.words) {
+		if !r.prefixOf(c) {
 			return false
 		}
-		for i, w := range r.words {
-			if !c.words[i].literal() || c.words[i].allow != w {
-				return false
-			}
-		}
-		return true
+		_, unnamed := unnamedOption(c.ownWordsOf(), len(r.words))
+		return !unnamed
 	case patternGlob:
-		return starMatch(r.pattern, c.allowText)
+		if !starMatch(r.pattern, c.allowText) {
+			return false
+		}
+		_, unnamed := r.globUnnamed(c)
+		return !unnamed
 	}
 	return false
+}
+
+// globUnnamed is unnamedOption for a glob rule: the words before its first
+// * are named, and so is a later option that one of the pattern's own
+// words matches (--format=* names --format=%H); a * names no option.
+func (r *compiledRule) globUnnamed(c *command) (optionFinding, bool) {
+	star := strings.IndexByte(r.pattern, '*')
+	if star < 0 {
+		return optionFinding{}, false // an exact rule names every word
+	}
+	ws := c.ownWordsOf()
+	fixed, end := 0, 0 // the words that lie wholly in the literal text before the first *
+	for fixed < len(ws) {
+		if end += len(ws[fixed].allow); end > star {
+			break
+		}
+		fixed, end = fixed+1, end+1
+	}
+	var tokens []string
+	for _, t := range strings.Fields(r.pattern[star:]) {
+		if t[0] == '-' {
+			tokens = append(tokens, t)
+		}
+	}
+	named := func(w word) bool {
+		for _, t := range tokens {
+			if starMatch(t, w.allow) {
+				return true
+			}
+		}
+		return false
+	}
+	return unnamedOptionBut(ws, max(fixed, 1), named)
+}
+
+// prefixOf reports whether the prefix rule r's words start c's words.
+func (r *compiledRule) prefixOf(c *command) bool {
+	if len(c.words) < len(r.words) {
+		return false
+	}
+	for i, w := range r.words {
+		if !c.words[i].literal() || c.words[i].allow != w {
+			return false
+		}
+	}
+	return true
+}
+
+// unnamed returns why the prefix or glob rule r, which matches the
+// command c as text, does not allow it: an option it does not name. ok is
+// false when r allows c or does not match it.
+func (r *compiledRule) unnamed(c *command) (string, bool) {
+	if c.unallowable != "" || len(c.words) == 0 || c.runner && !r.namesRunner(c.words[0]) {
+		return "", false
+	}
+	var f optionFinding
+	var ok bool
+	switch {
+	case r.kind == patternPrefix && r.prefixOf(c):
+		f, ok = unnamedOption(c.ownWordsOf(), len(r.words))
+	case r.kind == patternGlob && starMatch(r.pattern, c.allowText):
+		f, ok = r.globUnnamed(c)
+	}
+	if !ok {
+		return "", false
+	}
+	return f.reason(r.text), true
 }
 
 // namesRunner reports whether the rule's pattern starts with the literal

@@ -120,8 +120,49 @@ func commandRule(tool string, c *command) (string, bool) {
 	if err != nil || strings.IndexByte(pattern, wild) >= 0 {
 		return "", false
 	}
-	if !(&compiledRule{Rule: r}).allowsCommand(c) {
+	cr := &compiledRule{Rule: r}
+	if r.kind == patternPrefix && cr.prefixOf(c) {
+		if named, ok := namingPrefix(c, len(r.words)); !ok {
+			return "", false
+		} else if named > len(r.words) { // name the options the prefix does not: Bash(go test -coverprofile=c.out:*)
+			return commandRuleText(tool, c, named)
+		}
+	}
+	if !cr.allowsCommand(c) {
 		return "", false // a word with spaces or parentheses the pattern cannot say
+	}
+	return r.String(), true
+}
+
+// namingPrefix returns how many words of c a prefix rule that starts with
+// its first n words must name so that no further word is an option it
+// does not name; false when such a word may only expand to one.
+func namingPrefix(c *command, n int) (int, bool) {
+	ws := c.ownWordsOf()
+	for {
+		f, bad := unnamedOption(ws, n)
+		if !bad {
+			return n, true
+		}
+		if !ws[f.at].literal() {
+			return 0, false
+		}
+		n = f.at + 1
+		// an option without =value may take the next word as its value:
+		// name it too, so that the rule allows this value only
+		if f.kind == "option" && !strings.Contains(ws[f.at].allow, "=") && n < len(ws) &&
+			ws[n].literal() && !strings.HasPrefix(ws[n].allow, "-") {
+			n++
+		}
+	}
+}
+
+// commandRuleText returns the prefix rule naming the first n words of c.
+func commandRuleText(tool string, c *command, n int) (string, bool) {
+	pattern := joinAllow(c.words[:n]) + ":*"
+	r, err := ParseRule(tool + "(" + pattern + ")")
+	if err != nil || strings.IndexByte(pattern, wild) >= 0 || !(&compiledRule{Rule: r}).allowsCommand(c) {
+		return "", false
 	}
 	return r.String(), true
 }

@@ -28,7 +28,11 @@ func TestSuggestRule(t *testing.T) {
 		{"path argument", nil, bash("cat README.md"), []string{"Bash(cat:*)"}},
 		{"make: exact", nil, bash("make test"), []string{"Bash(make test)"}},
 		{"subcommand-like argument", nil, bash("cargo build"), []string{"Bash(cargo build:*)"}},
-		{"program by path", nil, bash("./gradlew build --info"), []string{"Bash(./gradlew build:*)"}},
+		{"program by path", nil, bash("./gradlew build"), []string{"Bash(./gradlew build:*)"}},
+		{"an option the prefix does not name is named", nil, bash("./gradlew build --info"), []string{"Bash(./gradlew build --info:*)"}},
+		{"options named up to the last unknown one", nil, bash("go test -race -coverprofile=c.out -v ./..."), []string{"Bash(go test -race -coverprofile=c.out:*)"}},
+		{"an expansion that may be an option", nil, bash("go test $FLAGS"), nil},
+		{"an option with its value as the next word", nil, bash("sort -o /tmp/f x"), []string{"Bash(sort -o /tmp/f:*)"}},
 		{"multi-command program with a flag", nil, bash("git --no-pager log -5"), []string{"Bash(git --no-pager log -5)"}},
 		{"one rule per command", nil, bash("go vet ./... && go test ./... | tee log"), []string{"Bash(go vet:*)", "Bash(go test:*)", "Bash(tee log)"}}, // tee writes any file: exact
 		{"destructive program gets its exact text", nil, bash("rm -rf build"), []string{"Bash(rm -rf build)"}},

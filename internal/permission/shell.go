@@ -377,12 +377,12 @@ func (s *splitter) words(ws []word, text, why string, ctx lineContext) {
 			return
 		}
 		if u.line != nil { // watch, su -c: a line their shell runs
-			s.add(command{text: text, words: ws, wrapped: wrapped, unallowable: why})
+			s.add(command{text: text, words: ws, wrapped: wrapped, unallowable: why, own: ownWords(ws, u)})
 			s.inner(*u.line, full, text, why, ctx)
 			return
 		}
 		if u.separate { // sudo X, xargs X: both must be allowed
-			s.add(command{text: text, words: ws, wrapped: wrapped, unallowable: why})
+			s.add(command{text: text, words: ws, wrapped: wrapped, unallowable: why, own: ownWords(ws, u)})
 			ws, full, wrapped = u.rest, u.rest, nil
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -106,7 +107,8 @@ func (p *Plugin) program() (string, error) {
 //     ({"output": ..., "error": "...", "metadata": {...}}; a non-empty error
 //     fails the call); otherwise it is the output, as text;
 //   - a non-zero exit status fails the call, with standard error (its
-//     first 64 KiB) in the message.
+//     first 64 KiB) in the message;
+//   - standard error is also the call's live output as it is written.
 func (p *Plugin) Execute(ctx context.Context, ec tools.ExecutionContext, args tools.Args) tools.Result {
 	prog, err := p.program()
 	if err != nil {
@@ -131,6 +133,11 @@ func (p *Plugin) Execute(ctx context.Context, ec tools.ExecutionContext, args to
 	cmd.Dir = ec.WorkingDir
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if ec.LiveOutput != nil {
+		// Standard error is where a plugin says how far it has got: shown
+		// as it comes (the running call's line, progress to an MCP client).
+		cmd.Stderr = io.MultiWriter(stderr, ec.LiveOutput)
+	}
 	cmd.Env = p.env(ec, args, input)
 	cmd.WaitDelay = waitDelay
 	// A group (and session) of its own: cancellation ends the whole group,

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -268,3 +269,39 @@ func BenchmarkPluginCallMinimal(b *testing.B) {
 
 // newPlugin is the tool for m as a Manager without pass_env builds it.
 func newPlugin(m *Manifest) *Plugin { return &Plugin{m: m} }
+
+// lockedBuffer is a LiveOutput a test can read while a call writes to it.
+type lockedBuffer struct {
+	mu     sync.Mutex
+	writes []string
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.writes = append(b.writes, string(p))
+	return len(p), nil
+}
+
+// TestPluginStderrIsLive: what a plugin writes on standard error reaches
+// the call's live output as it is written, and its result is unchanged.
+func TestPluginStderrIsLive(t *testing.T) {
+	dir := t.TempDir()
+	m := writePlugin(t, dir, "slow", "echo 'step 1' >&2; sleep 0.1; echo 'step 2' >&2; echo done", "")
+	reg := tools.NewRegistry()
+	if err := reg.Register(newPlugin(m)); err != nil {
+		t.Fatal(err)
+	}
+	live := &lockedBuffer{}
+	ec := tools.NewExecutionContext(dir)
+	ec.LiveOutput = live
+	r := run(t, reg, "slow", ec, nil)
+	if !r.Success || r.Output != "done" {
+		t.Fatalf("result = %+v", r)
+	}
+	live.mu.Lock()
+	defer live.mu.Unlock()
+	if got := strings.Join(live.writes, ""); got != "step 1\nstep 2\n" || len(live.writes) != 2 {
+		t.Errorf("live output %q, want two writes of step 1 and step 2", live.writes)
+	}
+}

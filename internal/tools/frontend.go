@@ -2,19 +2,6 @@ package tools
 
 import "context"
 
-// Files is where the file tools (Read, Write, Edit) get and put a file's
-// text when an editor hosts forge: reads see the editor's unsaved
-// buffers, and writes go through it, into its own undo. The tools still
-// resolve and check every path themselves (the roots, links, what is
-// protected); Files only moves the text of a path they have judged.
-type Files interface {
-	// ReadText returns the whole text of the file at path (absolute).
-	ReadText(ctx context.Context, path string) (string, error)
-	// WriteText replaces the file at path (absolute) with text, creating
-	// it when missing.
-	WriteText(ctx context.Context, path, text string) error
-}
-
 // Terminals runs a tool's command in a terminal that someone else owns
 // and shows (an editor's), instead of in forge: the person watches it
 // run there. The command line is the one forge would run, confined

@@ -88,6 +88,7 @@ function check(ok, what) {
 
 // What the editor saw, and how it answers.
 const updates = [];
+const fsCalls = [];
 let answer = "allow_once";
 const terminals = new Map();
 let onTerminal = () => {};
@@ -101,8 +102,14 @@ const app = acp
     updates.push({ sessionUpdate: "permission", ...c.params });
     return { outcome: { outcome: "selected", optionId: answer } };
   })
-  .onRequest(acp.methods.client.fs.readTextFile, (c) => ({ content: readFileSync(c.params.path, "utf8") }))
+  // forge reads and writes files itself, never through these: an editor
+  // opens a path by name, following a link swapped in after forge checked it.
+  .onRequest(acp.methods.client.fs.readTextFile, (c) => {
+    fsCalls.push(c.params.path);
+    return { content: readFileSync(c.params.path, "utf8") };
+  })
   .onRequest(acp.methods.client.fs.writeTextFile, (c) => {
+    fsCalls.push(c.params.path);
     writeFileSync(c.params.path, c.params.content);
     return {};
   })
@@ -147,13 +154,14 @@ await app.connectWith(stream, async (agent) => {
   const prompt = (text) => agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
   const seen = () => updates.splice(0);
 
-  // An edit, approved: the diff is shown, the editor writes the file.
+  // An edit, approved: the diff is shown, forge writes the file.
   let r = await prompt("fix the typo");
   let us = seen();
   const asked = us.find((u) => u.sessionUpdate === "permission");
   check(asked?.toolCall?.content?.[0]?.type === "diff", "the edit is put to the editor with its diff");
   check(us.some((u) => u.sessionUpdate === "tool_call" && u.kind === "edit" && u.title === "Edit main.go"), "the edit is a tool call of kind edit");
-  check(readFileSync(join(project, "main.go"), "utf8").includes("// hello"), "the approved edit is written through the editor");
+  check(readFileSync(join(project, "main.go"), "utf8").includes("// hello"), "the approved edit is written");
+  check(fsCalls.length === 0, `forge sent no file system request to the editor (${fsCalls.join(", ")})`);
   check(r.stopReason === "end_turn", `stop reason ${r.stopReason}`);
 
   // A command, rejected: it never runs, the call fails.

