@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -173,6 +174,11 @@ func (a *App) close() {
 		_ = a.env.Registry.Close()
 	}
 	if a.sbox.sb != nil {
+		// The last command's sandbox may still be ending: what it
+		// set aside is said here, or nowhere.
+		for _, l := range a.sbox.sb.Finish(5 * time.Second) {
+			fmt.Fprintln(a.ios.Err, l)
+		}
 		_ = a.sbox.sb.Close()
 	}
 	if a.logClose != nil {
