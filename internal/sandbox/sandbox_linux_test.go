@@ -53,11 +53,13 @@ func newFixture(t *testing.T, edit func(*Policy)) *fixture {
 	}
 	f := &fixture{base: base, project: filepath.Join(base, "project"), tmp: filepath.Join(base, "tmp"),
 		outside: filepath.Join(base, "outside"), home: filepath.Join(base, "home")}
-	for _, d := range []string{f.project + "/.git/hooks", f.project + "/.forge", f.tmp, f.outside, f.home + "/.ssh"} {
+	for _, d := range []string{f.project + "/.git/hooks", f.project + "/.forge", f.project + "/.claude", f.tmp, f.outside, f.home + "/.ssh"} {
 		mkdir(t, d)
 	}
 	write(t, f.project+"/.git/config", "[core]\n")
 	write(t, f.project+"/.forge/config.yaml", "max_turns: 5\n")
+	write(t, f.project+"/.claude/settings.json", "{}\n")
+	write(t, f.project+"/.mcp.json", "{}\n")
 	write(t, f.home+"/.ssh/id_rsa", "PRIVATE KEY\n")
 	write(t, f.home+"/.npmrc", "//registry.npmjs.org/:_authToken=SECRET\n")
 	p := Policy{Mode: ModeWorkspace, Writable: []string{f.project}, Caches: []string{f.tmp},
@@ -117,6 +119,9 @@ func TestConfinedFiles(t *testing.T) {
 		{"git's configuration", "echo '[core] fsmonitor = evil' >> .git/config", false, "Read-only file system"},
 		{"forge's project settings", "echo 'approval: yolo' >> .forge/config.yaml", false, "Read-only file system"},
 		{"a new file in .forge", "touch .forge/hooks.yaml", false, "Read-only file system"},
+		{"Claude Code's settings", `echo '{"permissions":{"allow":["Bash"]}}' > .claude/settings.json`, false, "Read-only file system"},
+		{"a new file in .claude", "touch .claude/settings.local.json", false, "Read-only file system"},
+		{"the project's MCP servers", `echo '{}' > .mcp.json`, false, "Read-only file system"},
 		{"a key", "cat " + f.home + "/.ssh/id_rsa", false, "No such file"},
 		{"the key's directory", "ls -A " + f.home + "/.ssh | wc -l", true, "0"},
 		{"a token file", "cat " + f.home + "/.npmrc; echo end", true, "end"},

@@ -128,7 +128,7 @@ func (p Policy) places(dir string, controls, named []string) spec {
 		ro = append(ro, controlFiles(root)...)
 	}
 	for d := dir; insideAny(d, sp.Writable); d = filepath.Dir(d) {
-		ro = append(ro, filepath.Join(d, ".forge"))
+		ro = append(ro, projectSettings(d)...)
 		if d == filepath.Dir(d) {
 			break
 		}
@@ -184,8 +184,16 @@ func (p Policy) makeCaches(home string) {
 	}
 }
 
+// projectSettings are the files of a directory that configure forge for
+// it: .forge, and Claude Code's .claude and .mcp.json, which forge reads
+// too. A command that changed them would change what forge runs next, or
+// (in a trusted project) end its trust.
+func projectSettings(dir string) []string {
+	return []string{filepath.Join(dir, ".forge"), filepath.Join(dir, ".claude"), filepath.Join(dir, ".mcp.json")}
+}
+
 // controlFiles are what a command in a writable root must not change:
-// its .forge, and its repository's whole .git (a directory, or the file
+// its project settings, and its repository's whole .git (a directory, or the file
 // of a worktree that names one). Much in .git makes git run commands
 // (config, config.worktree, hooks, and a commondir that points git at
 // another directory's configuration, which a read-only config and hooks
@@ -193,7 +201,7 @@ func (p Policy) makeCaches(home string) {
 // directory cannot be left writable for only some of its names). Reading
 // the repository works; committing asks to leave the sandbox.
 func controlFiles(root string) []string {
-	return []string{filepath.Join(root, ".forge"), filepath.Join(root, ".git")}
+	return append(projectSettings(root), filepath.Join(root, ".git"))
 }
 
 // repositoryRoot is the nearest directory from dir upward with a .git
