@@ -58,6 +58,10 @@ type optionSpec struct {
 	// (pytest -p, which loads a plugin): any word that starts with it, or
 	// may, asks.
 	preparse string
+	// argFiles: a word that starts with it names a file whose lines are
+	// more arguments, options among them, wherever it stands (pytest
+	// @args, rustc @file).
+	argFiles string
 	// subs are the specs of the subcommands, by name: after the first
 	// operand, options are judged by its spec, and every option asks
 	// after a subcommand the table does not list.
@@ -85,6 +89,8 @@ func (f optionFinding) reason(rule string) string {
 			" (it would override the Makefile's variables)"
 	case "date operand":
 		return "the operand " + f.word + ", which may set the clock, is not named by the rule " + rule
+	case "argument file":
+		return "the argument file " + f.word + ", whose lines the program reads as options, is not named by the rule " + rule
 	case "output operand":
 		return "the file " + f.word + " that the command writes is not named by the rule " + rule
 	case "variable assignment":
@@ -212,10 +218,12 @@ func (o *optionWalk) step(ws []word, i int, judged bool) (optionFinding, bool) {
 // preparsed reports the word w when the program may read it as its
 // preparsed option (pytest -p) wherever it stands.
 func (o *optionWalk) preparsed(w word) (optionFinding, bool) {
-	if o.spec == nil || o.spec.preparse == "" {
-		return optionFinding{}, false
-	}
-	if w.literal() && strings.HasPrefix(w.allow, o.spec.preparse) || !w.literal() && mayBeOption(w) {
+	switch {
+	case o.spec == nil || o.spec.preparse == "" && o.spec.argFiles == "":
+	case o.spec.argFiles != "" && strings.HasPrefix(w.allow, o.spec.argFiles):
+		return optionFinding{word: shown(w), kind: "argument file"}, true
+	case o.spec.preparse != "" && w.literal() && strings.HasPrefix(w.allow, o.spec.preparse),
+		!w.literal() && mayBeOption(w):
 		return optionNamed(w), true
 	}
 	return optionFinding{}, false
@@ -276,9 +284,9 @@ func cutWild(s string) string {
 }
 
 // mayBeOption reports whether w is, or may expand to, a word that starts
-// with a dash: a literal option, or a word that starts with an expansion
+// with a dash: a literal option, a word that starts with an expansion
 // ($X, $(cmd)), a glob (*.go may match a file named -x.go) or a brace
-// ({-o,x}).
+// ({-o,x}), or one the shell may split (a$X with X=" -o y").
 func mayBeOption(w word) bool {
 	if w.allow == "" {
 		return false

@@ -26,8 +26,9 @@ type optionOracle struct {
 	// takesNext are the options that take the next word, -- included,
 	// as their value, for a program whose -- passes words on.
 	takesNext []string
-	// preparse is an option the program reads wherever it stands (pytest -p).
-	preparse string
+	// preparse is an option the program reads wherever it stands (pytest
+	// -p); argFiles starts a word naming a file of more arguments (@args).
+	preparse, argFiles string
 }
 
 // optionOracles are the prefix rules fuzzed, and glob rules whose * ends
@@ -44,7 +45,7 @@ var optionOracles = withGlobs([]optionOracle{
 		long: []string{"--silent", "--quiet", "--if-present", "--loglevel"}},
 	{rule: "Bash(sort:*)", prefix: "sort", dashes: "ends", letters: "bdfgiMhnRrVcCsuz", valued: "ktS",
 		long: []string{"--numeric-sort", "--reverse", "--unique", "--human-numeric-sort", "--version-sort", "--general-numeric-sort", "--ignore-case", "--stable", "--check", "--zero-terminated", "--ignore-leading-blanks", "--dictionary-order", "--month-sort", "--random-sort", "--parallel", "--key", "--field-separator", "--buffer-size"}},
-	{rule: "Bash(pytest:*)", prefix: "pytest", dashes: "ends", letters: "qvsxl", valued: "kmnr", preparse: "-p",
+	{rule: "Bash(pytest:*)", prefix: "pytest", dashes: "ends", letters: "qvsxl", valued: "kmnr", preparse: "-p", argFiles: "@",
 		long: []string{"--verbose", "--quiet", "--exitfirst", "--lf", "--last-failed", "--ff", "--failed-first", "--nf", "--new-first", "--sw", "--stepwise", "--co", "--collect-only", "--showlocals", "--no-header", "--no-summary", "--disable-warnings", "--strict-markers", "--capture", "--runxfail", "--color", "--full-trace", "--maxfail", "--tb", "--durations", "--deselect", "--ignore"}},
 	{rule: "Bash(cargo test:*)", prefix: "cargo test", dashes: "passes", letters: "qvr", valued: "pFj",
 		takesNext: []string{"-p", "-F", "-j", "--features", "--package", "--bin", "--test", "--bench", "--example", "--jobs", "--exclude", "--profile"},
@@ -73,10 +74,12 @@ func (o optionOracle) allows(words []string) bool {
 	for _, w := range words {
 		wasOption, wasValued := afterOption, takesNext
 		afterOption, takesNext = false, false
-		if o.preparse != "" && strings.HasPrefix(w, o.preparse) {
+		if o.preparse != "" && strings.HasPrefix(w, o.preparse) || o.argFiles != "" && strings.HasPrefix(w, o.argFiles) {
 			return false
 		}
 		switch {
+		case passed && o.after == nil && len(w) > 1 && w[0] == '+':
+			return false // a program forge does not know may read +X as an option (vim +cmd)
 		case ended || !strings.HasPrefix(w, "-") || w == "-":
 			if o.assigns && strings.IndexByte(w, '=') > 0 {
 				return false
@@ -167,7 +170,7 @@ func FuzzPrefixOptions(f *testing.F) {
 		// a -- that an option before it may take as its value
 		{0, "-U -- --output=x"}, {0, "--oneline -- --output=x"}, {1, "-run -- -o /tmp/x"}, {1, "-tags -- -race"},
 		{2, "-k -- -E x:=1"}, {4, "-k -- --output=x"}, {4, "-r -- -o x"}, {5, "-k -- --rootdir=/tmp"},
-		{5, "-- -pevil"}, {5, "tests -k x -- -p evil"}, {6, "-p -- --config=x"}, {6, "--profile -- --nocapture"},
+		{5, "-- -pevil"}, {5, "@args"}, {5, "-x -- @args"}, {5, "tests -k x -- -p evil"}, {6, "-p -- --config=x"}, {6, "--profile -- --nocapture"},
 		{7, "-la -- -x"},
 	} {
 		f.Add(seed.prefix, seed.words)

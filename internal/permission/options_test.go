@@ -128,6 +128,13 @@ func TestPrefixRuleOptions(t *testing.T) {
 		asks("pytest -p as a value", pytest, "pytest -k -pevil", "-p"),
 		asks("pytest value that may be -p", pytest, `pytest -k "$X"`, "may expand to an option"),
 		asks("python -m pytest -p past --", []string{"Bash(python3 -m pytest:*)"}, "python3 -m pytest -- -pevil", "-p"),
+		// a file of more arguments
+		asks("pytest @args", pytest, "pytest @args.txt", "the argument file `@args.txt`"),
+		asks("pytest @args past --", pytest, "pytest -x -- @args.txt", "the argument file"),
+		asks("pytest @ as a value", pytest, "pytest -k @args.txt", "the argument file"),
+		asks("pytest @ glob", pytest, "pytest @*", "the argument file"),
+		asks("clippy's rustc @file", []string{"Bash(cargo clippy:*)"}, "cargo clippy -- -D warnings @flags", "the argument file"),
+		allows("clippy lint levels", []string{"Bash(cargo clippy:*)"}, "cargo clippy --all-targets -- -D warnings -A clippy::x"),
 		// sed and awk: a value given as the next word is no program
 		asks("sed --line-length's value is no script", []string{"Bash(sed:*)"}, "sed --line-length 5 'w /tmp/x' f", "script `w /tmp/x`"),
 		asks("sed --expression separate", []string{"Bash(sed:*)"}, "sed --expression 'w /tmp/x' f", "script `w /tmp/x`"),

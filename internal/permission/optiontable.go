@@ -212,8 +212,10 @@ func cargoSpec() *optionSpec {
 				"--exact", "--quiet", "--show-output", "--list", "--color"}, longValued: []string{"--test-threads", "--skip"}}),
 			"build": cargoWith(nil), "check": cargoWith(nil), "run": cargoWith(nil), "bench": cargoWith(nil),
 			"doc": cargoWith(nil),
-			// lint levels only: not -C, which sets rustc's linker
-			"clippy": cargoWith(&optionSpec{valued: "DWAF", long: []string{"--deny", "--warn", "--allow", "--forbid"}}),
+			// lint levels only: not -C, which sets rustc's linker, nor
+			// rustc's @FILE, which reads more options from a file
+			"clippy": cargoWith(&optionSpec{valued: "DWAF", long: []string{"--deny", "--warn", "--allow", "--forbid"},
+				argFiles: "@"}),
 			"fmt": {flags: "qv", long: []string{"--all", "--check", "--quiet", "--verbose"}, passes: true,
 				after: &optionSpec{long: []string{"--check"}}},
 		},
@@ -253,7 +255,8 @@ func pytestSpec() *optionSpec {
 		// not -c, -o, -p, -W, --rootdir, --confcutdir, --basetemp, --junitxml;
 		// and -p asks wherever it stands, since pytest loads the plugins
 		// it names before it parses its options
-		flags: "qvsxl", valued: "kmnr", preparse: "-p",
+		// it; @FILE reads more arguments from a file
+		flags: "qvsxl", valued: "kmnr", preparse: "-p", argFiles: "@",
 		long: []string{"--verbose", "--quiet", "--exitfirst", "--lf", "--last-failed", "--ff", "--failed-first",
 			"--nf", "--new-first", "--sw", "--stepwise", "--co", "--collect-only", "--showlocals", "--no-header",
 			"--no-summary", "--disable-warnings", "--strict-markers", "--capture", "--runxfail", "--color",
