@@ -148,6 +148,10 @@ func TestPrefixRuleOptions(t *testing.T) {
 		asks("date --set abbreviated", []string{"Bash(date:*)"}, "date --se=tomorrow", "option --se"),
 		allows("date +FORMAT", []string{"Bash(date:*)"}, "date -u -d yesterday +%F"),
 		allows("date --rfc-3339 separate", []string{"Bash(date:*)"}, "date --rfc-3339 seconds"),
+		// macOS's base64 writes the file -o names
+		asks("base64 -o", []string{"Bash(base64:*)"}, "base64 -i payload -o ~/.zshrc", "option -o"),
+		asks("base64 --output", []string{"Bash(base64:*)"}, "base64 --output=/tmp/x in", "option --output"),
+		allows("base64 decode", []string{"Bash(base64:*)"}, "base64 -d -w 0 in"),
 		// rg runs decompressors it finds in PATH
 		asks("rg -z", []string{"Bash(rg:*)"}, "rg -z x", "option -z"),
 		asks("rg --search-zip", []string{"Bash(rg:*)"}, "rg --search-zip x", "option --search-zip"),

@@ -38,6 +38,9 @@ func buildOptionTable() map[string]*optionSpec {
 			"--rfc-email", "--debug"}, longValued: []string{"--date", "--reference", "--rfc-3339"}},
 		// not -w, which rewrites the files
 		"gofmt": {oneDash: true, long: []string{"-l", "-d", "-s", "-e"}, longValued: []string{"-r"}},
+		// not macOS's -o and --output, which write the file they name
+		"base64": {flags: "dDi", valued: "wb", long: []string{"--decode", "--ignore-garbage"},
+			longValued: []string{"--wrap", "--break", "--input"}},
 		// what runs forge itself, but for its read-only commands, always asks
 		"forge": {flags: "vh"},
 	}
@@ -50,7 +53,7 @@ func buildOptionTable() map[string]*optionSpec {
 		"dirname", "realpath", "readlink", "stat", "du", "df", "true", "false", "whoami", "id", "uname", "grep",
 		"egrep", "fgrep", "diff", "cmp", "test", "[", "cd", "pushd", "popd", "cut", "tr", "uniq", "comm", "seq",
 		"which", "printenv", "nproc", "sleep", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "od",
-		"hexdump", "base64", "column", "fold", "expand", "unexpand", "rev", "paste", "join", "ps", "pgrep", "free",
+		"hexdump", "column", "fold", "expand", "unexpand", "rev", "paste", "join", "ps", "pgrep", "free",
 		"uptime", "locale", "tty", "whereis"} {
 		t[name] = harmless
 	}
