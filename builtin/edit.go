@@ -33,16 +33,19 @@ var editDescriptor = tools.Descriptor{
 // roots.
 type editTool struct {
 	described
-	roots []string
+	roots  []string
+	shells *shellHolder // the agent's background processes: see editorFiles
 }
 
 // newEdit builds Edit from its tools.Edit configuration: allowed_roots.
-func newEdit(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	roots, err := allowedRootsKey.Get(deps.Config)
-	if err != nil {
-		return nil, err
+func newEdit(h *shellHolder) tools.Factory {
+	return func(_ context.Context, deps tools.Deps) (tools.Tool, error) {
+		roots, err := allowedRootsKey.Get(deps.Config)
+		if err != nil {
+			return nil, err
+		}
+		return &editTool{described: described{editDescriptor}, roots: roots, shells: h}, nil
 	}
-	return &editTool{described: described{editDescriptor}, roots: roots}, nil
 }
 
 // editOutcome is an edit worked out but not yet written.
@@ -64,7 +67,7 @@ func (t *editTool) plan(ctx context.Context, ec tools.ExecutionContext, target *
 	if old == new {
 		return fail(fmt.Sprintf("old_string and new_string are identical: there is nothing to change in %s", target.Path))
 	}
-	content, err := readForEdit(ctx, ec, target)
+	content, err := readForEdit(ctx, editorFiles(ec, t.shells), target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && old == "":
 		return editOutcome{content: []byte(new), created: true, replacements: 1}, nil
@@ -95,7 +98,7 @@ func (t *editTool) plan(ctx context.Context, ec tools.ExecutionContext, target *
 // readForEdit reads the text file Edit is to change. A missing file's error
 // satisfies errors.Is(err, fs.ErrNotExist); every other error's text is the
 // message for the user.
-func readForEdit(ctx context.Context, ec tools.ExecutionContext, target *fsutil.Target) ([]byte, error) {
+func readForEdit(ctx context.Context, files tools.Files, target *fsutil.Target) ([]byte, error) {
 	f, err := target.OpenRegular("")
 	var notFile *fsutil.NotRegularError
 	switch {
@@ -107,6 +110,8 @@ func readForEdit(ctx context.Context, ec tools.ExecutionContext, target *fsutil.
 		return nil, fmt.Errorf("Cannot edit %s: not a regular file (it is a %s)", target.Path, notFile.Kind())
 	case errors.Is(err, fsutil.ErrOutsideRoots):
 		return nil, err
+	case errors.Is(err, fsutil.ErrChanged):
+		return nil, errors.New(changedSinceChecked(target.Path))
 	case err != nil:
 		return nil, errors.New(fsutil.Describe(target.Path, err))
 	}
@@ -123,9 +128,9 @@ func readForEdit(ctx context.Context, ec tools.ExecutionContext, target *fsutil.
 	case fsutil.LooksBinary(content[:min(len(content), fsutil.SniffLen)], len(content) > fsutil.SniffLen):
 		return nil, fmt.Errorf("Cannot edit binary file: %s (%d bytes)", target.Path, len(content))
 	}
-	if ec.Files != nil {
+	if files != nil {
 		// Edit the editor's text of the file, unsaved changes included.
-		text, err := ec.Files.ReadText(ctx, target.Path)
+		text, err := files.ReadText(ctx, target.Path)
 		if err != nil {
 			return nil, fmt.Errorf("Cannot read %s through the editor: %w", target.Path, err)
 		}
@@ -160,6 +165,7 @@ func (t *editTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(pathError(err), "file_path", raw)
 	}
 	defer target.Close()
+	target.Judge(ec.Judged)
 	o, fail := t.plan(ctx, ec, target, args)
 	if fail != nil {
 		return *fail
@@ -167,7 +173,7 @@ func (t *editTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	if err := ctx.Err(); err != nil {
 		return tools.Fail("Edit cancelled: "+err.Error(), "file_path", target.Path)
 	}
-	if _, err := writeFile(ctx, ec, target, o.content); err != nil {
+	if _, err := writeFile(ctx, editorFiles(ec, t.shells), target, o.content); err != nil {
 		return tools.Fail(err.Error(), "file_path", target.Path)
 	}
 	msg := fmt.Sprintf("Made %s in %s", plural(o.replacements, "replacement"), target.Path)

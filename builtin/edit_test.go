@@ -161,7 +161,7 @@ func TestEditDryRunAndCancel(t *testing.T) {
 			t.Errorf("dry run %q, want prefix %q", got, want)
 		}
 	}
-	tl := buildTool(t, newEdit, nil)
+	tl := buildTool(t, newEdit(nil), nil)
 	wantFail(t, tl.Execute(cancelled(), tools.NewExecutionContext(dir), tools.Args{"file_path": "a.txt", "old_string": "a a", "new_string": "b"}), "Edit cancelled")
 	if got := mustRead(t, filepath.Join(dir, "a.txt")); got != "a a\n" {
 		t.Errorf("file changed by a dry run or a cancelled call: %q", got)

@@ -24,7 +24,7 @@ func newTestExecutor(t *testing.T, config map[string]map[string]any) (*tools.Exe
 	if config["Bash"] == nil {
 		config["Bash"] = map[string]any{"kill_grace": "200ms", "output_dir": t.TempDir()}
 	}
-	reg := specRegistry(t, config, execSpecs(), webSpecs(), otherSpecs())
+	reg := specRegistry(t, config, execSpecs(&shellHolder{}), webSpecs(), otherSpecs())
 	t.Cleanup(func() {
 		if err := reg.Close(); err != nil {
 			t.Errorf("Close: %v", err)

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/forgehq/forge/builtin/internal/fsutil"
 	"github.com/forgehq/forge/internal/tools"
@@ -23,6 +24,13 @@ func readRefusal(ec tools.ExecutionContext, path string) string {
 	}
 	_ = target.Close()
 	return ""
+}
+
+// changedSinceChecked is the refusal of a file that is no longer the one
+// the approval policy judged: a link on its way was swapped since.
+func changedSinceChecked(path string) string {
+	return fmt.Sprintf("Refusing %s: it is not the file that was checked before this call (a link on its way changed since); "+
+		"call again to have the path checked anew", path)
 }
 
 // intArg returns the integer argument name, def when absent, clamped to

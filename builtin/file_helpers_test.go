@@ -29,7 +29,7 @@ func specRegistry(t testing.TB, cfg map[string]map[string]any, groups ...[]spec)
 // tools, each built with cfg[name] as its configuration section.
 func fileExecutor(t testing.TB, cfg map[string]map[string]any) *tools.Executor {
 	t.Helper()
-	return tools.NewExecutor(specRegistry(t, cfg, fileSpecs()))
+	return tools.NewExecutor(specRegistry(t, cfg, fileSpecs(&shellHolder{})))
 }
 
 // execFile runs one file tool through a fresh executor with working

@@ -62,9 +62,9 @@ func (t *writeTool) PreviewChange(ec tools.ExecutionContext, args tools.Args) (t
 		return tools.Change{Path: target.Path, Unshown: fmt.Sprintf("%s; Write would replace it with %d bytes", unshown, len(content))}, nil
 	default:
 		c.Old = old
-		if ec.Files != nil {
+		if files := editorFiles(ec, t.shells); files != nil {
 			// What the editor holds is what the write replaces.
-			text, err := ec.Files.ReadText(context.Background(), target.Path)
+			text, err := files.ReadText(context.Background(), target.Path)
 			if err != nil {
 				return tools.Change{}, fmt.Errorf("Cannot read %s through the editor: %w", target.Path, err)
 			}

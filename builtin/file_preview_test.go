@@ -84,7 +84,7 @@ func TestPreviewIsWhatRuns(t *testing.T) {
 				}
 				writeFiles(t, dir, map[string]string{"v45.ipynb": string(data)})
 			}
-			reg := specRegistry(t, nil, fileSpecs(), otherSpecs())
+			reg := specRegistry(t, nil, fileSpecs(&shellHolder{}), otherSpecs())
 			c := previewThenRun(t, reg, tools.NewExecutionContext(dir), tc.tool, tc.args)
 			if c.Created != tc.created {
 				t.Errorf("Created = %v, want %v", c.Created, tc.created)
@@ -113,7 +113,7 @@ func TestPreviewFailuresAndUnshown(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	reg := specRegistry(t, nil, fileSpecs(), otherSpecs())
+	reg := specRegistry(t, nil, fileSpecs(&shellHolder{}), otherSpecs())
 	ec := tools.NewExecutionContext(dir)
 	for _, tc := range []struct {
 		name, tool  string
@@ -160,7 +160,7 @@ func TestPreviewCreatesNothing(t *testing.T) {
 	root := filepath.Join(dir, "missing-root")
 	ec := tools.NewExecutionContext(filepath.Join(dir))
 	ec.AllowedRoots = []string{root}
-	reg := specRegistry(t, nil, fileSpecs(), otherSpecs())
+	reg := specRegistry(t, nil, fileSpecs(&shellHolder{}), otherSpecs())
 	tl, _ := reg.Get("Write")
 	c, err := tools.PreviewChange(tl, ec, tools.Args{"file_path": filepath.Join(root, "a", "f.txt"), "content": "x\n"})
 	if err != nil || !c.Created || c.Path != filepath.Join(root, "a", "f.txt") || string(c.New) != "x\n" {

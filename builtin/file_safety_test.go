@@ -164,7 +164,7 @@ func TestWritesStayInsideWhileADirectoryIsSwapped(t *testing.T) {
 	if raceEnabled {
 		calls = 1500
 	}
-	write, edit, nb := buildTool(t, newWrite, nil), buildTool(t, newEdit, nil), buildTool(t, newNotebookEdit, nil)
+	write, edit, nb := buildTool(t, newWrite(nil), nil), buildTool(t, newEdit(nil), nil), buildTool(t, newNotebookEdit, nil)
 	ec := tools.NewExecutionContext(wd)
 	sw := startSwapper(wd, outside)
 	select {
@@ -327,7 +327,7 @@ func TestReadsNeverBlockWhileAFileIsSwappedForAFIFO(t *testing.T) {
 	}
 	stop := fileSwapper(t, dir, target)
 	defer stop()
-	read, grep := buildTool(t, newRead, nil), buildTool(t, newGrep, nil)
+	read, grep := buildTool(t, newRead(nil), nil), buildTool(t, newGrep, nil)
 	ec := tools.NewExecutionContext(dir)
 	calls := 600
 	if raceEnabled {
@@ -422,4 +422,104 @@ func TestConfinedReads(t *testing.T) {
 	wantOK(t, ex.Execute(t.Context(), "Read", open, tools.Args{"file_path": secret}))
 	wantOK(t, ex.Execute(t.Context(), "Grep", open, tools.Args{"pattern": "needle", "path": "dir-out"}))
 	wantOK(t, ex.Execute(t.Context(), "Glob", open, tools.Args{"pattern": "*", "path": "dir-out"}))
+}
+
+// fileFlipper turns the file n.txt into a symbolic link to target and
+// back to a regular file, as fast as it can, until stopped: the race a
+// hostile background command plays against forge's reads and writes.
+type fileFlipper struct {
+	name, target string
+	stop         chan struct{}
+	done         chan error
+	flips        atomic.Int64
+}
+
+func startFlipper(wd, target string) *fileFlipper {
+	f := &fileFlipper{name: filepath.Join(wd, "n.txt"), target: target, stop: make(chan struct{}), done: make(chan error, 1)}
+	go func() { f.done <- f.run() }()
+	return f
+}
+
+func (f *fileFlipper) run() error {
+	for {
+		_ = os.Remove(f.name)
+		if err := os.Symlink(f.target, f.name); err != nil && !errors.Is(err, os.ErrExist) {
+			return err
+		}
+		f.flips.Add(1)
+		_ = os.Remove(f.name)
+		if err := os.WriteFile(f.name, []byte("hello world\n"), 0o644); err != nil {
+			return err
+		}
+		select {
+		case <-f.stop:
+			return nil
+		default:
+		}
+	}
+}
+
+func (f *fileFlipper) halt(t *testing.T) {
+	t.Helper()
+	close(f.stop)
+	if err := <-f.done; err != nil {
+		t.Fatalf("flipper: %v", err)
+	}
+}
+
+// TestFileCallsNeverFollowAFlippedLinkOutside runs Read (confined to the
+// working directory), Write and Edit on n.txt while another goroutine
+// flips it between a regular file and a link to a file outside (a key to
+// read, a shell profile to write). forge opens the file itself, beneath
+// its root, once: whatever the timing, the key is never read and the
+// profile never changes; a call reads or writes n.txt or is refused.
+func TestFileCallsNeverFollowAFlippedLinkOutside(t *testing.T) {
+	const secret = "PRIVATE KEY planted"
+	const profile = "# the person's profile\n"
+	for _, tc := range []struct {
+		name, target string
+		call         func(i int) (string, tools.Args)
+	}{
+		{"Read", "id_rsa", func(int) (string, tools.Args) { return "Read", tools.Args{"file_path": "n.txt"} }},
+		{"Write", "bashrc", func(i int) (string, tools.Args) {
+			return "Write", tools.Args{"file_path": "n.txt", "content": fmt.Sprint("pwned ", i, "\n")}
+		}},
+		{"Edit", "bashrc", func(i int) (string, tools.Args) {
+			return "Edit", tools.Args{"file_path": "n.txt", "old_string": "", "new_string": fmt.Sprint("pwned ", i, "\n")}
+		}},
+		{"Edit of the text", "bashrc", func(i int) (string, tools.Args) {
+			return "Edit", tools.Args{"file_path": "n.txt", "old_string": "the person's", "new_string": "pwned"}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wd, outside := realTempDir(t), realTempDir(t)
+			writeFiles(t, outside, map[string]string{"id_rsa": secret, "bashrc": profile})
+			writeFiles(t, wd, map[string]string{"n.txt": "hello world\n"})
+			ex := fileExecutor(t, nil)
+			ec := tools.NewExecutionContext(wd)
+			ec.ConfineReads = true
+			calls := 2000
+			if raceEnabled {
+				calls = 800
+			}
+			fl := startFlipper(wd, filepath.Join(outside, tc.target))
+			ok := 0
+			for i := range calls {
+				name, args := tc.call(i)
+				r := ex.Execute(t.Context(), name, ec, args)
+				if strings.Contains(r.Display(), "PRIVATE KEY") {
+					fl.halt(t)
+					t.Fatalf("call %d read the key outside: %s", i, r.Display())
+				}
+				if r.Success {
+					ok++
+				}
+			}
+			fl.halt(t)
+			if got := mustRead(t, filepath.Join(outside, "bashrc")); got != profile {
+				t.Errorf("the profile outside was written: %q", got)
+			}
+			t.Logf("%d flips, %d of %d calls succeeded", fl.flips.Load(), ok, calls)
+		})
+	}
 }

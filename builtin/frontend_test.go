@@ -136,7 +136,7 @@ func TestBashInTheEditorsTerminal(t *testing.T) {
 				tc.term.started = make(chan struct{})
 				go func() { <-tc.term.started; cancel() }()
 			}
-			ex := tools.NewExecutor(specRegistry(t, nil, execSpecs()))
+			ex := tools.NewExecutor(specRegistry(t, nil, execSpecs(&shellHolder{})))
 			res := ex.Execute(ctx, "Bash", ec, tools.Args{"command": "echo hello"})
 			if res.Status != tc.status {
 				t.Fatalf("status %s, want %s: %s %s", res.Status, tc.status, res.Output, res.Error)
@@ -149,5 +149,41 @@ func TestBashInTheEditorsTerminal(t *testing.T) {
 				t.Errorf("the terminal was given %+v", g)
 			}
 		})
+	}
+}
+
+// While a command the agent started runs in the background, the file
+// tools read and write the disk themselves, on the file they checked: the
+// editor opens a path by name, following links, and that command could
+// swap a link in between forge's check and the editor's open. Once it has
+// ended, the editor's buffers are used again.
+func TestEditorFilesNotWhileABackgroundCommandRuns(t *testing.T) {
+	wd := realTempDir(t)
+	writeFiles(t, wd, map[string]string{"a.txt": "on disk\n"})
+	a := filepath.Join(wd, "a.txt")
+	h := &shellHolder{}
+	ex := tools.NewExecutor(specRegistry(t, nil, fileSpecs(h), execSpecs(h)))
+	files := &fakeFiles{text: map[string]string{a: "in the editor\n"}}
+	ec := tools.NewExecutionContext(wd)
+	ec.Files = files
+	ctx := context.Background()
+
+	bg := wantOK(t, ex.Execute(ctx, "Bash", tools.NewExecutionContext(wd), tools.Args{"command": "sleep 30", "run_in_background": true}))
+	if out := wantOK(t, ex.Execute(ctx, "Read", ec, tools.Args{"file_path": "a.txt"})); !strings.Contains(out, "on disk") {
+		t.Errorf("Read beside a background command went to the editor:\n%s", out)
+	}
+	wantOK(t, ex.Execute(ctx, "Write", ec, tools.Args{"file_path": "a.txt", "content": "written\n"}))
+	wantOK(t, ex.Execute(ctx, "Edit", ec, tools.Args{"file_path": "a.txt", "old_string": "written", "new_string": "edited"}))
+	if got := mustRead(t, a); got != "edited\n" {
+		t.Errorf("the disk has %q, want the Write and the Edit", got)
+	}
+	if len(files.reads) != 0 || len(files.writes) != 0 {
+		t.Errorf("the editor was asked for %v and given %v beside a background command", files.reads, files.writes)
+	}
+
+	id := strings.Fields(strings.TrimPrefix(bg, "Command running in background with ID: "))[0]
+	wantOK(t, ex.Execute(ctx, "KillShell", tools.NewExecutionContext(wd), tools.Args{"shell_id": id}))
+	if out := wantOK(t, ex.Execute(ctx, "Read", ec, tools.Args{"file_path": "a.txt"})); !strings.Contains(out, "in the editor") {
+		t.Errorf("Read after the command ended did not show the editor's buffer:\n%s", out)
 	}
 }

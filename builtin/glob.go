@@ -134,8 +134,15 @@ func (t *globTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(fsutil.Describe(q.root, err), "path", q.root)
 	}
 	defer src.Close()
+	src.Judge(ec.Judged)
 	if r, ok := checkSearchRoot(src); !ok {
 		return r
+	}
+	if err := src.Anchor(); err != nil {
+		if errors.Is(err, fsutil.ErrChanged) {
+			return tools.Fail(changedSinceChecked(q.root), "path", q.root)
+		}
+		return tools.Fail(fsutil.Describe(q.root, err), "path", q.root)
 	}
 	opts := fsutil.WalkOptions{
 		Gitignore:  boolArg(args, "respect_gitignore", true),

@@ -185,6 +185,7 @@ func (t *grepTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(searchOpenError(q.root, err), "path", q.root)
 	}
 	defer q.src.Close()
+	q.src.Judge(ec.Judged)
 	fi, err := q.src.Stat("")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -195,6 +196,11 @@ func (t *grepTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(searchOpenError(q.root, &fsutil.NotRegularError{Path: q.root, Mode: fi.Mode()}), "path", q.root)
 	}
 	q.rootIsDir = fi.IsDir()
+	if q.rootIsDir {
+		if err := q.src.Anchor(); err != nil {
+			return tools.Fail(searchOpenError(q.root, err), "path", q.root)
+		}
+	}
 
 	// Text is kept for at most this many content lines across all files;
 	// beyond, lines are only counted (and re-read if they turn out needed).
@@ -227,6 +233,8 @@ func searchOpenError(path string, err error) string {
 		return fmt.Sprintf("Cannot search %s: it is a %s, whose content could block or never end", path, notFile.Kind())
 	case errors.Is(err, fsutil.ErrOutsideRoots):
 		return err.Error()
+	case errors.Is(err, fsutil.ErrChanged):
+		return changedSinceChecked(path)
 	}
 	return fsutil.Describe(path, err)
 }

@@ -110,6 +110,7 @@ func loadNotebook(ec tools.ExecutionContext, p string, resolve func(wd string, r
 	if err != nil {
 		return nil, nil, err
 	}
+	target.Judge(ec.Judged)
 	data, err := readNotebookFile(target)
 	if err != nil {
 		_ = target.Close()

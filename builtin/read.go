@@ -46,7 +46,8 @@ var readDescriptor = tools.Descriptor{
 // near the end of a huge file costs a scan, not its size in memory.
 type readTool struct {
 	described
-	maxLineLen int // characters kept of a long line
+	maxLineLen int          // characters kept of a long line
+	shells     *shellHolder // the agent's background processes: see editorFiles
 }
 
 // readMaxLineLength is tools.Read.max_line_length, the characters kept of
@@ -54,12 +55,14 @@ type readTool struct {
 var readMaxLineLength = cfg.PositiveIntKey("max_line_length", defaultMaxLineLen)
 
 // newRead builds Read from its tools.Read configuration: max_line_length.
-func newRead(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	n, err := readMaxLineLength.Get(deps.Config)
-	if err != nil {
-		return nil, err
+func newRead(h *shellHolder) tools.Factory {
+	return func(_ context.Context, deps tools.Deps) (tools.Tool, error) {
+		n, err := readMaxLineLength.Get(deps.Config)
+		if err != nil {
+			return nil, err
+		}
+		return &readTool{described: described{readDescriptor}, maxLineLen: n, shells: h}, nil
 	}
-	return &readTool{described: described{readDescriptor}, maxLineLen: n}, nil
 }
 
 // DryRun says what would be read, or why it would be refused.
@@ -83,6 +86,7 @@ func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 		return tools.Fail(readPathError(err), "file_path", raw)
 	}
 	defer target.Close()
+	target.Judge(ec.Judged)
 	path := target.Path
 	f, err := target.OpenRegular("")
 	if err != nil {
@@ -104,9 +108,9 @@ func (t *readTool) Execute(ctx context.Context, ec tools.ExecutionContext, args 
 	if fsutil.LooksBinary(head, len(head) == fsutil.SniffLen) {
 		return tools.Fail(fmt.Sprintf("Cannot read binary file: %s (%d bytes)", path, size), "file_path", path, "bytes", size)
 	}
-	if ec.Files != nil {
+	if files := editorFiles(ec, t.shells); files != nil {
 		// The editor's text of the file, unsaved changes included.
-		text, err := ec.Files.ReadText(ctx, path)
+		text, err := files.ReadText(ctx, path)
 		if err != nil {
 			return tools.Fail(fmt.Sprintf("Cannot read %s through the editor: %v", path, err), "file_path", path)
 		}
@@ -145,6 +149,8 @@ func readOpenError(path string, err error) string {
 		return fmt.Sprintf("Cannot read %s: it is a %s, whose content could block or never end", path, notFile.Kind())
 	case errors.Is(err, fsutil.ErrOutsideRoots):
 		return err.Error()
+	case errors.Is(err, fsutil.ErrChanged):
+		return changedSinceChecked(path)
 	}
 	return fsutil.Describe(path, err)
 }

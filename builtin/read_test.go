@@ -137,7 +137,7 @@ func TestReadDryRunAndCancel(t *testing.T) {
 	if want := "[Dry Run] Would read up to 7 lines of " + filepath.Join(dir, "a.txt") + " starting at line 5"; r.Display() != want {
 		t.Errorf("dry run %q, want %q", r.Display(), want)
 	}
-	tl := buildTool(t, newRead, nil)
+	tl := buildTool(t, newRead(nil), nil)
 	wantFail(t, tl.Execute(cancelled(), tools.NewExecutionContext(dir), tools.Args{"file_path": "a.txt", "offset": 0, "limit": 10}), "Read cancelled")
 }
 
@@ -150,7 +150,7 @@ func TestReadOutputCap(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"big.txt": b.String()})
 	ec := tools.NewExecutionContext(dir)
 	ec.MaxOutputSize = 10000
-	tl := buildTool(t, newRead, nil)
+	tl := buildTool(t, newRead(nil), nil)
 	r := tl.Execute(t.Context(), ec, tools.Args{"file_path": "big.txt", "offset": 0, "limit": 2000})
 	out := wantOK(t, r)
 	if len(out) > 10000 {
@@ -168,12 +168,12 @@ func TestReadOutputCap(t *testing.T) {
 func TestReadConfigMaxLineLength(t *testing.T) {
 	dir := realTempDir(t)
 	writeFiles(t, dir, map[string]string{"a.txt": "abcdefghij\n"})
-	tl := buildTool(t, newRead, map[string]any{"max_line_length": 4})
+	tl := buildTool(t, newRead(nil), map[string]any{"max_line_length": 4})
 	out := wantOK(t, tl.Execute(t.Context(), tools.NewExecutionContext(dir), tools.Args{"file_path": "a.txt"}))
 	if want := "     1\tabcd… [line truncated: 10 characters]"; out != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
-	if _, err := newRead(t.Context(), tools.Deps{Config: map[string]any{"max_line_length": "many"}}); err == nil {
+	if _, err := newRead(nil)(t.Context(), tools.Deps{Config: map[string]any{"max_line_length": "many"}}); err == nil {
 		t.Error("a bad max_line_length was accepted")
 	}
 }
@@ -236,7 +236,7 @@ func TestReadTailOfBigFile(t *testing.T) {
 	dir := realTempDir(t)
 	path := filepath.Join(dir, "big.txt")
 	lines := writeBigFile(t, path, 64<<20)
-	tl := buildTool(t, newRead, nil)
+	tl := buildTool(t, newRead(nil), nil)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -279,7 +279,7 @@ func BenchmarkReadTail(b *testing.B) {
 	dir := b.TempDir()
 	path := filepath.Join(dir, "big.txt")
 	lines := writeBigFile(b, path, 64<<20)
-	tl := buildTool(b, newRead, nil)
+	tl := buildTool(b, newRead(nil), nil)
 	ec := tools.NewExecutionContext(dir)
 	b.SetBytes(64 << 20)
 	b.ReportAllocs()

@@ -33,7 +33,7 @@ func (x described) RunsConfined() bool            { return x.d.Confined }
 // use by its factory, which receives its tools.<Name> configuration section.
 func Register(r *tools.Registry) error {
 	var errs []error
-	for _, group := range [][]spec{fileSpecs(), execSpecs(), webSpecs(), otherSpecs()} {
+	for _, group := range specGroups() {
 		for _, s := range group {
 			errs = append(errs, r.RegisterLazy(s.desc, s.factory, s.how))
 		}
@@ -41,12 +41,20 @@ func Register(r *tools.Registry) error {
 	return errors.Join(errs...)
 }
 
+// specGroups are the built-in tools' specs for one registry. The file
+// tools share the execution tools' table of background processes, since
+// whether any runs decides where they may read and write (editorFiles).
+func specGroups() [][]spec {
+	h := &shellHolder{}
+	return [][]spec{fileSpecs(h), execSpecs(h), webSpecs(), otherSpecs()}
+}
+
 // Settings returns the keys the built-in tool name (in any case, as
 // configuration sections match) reads from its tools.<Name> section, so
 // that forge can check the section when it starts; false when no built-in
 // tool has that name.
 func Settings(name string) ([]tools.Setting, bool) {
-	for _, group := range [][]spec{fileSpecs(), execSpecs(), webSpecs(), otherSpecs()} {
+	for _, group := range specGroups() {
 		for _, s := range group {
 			if strings.EqualFold(s.desc.Name, name) {
 				return s.settings, true

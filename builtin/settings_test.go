@@ -16,7 +16,7 @@ func TestSettingsAgreeWithFactories(t *testing.T) {
 		"max_line_length": 300, "allowed_roots": []any{t.TempDir()}, "timeout": "5s", "max_bytes": 1000,
 		"allow_private": true, "endpoint": "https://search.example/api", "max_results": 3,
 	}
-	for _, group := range [][]spec{fileSpecs(), execSpecs(), webSpecs(), otherSpecs()} {
+	for _, group := range [][]spec{fileSpecs(&shellHolder{}), execSpecs(&shellHolder{}), webSpecs(), otherSpecs()} {
 		for _, s := range group {
 			name := s.desc.Name
 			section := map[string]any{}

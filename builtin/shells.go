@@ -297,3 +297,24 @@ func (t *shellTable) Close() error {
 	wg.Wait()
 	return errors.Join(errs...)
 }
+
+// busy says a background command of the registry is running, or was left
+// running by a foreground one (adopted). A nil holder has none.
+func (h *shellHolder) busy() bool {
+	if h == nil {
+		return false
+	}
+	t := h.table()
+	t.mu.Lock()
+	shells := make([]*bgShell, 0, len(t.shells))
+	for _, s := range t.shells {
+		shells = append(shells, s)
+	}
+	t.mu.Unlock()
+	for _, s := range shells {
+		if st, _ := s.status(); st == shellRunning {
+			return true
+		}
+	}
+	return false
+}

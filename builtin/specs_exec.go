@@ -6,8 +6,7 @@ import "github.com/forgehq/forge/internal/tools"
 // one background process table per registry (the holder created here), so
 // BashOutput and KillShell see what Bash started, and closing any of them
 // ends every background command.
-func execSpecs() []spec {
-	h := &shellHolder{}
+func execSpecs(h *shellHolder) []spec {
 	return []spec{
 		{desc: bashDescriptor, factory: newBash(h), how: tools.Singleton,
 			settings: []tools.Setting{bashShellKey.Setting(), bashKillGraceKey.Setting(), bashOutputDirKey.Setting()}},

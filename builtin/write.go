@@ -28,7 +28,8 @@ var writeDescriptor = tools.Descriptor{
 // writeTool writes whole files atomically inside the allowed roots.
 type writeTool struct {
 	described
-	roots []string // allowed roots from the configuration, besides the context's
+	roots  []string     // allowed roots from the configuration, besides the context's
+	shells *shellHolder // the agent's background processes: see editorFiles
 }
 
 // allowedRootsKey is tools.Write.allowed_roots and tools.Edit.allowed_roots:
@@ -37,12 +38,14 @@ var allowedRootsKey = cfg.StringsKey("allowed_roots")
 
 // newWrite builds Write from its tools.Write configuration: allowed_roots, a
 // list of directories besides the working directory that may be written.
-func newWrite(_ context.Context, deps tools.Deps) (tools.Tool, error) {
-	roots, err := allowedRootsKey.Get(deps.Config)
-	if err != nil {
-		return nil, err
+func newWrite(h *shellHolder) tools.Factory {
+	return func(_ context.Context, deps tools.Deps) (tools.Tool, error) {
+		roots, err := allowedRootsKey.Get(deps.Config)
+		if err != nil {
+			return nil, err
+		}
+		return &writeTool{described: described{writeDescriptor}, roots: roots, shells: h}, nil
 	}
-	return &writeTool{described: described{writeDescriptor}, roots: roots}, nil
 }
 
 // allowedRoots are the roots a call may write in: the context's and the
@@ -69,11 +72,12 @@ func (t *writeTool) Execute(ctx context.Context, ec tools.ExecutionContext, args
 		return tools.Fail(pathError(err), "file_path", raw)
 	}
 	defer target.Close()
+	target.Judge(ec.Judged)
 	if err := ctx.Err(); err != nil {
 		return tools.Fail("Write cancelled: "+err.Error(), "file_path", target.Path)
 	}
 	content := args.String("content")
-	created, err := writeFile(ctx, ec, target, []byte(content))
+	created, err := writeFile(ctx, editorFiles(ec, t.shells), target, []byte(content))
 	if err != nil {
 		return tools.Fail(err.Error(), "file_path", target.Path)
 	}
@@ -96,15 +100,15 @@ func pathError(err error) string {
 }
 
 // writeFile writes data to target: atomically through its root, or
-// through the editor when it holds the files (ExecutionContext.Files).
-// created says the file did not exist.
-func writeFile(ctx context.Context, ec tools.ExecutionContext, target *fsutil.Target, data []byte) (created bool, err error) {
-	if ec.Files == nil {
+// through the editor's files when given (editorFiles). created says the
+// file did not exist.
+func writeFile(ctx context.Context, files tools.Files, target *fsutil.Target, data []byte) (created bool, err error) {
+	if files == nil {
 		return target.WriteAtomic(data)
 	}
 	_, err = os.Lstat(target.Path)
 	created = errors.Is(err, fs.ErrNotExist)
-	if err := ec.Files.WriteText(ctx, target.Path, string(data)); err != nil {
+	if err := files.WriteText(ctx, target.Path, string(data)); err != nil {
 		return false, fmt.Errorf("Cannot write %s through the editor: %w", target.Path, err)
 	}
 	return created, nil

@@ -136,7 +136,7 @@ func TestWriteDryRunAndCancel(t *testing.T) {
 	if !strings.Contains(r.Display(), "Would refuse: Refusing to write outside") {
 		t.Errorf("dry run outside: %q", r.Display())
 	}
-	tl := buildTool(t, newWrite, nil)
+	tl := buildTool(t, newWrite(nil), nil)
 	wantFail(t, tl.Execute(cancelled(), tools.NewExecutionContext(dir), tools.Args{"file_path": "f.txt", "content": "bar"}), "Write cancelled")
 	if _, err := os.Stat(filepath.Join(dir, "f.txt")); err == nil {
 		t.Error("a file was written by a dry run or a cancelled call")

@@ -287,7 +287,8 @@ func TestMCPServeEndsToolProcesses(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "escape.sh"), []byte(escapees+"sleep 300\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := forgeCommand(t, dir, "mcp", "serve", "--tools", "Bash")
+			// yolo: the command runs even where no sandbox can be built.
+			cmd := forgeCommand(t, dir, "mcp", "serve", "--tools", "Bash", "--approval", "yolo")
 			stdin, err := cmd.StdinPipe()
 			if err != nil {
 				t.Fatal(err)

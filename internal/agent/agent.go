@@ -45,6 +45,9 @@ type Config struct {
 	// Approver asks the person about a call; nil means nobody can answer,
 	// and such calls are denied with the way to allow them.
 	Approver Approver
+	// Unasked says, in the refusal of a call nobody could approve, why
+	// nobody can ("no terminal" when empty).
+	Unasked string
 	// Exec is the context every call starts from. Its Asker, when set,
 	// lets ask_question put its question to the person.
 	Exec tools.ExecutionContext
@@ -170,6 +173,9 @@ type run struct {
 	mu sync.Mutex
 	// asking puts the questions of subagents side by side one at a time.
 	asking sync.Mutex
+	// single says the run is one caller's call (Agent.Call), not a
+	// prompt's: there is no run for a question to end.
+	single bool
 }
 
 // Run sends prompt, continuing conv, and works until the model is done or a

@@ -33,6 +33,9 @@ type pending struct {
 	// ends says the call ended the run, having set how (a plan put to
 	// nobody: it is the final answer).
 	ends bool
+	// judged are where the policy judged the call's paths to be
+	// (tools.ExecutionContext.Judged); nil without a policy.
+	judged []string
 }
 
 // runCalls answers every call of one assistant message, in order, and
@@ -193,7 +196,7 @@ func (r *run) admit(ctx context.Context, p *pending) bool {
 		p.res = refusedFor(StatusDenied, "Denied: a subagent cannot start subagents; do the work yourself.", "denied: subagents start none")
 		return false
 	}
-	if p.call.Name == askQuestion && r.a.cfg.Exec.Asker == nil {
+	if p.call.Name == askQuestion && r.a.cfg.Exec.Asker == nil && !r.single {
 		r.endWithQuestion(p)
 		return true
 	}
@@ -227,6 +230,7 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	v := permission.Verdict{Decision: permission.Allow}
 	if pol != nil {
 		v = pol.Decide(pc)
+		p.judged = v.Judged
 	}
 	switch {
 	case v.Decision == permission.Deny:
@@ -244,11 +248,11 @@ func (r *run) approve(ctx context.Context, p *pending, hook hooks.Decision) bool
 	if r.a.cfg.Approver == nil {
 		if hook == hooks.Ask {
 			p.res = refusedFor(StatusDenied, "Denied: a PreToolUse hook asks for the person's approval of this call, and nobody can "+
-				"give it here (no terminal). Do something else, or leave this step to the person.",
-				"denied: a hook asks for approval, and there is no terminal to ask")
+				"give it here ("+r.a.unasked()+"). Do something else, or leave this step to the person.",
+				"denied: a hook asks for approval, and there is "+r.a.nobody())
 			return false
 		}
-		p.res = refusedFor(StatusDenied, unapproved(v.Reason), "needs approval, and there is no terminal to ask: "+v.Reason)
+		p.res = refusedFor(StatusDenied, unapproved(v.Reason, r.a.unasked()), "needs approval, and there is "+r.a.nobody()+": "+v.Reason)
 		return false
 	}
 	r.emit(Event{Type: EventApproval, Call: &p.call})
@@ -303,9 +307,9 @@ func (r *run) outOfScope(p *pending, c permission.Call) bool {
 
 // unapproved is the result of a call that needed approval with nobody to
 // give it: why, and how the person can allow such calls (once: the
-// policy's reason often says it already).
-func unapproved(reason string) string {
-	msg := "Denied: this call needs approval and nobody can give it here (no terminal): " + reason + "."
+// policy's reason often says it already). unasked says why nobody can.
+func unapproved(reason, unasked string) string {
+	msg := "Denied: this call needs approval and nobody can give it here (" + unasked + "): " + reason + "."
 	switch {
 	case strings.Contains(reason, "--approval"):
 	case strings.Contains(reason, "allow rule"):
@@ -315,6 +319,23 @@ func unapproved(reason string) string {
 			" --approval yolo (everything) or --approval auto-edit (file edits in the working directory)."
 	}
 	return msg
+}
+
+// unasked says why nobody can answer the agent's questions: the
+// caller's words, or that there is no terminal.
+func (a *Agent) unasked() string {
+	if a.cfg.Unasked != "" {
+		return a.cfg.Unasked
+	}
+	return "no terminal"
+}
+
+// nobody is unasked for the person's line: "no terminal to ask".
+func (a *Agent) nobody() string {
+	if a.cfg.Unasked != "" {
+		return a.cfg.Unasked
+	}
+	return "no terminal to ask"
 }
 
 // editsFiles says t changes files (auto-edit mode allows those inside the
@@ -332,7 +353,9 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	defer r.postToolUse(ctx, p)
 	// An invalid Task call goes to the executor, which words the error for
 	// the model, rather than starting a subagent without a prompt.
-	if p.call.Name == TaskToolName && r.a.cfg.depth == 0 && p.tool != nil && p.call.Args != nil && r.valid(p) {
+	// An agent without a model (one running a caller's single calls) lets
+	// the registry's Task tool start the subagent.
+	if p.call.Name == TaskToolName && r.a.cfg.depth == 0 && r.a.cfg.Model != nil && p.tool != nil && p.call.Args != nil && r.valid(p) {
 		r.emit(Event{Type: EventToolStart, Call: &p.call})
 		r.runSubagent(ctx, p)
 		return
@@ -347,6 +370,7 @@ func (r *run) execute(ctx context.Context, p *pending) {
 	r.emit(Event{Type: EventToolStart, Call: &p.call})
 	var res tools.Result
 	ec.Sandbox = r.a.sandbox() // a tool that runs confined honours the call's sandbox: false
+	ec.Judged = p.judged
 	exec := r.a.cfg.Executor
 	if r.isOwn(p) {
 		// The agent's own tools change the run, not the world: a dry run

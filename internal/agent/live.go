@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -17,7 +18,9 @@ import (
 func (r *run) callContext(p *pending) (ec tools.ExecutionContext, w *liveWriter) {
 	ec = r.a.cfg.Exec
 	ec.CallID = p.call.ID
-	w = &liveWriter{emit: r.emit, call: &p.call}
+	// A caller's own watchers (an MCP client's progress) still get what
+	// the call prints and reports, besides the events.
+	w = &liveWriter{emit: r.emit, call: &p.call, also: ec.LiveOutput, alsoProgress: ec.Progress}
 	ec.LiveOutput = w
 	ec.Progress = w.progress
 	if ec.Asker != nil {
@@ -48,6 +51,9 @@ type liveWriter struct {
 	emit   func(Event)
 	call   *Call
 	kept   headTail
+	// also and alsoProgress, when set, get the output and progress too.
+	also         io.Writer
+	alsoProgress func(tools.Progress)
 }
 
 func (w *liveWriter) Write(p []byte) (int, error) {
@@ -56,6 +62,9 @@ func (w *liveWriter) Write(p []byte) (int, error) {
 	if !w.closed && len(p) > 0 {
 		w.kept.write(p)
 		w.emit(Event{Type: EventToolOutput, Call: w.call, Text: string(p)})
+		if w.also != nil {
+			_, _ = w.also.Write(p)
+		}
 	}
 	return len(p), nil
 }
@@ -67,6 +76,9 @@ func (w *liveWriter) progress(p tools.Progress) {
 	defer w.mu.Unlock()
 	if !w.closed {
 		w.emit(Event{Type: EventToolProgress, Call: w.call, Progress: &p})
+		if w.alsoProgress != nil {
+			w.alsoProgress(p)
+		}
 	}
 }
 

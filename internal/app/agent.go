@@ -209,6 +209,19 @@ func (a *App) priceOf(name string) (*llm.Price, error) {
 	return nil, nil
 }
 
+// callAgent is the commands' CallerFactory: an agent without a model
+// that runs single calls (forge mcp serve's) as the agent's own calls
+// run, with the same hooks, policy and sandbox.
+func (a *App) callAgent(opts commands.AgentOptions) *agent.Agent {
+	sb, planSB := a.agentSandboxes(opts.Exec.WorkingDir)
+	policy := a.env.Policy
+	if opts.Policy != nil {
+		policy = opts.Policy
+	}
+	return agent.New(agent.Config{Executor: a.env.Executor, Policy: policy, Approver: opts.Approver, Unasked: opts.Unasked, Exec: opts.Exec,
+		Sandbox: sb, ReadOnlySandbox: planSB, Hooks: a.agentHooks(), Checkpointer: opts.Checkpointer})
+}
+
 // spawnAgent is the agent that runs a Task call from outside an agent run
 // (forge run Task, an MCP client): the model of the prompts, no one to ask.
 func (a *App) spawnAgent(ctx context.Context) (*agent.Agent, error) {

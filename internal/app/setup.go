@@ -72,6 +72,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 			return usageErr(err)
 		}
 		a.env.Agent = a.newAgent
+		a.env.Caller = a.callAgent
 		a.env.Models = appModels{a}
 		a.env.Sandbox = sandboxControl{a}
 		a.env.ContextWindow = a.contextWindow

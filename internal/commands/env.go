@@ -77,6 +77,9 @@ type Env struct {
 
 	// Agent makes the agent for one prompt; nil when this forge has none.
 	Agent AgentFactory
+	// Caller makes the agent that runs an MCP client's calls; nil when
+	// this forge has no agent.
+	Caller CallerFactory
 	// Models lists and switches the model of the prompts; nil when this
 	// forge has no agent.
 	Models ModelControl
@@ -141,6 +144,9 @@ type AgentOptions struct {
 	Approver agent.Approver
 	// Asker lets ask_question reach the person; nil when nobody can.
 	Asker tools.Asker
+	// Unasked says why nobody can answer when Approver is nil; "" is "no
+	// terminal".
+	Unasked string
 	// Exec is the context the agent's calls start from.
 	Exec tools.ExecutionContext
 	// Tools, when not nil, narrow the tools of this prompt (a custom

@@ -210,12 +210,13 @@ func mcpServeCommand() Command {
 	return Command{
 		Name: "serve", Usage: "/mcp serve [--tools A,B|all] [--category C] [--http HOST:PORT [--token-file FILE]]", Where: CLIOnly, Args: AtMost(0),
 		Summary: "Serve forge's tools to MCP clients over standard input and output, or HTTP",
-		Help: `Serve forge's registry (the built-in tools, plugins and the tools of MCP servers started with it) to MCP clients. tools/list answers with the mcp schema format; tools/call runs through forge's executor: validation, timeout, cancellation, history. With --dry-run every call only says what it would do.
+		Help: `Serve forge's registry (the built-in tools, plugins and the tools of MCP servers started with it) to MCP clients. tools/list answers with the mcp schema format; tools/call takes the path of the agent's calls: hooks, the approval policy, the sandbox (Bash runs in it), the executor. The server's approval mode is ask unless --approval is given here (the configured approval is for your own prompts); a call that would ask is put to the client's person when the client offers elicitation, and refused otherwise, saying how to allow it. With --dry-run every call only says what it would do.
 
 By default only read-only tools are served (those that change nothing); --tools NAME,... picks tools by name, read-only or not, and --tools all serves every tool. One line on standard error names the tools served.
 
 Over stdio (the default) standard output is the protocol and logs go to standard error; closing standard input stops the server, cancelling calls still running after a second. With --http HOST:PORT forge serves the streamable HTTP transport instead; clients must send "Authorization: Bearer TOKEN", the token coming from --token-file FILE or FORGE_MCP_TOKEN. Without a token only a loopback address (127.0.0.1, ::1, localhost) is accepted.`,
 		CLIExample: `forge mcp serve --tools Read,Grep,Glob
+forge mcp serve --tools all --approval auto-edit
 forge mcp serve --tools all --category file --dry-run
 FORGE_MCP_TOKEN=$(openssl rand -hex 32) forge mcp serve --http 0.0.0.0:8765
 forge mcp serve --http 127.0.0.1:8765`,
@@ -245,13 +246,17 @@ func (s *mcpServeFlags) run(ctx context.Context, env *Env, inv Invocation) int {
 			names = append(names, n)
 		}
 	}
+	mode, err := serveMode(env.Config)
+	if err != nil {
+		return env.Usage(mcpServeCommand(), inv, err.Error())
+	}
+	if env.Policy == nil || env.Caller == nil {
+		return env.Fail(ExitFailed, "usage", "forge mcp serve needs the approval policy, which this forge has not loaded")
+	}
+	env.Policy.SetMode(mode) // the server's process: its Task subagents follow the same mode
 	opts := mcp.ServeOptions{Context: env.Exec, Tools: names, Category: tools.Category(s.category),
-		DryRun: env.Exec.DryRun, Log: env.IO.Err,
-		Call: func(ctx context.Context, name string, ec tools.ExecutionContext, args tools.Args) tools.Result {
-			res, _ := env.callTool(ctx, name, ec, args)
-			return res
-		}}
-	var err error
+		DryRun: env.Exec.DryRun, Log: env.IO.Err, Call: env.servedCall}
+	env.noteServed(opts, mode)
 	if s.http == "" {
 		if s.tokenFile != "" {
 			return env.Usage(mcpServeCommand(), inv, "--token-file applies to --http only")

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,10 +34,38 @@ type ServeOptions struct {
 	// diagnostics (standard error in forge mcp serve: standard output is
 	// the protocol). Nil discards them.
 	Log io.Writer
-	// Call runs one call the way every other caller's calls run (hooks
-	// around the executor); nil runs it on the executor alone.
-	Call func(ctx context.Context, name string, ec tools.ExecutionContext, args tools.Args) tools.Result
+	// Call runs one call the way every other caller's calls run (hooks,
+	// the approval policy, the sandbox, the executor); nil runs it on the
+	// executor alone.
+	Call func(ctx context.Context, c Served) tools.Result
+	// Rand is the source of the key that signs the approval questions put
+	// to clients; nil is crypto/rand.
+	Rand io.Reader
 }
+
+func (o ServeOptions) rand() io.Reader {
+	if o.Rand == nil {
+		return rand.Reader
+	}
+	return o.Rand
+}
+
+// Served is one call a client made, for ServeOptions.Call.
+type Served struct {
+	Name string
+	// Exec is the context it runs in: the served one, with the client's
+	// progress watchers.
+	Exec tools.ExecutionContext
+	// Args are the arguments as the client sent them; nil for none.
+	Args json.RawMessage
+	// Confirm asks the person at the client whether the call may run;
+	// nil when the client cannot be asked (it offers no elicitation).
+	Confirm Confirm
+}
+
+// Confirm puts a yes-or-no question about a call to the person at the
+// client (MCP elicitation) and reports their yes.
+type Confirm func(ctx context.Context, question string) (bool, error)
 
 // stopTimes say how Serve ends when its client closes its input.
 type stopTimes struct {
@@ -67,6 +96,11 @@ func newServer(ex *tools.Executor, opts ServeOptions, calls context.Context) (*m
 	// The served set is fixed when serving starts: no list_changed.
 	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}}
 	s := mcp.NewServer(&mcp.Implementation{Name: "forge", Version: version.Version}, &mcp.ServerOptions{Logger: logger, Capabilities: caps})
+	// The key signs the questions put to clients, for this server's life.
+	key := make([]byte, 32)
+	if _, err := opts.rand().Read(key); err != nil {
+		return nil, nil, fmt.Errorf("a key for the approval questions: %w", err)
+	}
 	ec := opts.Context
 	if opts.DryRun {
 		ec.DryRun = true
@@ -89,7 +123,15 @@ func newServer(ex *tools.Executor, opts ServeOptions, calls context.Context) (*m
 			if string(raw) == "null" {
 				raw = nil
 			}
-			res := serveCall(ctx, ex, opts, name, callContext(ctx, ec, req), raw)
+			c := Served{Name: name, Exec: callContext(ctx, ec, req), Args: raw}
+			ask := newAsking(key, req)
+			if ask != nil {
+				c.Confirm = ask.confirm
+			}
+			res := serveCall(ctx, ex, opts, c)
+			if q := ask.inputRequest(); q != nil {
+				return q, nil
+			}
 			logCall(ctx, req.Session, name, res)
 			return fromResult(res), nil
 		})
@@ -112,15 +154,11 @@ func logCall(ctx context.Context, ss *mcp.ServerSession, name string, r tools.Re
 }
 
 // serveCall runs one call through opts.Call, or the executor alone.
-func serveCall(ctx context.Context, ex *tools.Executor, opts ServeOptions, name string, ec tools.ExecutionContext, raw json.RawMessage) tools.Result {
+func serveCall(ctx context.Context, ex *tools.Executor, opts ServeOptions, c Served) tools.Result {
 	if opts.Call == nil {
-		return ex.ExecuteJSON(ctx, name, ec, raw)
+		return ex.ExecuteJSON(ctx, c.Name, c.Exec, c.Args)
 	}
-	args, err := tools.DecodeArgs(raw)
-	if err != nil {
-		return ex.ExecuteJSON(ctx, name, ec, raw) // the executor words the refusal
-	}
-	return opts.Call(ctx, name, ec, args)
+	return opts.Call(ctx, c)
 }
 
 func logWriter(opts ServeOptions) io.Writer {
@@ -148,7 +186,9 @@ func mcpTool(d tools.Descriptor) (*mcp.Tool, error) {
 		return nil, fmt.Errorf("tool %s: %w", d.Name, err)
 	}
 	t := &mcp.Tool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema}
-	openWorld := d.Networked
+	// A tool that runs commands can reach any host, whatever sandbox its
+	// calls run in here: the client cannot know that one.
+	openWorld := d.Networked || d.Confined || d.Category == tools.CategoryExecution
 	a := &mcp.ToolAnnotations{Title: d.Name, ReadOnlyHint: d.ReadOnly, OpenWorldHint: &openWorld}
 	if d.ReadOnly {
 		a.IdempotentHint = true

@@ -36,8 +36,9 @@ func clientOf(t *testing.T, ex *tools.Executor, serve ServeOptions, opts *mcp.Cl
 	return cs
 }
 
-// TestServeAnnotationsAndCapabilities: tools say what forge knows of them,
-// and the server does not promise list changes it never makes.
+// TestServeAnnotationsAndCapabilities: tools say what forge knows of them
+// (a tool that runs commands, as Slow's category says, can reach any
+// host), and the server does not promise list changes it never makes.
 func TestServeAnnotationsAndCapabilities(t *testing.T) {
 	ex, _ := serveRegistry(t)
 	cs := clientOf(t, ex, ServeOptions{Tools: []string{AllTools}}, nil)
@@ -55,7 +56,7 @@ func TestServeAnnotationsAndCapabilities(t *testing.T) {
 	}
 	want := map[string]string{
 		"Greet": `{"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true,"title":"Greet"}`,
-		"Slow":  `{"destructiveHint":true,"idempotentHint":false,"openWorldHint":false,"readOnlyHint":false,"title":"Slow"}`,
+		"Slow":  `{"destructiveHint":true,"idempotentHint":false,"openWorldHint":true,"readOnlyHint":false,"title":"Slow"}`,
 	}
 	for name, w := range want {
 		if got[name] != w {
@@ -99,9 +100,9 @@ func TestServeProgressAndLogs(t *testing.T) {
 		},
 	}
 	var called []string
-	serve := ServeOptions{Tools: []string{AllTools}, Call: func(ctx context.Context, name string, ec tools.ExecutionContext, args tools.Args) tools.Result {
-		called = append(called, name)
-		return ex.Execute(ctx, name, ec, args)
+	serve := ServeOptions{Tools: []string{AllTools}, Call: func(ctx context.Context, c Served) tools.Result {
+		called = append(called, c.Name)
+		return ex.ExecuteJSON(ctx, c.Name, c.Exec, c.Args)
 	}}
 	cs := clientOf(t, ex, serve, opts)
 	ctx := context.Background()

@@ -10,7 +10,14 @@ import (
 // rules and the rules remembered this session, egress, then the mode.
 func (p *Policy) Decide(c Call) Verdict {
 	s := p.subjectsFor(c)
-	deniedVerdict, matched := p.denied(c, &s)
+	v := p.decide(c, &s)
+	v.Judged = s.judged()
+	return v
+}
+
+// decide is Decide on c's subjects s.
+func (p *Policy) decide(c Call, s *subjects) Verdict {
+	deniedVerdict, matched := p.denied(c, s)
 	if matched && deniedVerdict.Decision == Deny {
 		return deniedVerdict
 	}
@@ -18,7 +25,7 @@ func (p *Policy) Decide(c Call) Verdict {
 	if p.Mode() == ModePlan && !readOnly {
 		return Verdict{Decision: Deny, Reason: "plan mode runs read-only tools only; " + display(c) + " could change something"}
 	}
-	if v, ok := p.askedByRule(c, &s); ok {
+	if v, ok := p.askedByRule(c, s); ok {
 		return v
 	}
 	if c.LeavesSandbox && p.Mode() != ModeYolo {
@@ -37,7 +44,7 @@ func (p *Policy) Decide(c Call) Verdict {
 		}
 		lp = p.protectedLine(c, &s.line)
 	}
-	if lp.protected || p.protectedEdit(c, &s) {
+	if lp.protected || p.protectedEdit(c, s) {
 		rest := " may change forge's own settings or trust, or what git runs: forge always asks first, whatever the mode, rules and hooks"
 		return Verdict{Decision: Ask, Protected: true, Reason: display(c) + rest, Why: "it" + rest}
 	}
@@ -49,7 +56,7 @@ func (p *Policy) Decide(c Call) Verdict {
 			"`, where credentials are kept (permissions.credentials): forge asks first in every mode but yolo; approve it once"
 		return Verdict{Decision: Ask, Reason: display(c) + rest, Why: "it" + rest}
 	}
-	v, unnamed := p.decideAllowed(c, &s, readOnly)
+	v, unnamed := p.decideAllowed(c, s, readOnly)
 	switch {
 	case lp.unsure == "" || p.Mode() == ModeYolo:
 	case v.Decision == Allow:

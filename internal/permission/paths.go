@@ -259,3 +259,18 @@ func (r *compiledRule) matchPath(f string) bool {
 	}
 	return false
 }
+
+// judged are the places s's paths were judged to be: the physical form
+// of each, every link resolved (Verdict.Judged); nil when s names no path.
+func (s *subjects) judged() []string {
+	if s.isCommand || len(s.paths) == 0 {
+		return nil
+	}
+	out := []string{}
+	for _, ps := range s.paths {
+		for _, f := range ps.physical {
+			out = appendNew(out, f)
+		}
+	}
+	return out
+}

@@ -141,6 +141,11 @@ type Verdict struct {
 	// for an "always allow" answer; empty when none would allow the call
 	// (a redirection to a file, a line that does not parse).
 	Always []string
+	// Judged are the places the call's path arguments were judged to be,
+	// every link resolved, as the decision saw them; nil when it names no
+	// path. A file tool acting on the call checks that what it opens is
+	// at one of them (tools.ExecutionContext.Judged).
+	Judged []string
 }
 
 // AskReason is why the person is asked about the call, for a question

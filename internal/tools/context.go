@@ -52,6 +52,13 @@ type ExecutionContext struct {
 	// Sandbox, when set, confines the commands of the tools that run
 	// confined (Bash, plugin tools): the agent sets it for its calls.
 	Sandbox Sandbox `json:"-"`
+	// Judged, when not nil, are the places the approval policy judged the
+	// call's path arguments to be, every link resolved. A tool that reads
+	// the file a path names refuses a file it opens that is not at one of
+	// them, reached without following any link: a link swapped in after
+	// the decision (by a command running in the background) must not lead
+	// the call to a file nobody judged. nil: no policy judged the call.
+	Judged []string `json:"-"`
 	// LiveOutput, when set, receives what a running call prints as it
 	// prints it (Bash's standard output and error), so that a person can
 	// watch a long command; the result still carries the whole output.

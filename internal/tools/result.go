@@ -29,6 +29,7 @@ const (
 	KindCancelled   ErrorKind = "cancelled"    // the caller cancelled
 	KindFactory     ErrorKind = "factory"      // a lazy tool could not be built
 	KindRateLimited ErrorKind = "rate_limited" // the tool's rate limit refused the call
+	KindDenied      ErrorKind = "denied"       // the approval policy, a hook or the person refused the call
 )
 
 // Result is what every tool call returns: a value the model can read, never a

@@ -41,6 +41,9 @@ func (t *Target) WriteAtomic(data []byte) (created bool, err error) {
 		return false, t.writeError("Cannot write "+t.Path, err)
 	}
 	defer d.Close()
+	if !t.judgedDir(d, base) {
+		return false, fmt.Errorf("Cannot write %s: %w", t.Path, ErrChanged)
+	}
 	mode, created, err := t.modeOf(d, base)
 	if err != nil {
 		return false, err
@@ -149,4 +152,24 @@ func unwrapPath(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// judgedDir reports whether d, the directory the file base is to be
+// written in, is the directory of one of the judged places whose name is
+// base (Judge); true when the target is bound to none.
+func (t *Target) judgedDir(d *os.Root, base string) bool {
+	if t.judged == nil {
+		return true
+	}
+	fi, err := d.Stat(".")
+	if err != nil {
+		return false
+	}
+	var dirs []string
+	for _, j := range t.judged {
+		if filepath.Base(j) == base {
+			dirs = append(dirs, filepath.Dir(j))
+		}
+	}
+	return sameAt(fi, dirs)
 }

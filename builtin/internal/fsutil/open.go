@@ -81,7 +81,12 @@ func (t *Target) OpenRegular(rel string) (*File, error) {
 		_ = f.Close()
 		return nil, &NotRegularError{Path: t.HostPath(rel), Mode: fi.Mode()}
 	}
-	return &File{f: f, info: fi, r: noWaitReader(f)}, nil
+	file := &File{f: f, info: fi, r: noWaitReader(f)}
+	if rel == "" && t.judged != nil && !file.isAt(t.judged) {
+		_ = f.Close()
+		return nil, ErrChanged
+	}
+	return file, nil
 }
 
 // Info describes the file as it was opened.

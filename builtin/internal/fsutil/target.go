@@ -31,7 +31,23 @@ type Target struct {
 	refusal *OutsideError
 	// preview marks a target resolved for a look only (PreviewTarget).
 	preview bool
+	// judged, when not nil, are the only places the target may be found
+	// at (Judge).
+	judged []string
 }
+
+// ErrChanged is the error of an operation on a target that is no longer
+// where it was judged to be (Judge): a link on its way changed since.
+var ErrChanged = errors.New("it is not the file that was checked: a link on its way changed since")
+
+// Judge binds the target to paths, the places (absolute, every link
+// resolved) that the approval policy judged it to be; nil binds it to
+// nothing. The file OpenRegular opens, and the directory WriteAtomic
+// writes in, must then be at one of them, reached without following any
+// link, or the operation fails with ErrChanged: the decision was made on
+// those places, and a link swapped in since must not take the call
+// elsewhere, even beneath the root (to .git/hooks, say).
+func (t *Target) Judge(paths []string) { t.judged = paths }
 
 // WriteTarget resolves p (relative to wd, the process's working directory
 // when empty) for writing. Every symbolic link is resolved, and the result
@@ -150,6 +166,36 @@ func openRoot(dir string, create bool) (*os.Root, error) {
 		return nil, errors.New(Describe(dir, err))
 	}
 	return root, err
+}
+
+// Anchor makes the directory target reached from now on through a
+// handle on the directory itself: a directory on the way to it, or inside
+// it, swapped for a link in the middle of a walk cannot take the walk
+// elsewhere (a link that stays inside is still followed). With judged
+// places (Judge) the directory must be one of them, or the error is
+// ErrChanged.
+func (t *Target) Anchor() error {
+	var r *os.Root
+	var err error
+	if t.root == nil {
+		r, err = os.OpenRoot(t.name)
+	} else {
+		r, err = t.root.OpenRoot(t.name)
+	}
+	if err != nil {
+		return t.wrap(err)
+	}
+	if t.judged != nil {
+		if fi, err := r.Stat("."); err != nil || !sameAt(fi, t.judged) {
+			_ = r.Close()
+			return ErrChanged
+		}
+	}
+	if t.root != nil {
+		_ = t.root.Close()
+	}
+	t.root, t.name = r, "."
+	return nil
 }
 
 // Close releases the root the target is reached through, if any.
