@@ -109,6 +109,8 @@ func TestPrefixRuleOptions(t *testing.T) {
 		asks("git branch --points-at takes --", []string{"Bash(git branch:*)"}, "git branch --points-at -- -D main", "option -D"),
 		asks("git tag --sort takes --", []string{"Bash(git tag:*)"}, "git tag --sort -- -d v1", "option -d"),
 		asks("a flag before -- may take it as its value", []string{"Bash(git commit:*)"}, "git commit -q -- -e", "option -e"),
+		allows("git config --default takes a value", []string{"Bash(git config:*)"}, "git config --get --default x core.pager"),
+		allows("git branch --sort takes a value", []string{"Bash(git branch:*)"}, "git branch --sort=-committerdate --format '%(refname)' --points-at HEAD"),
 		asks("sort -k takes --", sortAny, "sort -k -- --output=x", "option --output"),
 		asks("pytest -k takes --", pytest, "pytest -k -- --rootdir=/tmp", "option --rootdir"),
 		asks("cargo -p takes --", cargoTest, "cargo test -p -- --config=x", "option --config"),

@@ -160,7 +160,7 @@ func gitSpec() *optionSpec {
 			// reads only: what writes the configuration always asks
 			"config": {flags: "lz", long: []string{"--get", "--get-all", "--get-regexp", "--list", "--show-origin",
 				"--show-scope", "--name-only", "--null", "--bool", "--int", "--path", "--global", "--system", "--local"},
-				longValued: []string{"--type"}},
+				longValued: []string{"--type", "--default"}},
 		},
 	}
 }
