@@ -169,10 +169,10 @@ func (o *optionWalk) step(ws []word, i int, judged bool) (optionFinding, bool) {
 		return optionFinding{}, false
 	}
 	switch {
-	case o.ended || !mayBeOption(w) || value && !(w.literal() && w.allow[0] == '-') && !w.splits:
+	case o.ended || !mayBeOption(w) || value && !(w.literal() && w.allow[0] == '-') && !severalWords(w):
 		// an operand, or the value of an option: a word that may expand
 		// to an option is harmless there, since the program reads it as
-		// one value, unless the shell may split it into several
+		// one value, unless the shell may make several words of it
 		if f, bad := operandCode(o.name, w, judged, value); bad {
 			return f, true
 		}
@@ -281,6 +281,13 @@ func cutWild(s string) string {
 		return s[:i] + "…"
 	}
 	return s
+}
+
+// severalWords reports whether the shell may make several words of w, a
+// later one of which may be an option: an unquoted $X, or a glob or brace
+// that may match a file named -x (* matches -toolexec=./x after a).
+func severalWords(w word) bool {
+	return (w.splits || w.expands) && mayBeOption(w)
 }
 
 // mayBeOption reports whether w is, or may expand to, a word that starts

@@ -121,6 +121,10 @@ func TestPrefixRuleOptions(t *testing.T) {
 		asks(`"$@" is several words`, gitLog, `git log -n "$@"`, "may expand to an option"),
 		asks(`"${a[@]}" is several words`, gitLog, `git log --author "${a[@]}"`, "may expand to an option"),
 		allows("a quoted expansion is one word", gitLog, `git log --author "$X" "a$X"`),
+		asks("a glob as a value may be several words", goTest, "go test -run * ./...", "`*` may expand to an option"),
+		asks("a brace as a value is several words", goTest, "go test -run {a,-o} ./...", "may expand to an option"),
+		allows("a glob after a prefix as a value", goTest, "go test -run Test* ./..."),
+		allows("a tilde as a value", gitLog, "git log -L 1,2:~/x"),
 		// find reads its expression past --
 		asks("find -- . -delete", []string{"Bash(find:*)"}, "find -- . -delete", "option -delete"),
 		asks("find . -- -fprint", []string{"Bash(find:*)"}, "find . -- -fprint /tmp/x", "option -fprint"),
