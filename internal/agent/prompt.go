@@ -28,7 +28,7 @@ type PromptInfo struct {
 }
 
 // SystemPrompt is forge's own system prompt, followed by the instructions
-// files (the person's, then AGENTS.md and CLAUDE.md from the project's
+// files (the person's, then AGENTS.md, CLAUDE.md and CLAUDE.local.md from the project's
 // root down to the working directory, with their imports). It is
 // short on purpose: each tool's description and schema say how to use it.
 // The notices name the instructions files it did not read, or not whole,

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -95,6 +96,15 @@ type App struct {
 	agents []custom.Agent
 	// skills are the skills loaded at start.
 	skills []custom.Skill
+	// claudeRoot keeps claudeProject's answer.
+	claudeRoot struct {
+		mu       sync.Mutex
+		key, dir string
+		set      bool
+	}
+	// startScopes are the scopes of the tool lists of the definitions
+	// loaded at start, by list (startScope).
+	startScopes map[string]scopeMemo
 	// modelFiles are the definitions loaded at start that name a model,
 	// by their file, for the one line that says which are not used.
 	modelFiles map[string]string
@@ -164,6 +174,11 @@ func (a *App) close() {
 		_ = a.env.Registry.Close()
 	}
 	if a.sbox.sb != nil {
+		// The last command's sandbox may still be ending: what it
+		// set aside is said here, or nowhere.
+		for _, l := range a.sbox.sb.Finish(5 * time.Second) {
+			fmt.Fprintln(a.ios.Err, l)
+		}
 		_ = a.sbox.sb.Close()
 	}
 	if a.logClose != nil {

@@ -45,8 +45,21 @@ func (a *App) customDirs(sub string, user string) []custom.Dir {
 
 // claudeProject is the directory whose .claude forge reads: the
 // project's, else the repository's root, else the working directory; ""
-// when that is the home, whose .claude is the person's.
+// when that is the home, whose .claude is the person's. It looks at the
+// disk, and each of hundreds of definitions asks (is its file the
+// project's?): the answer is kept for the configuration's directories.
 func (a *App) claudeProject() string {
+	key := a.cfg.ProjectDir + "\x00" + a.cfg.WorkingDir
+	a.claudeRoot.mu.Lock()
+	defer a.claudeRoot.mu.Unlock()
+	if !a.claudeRoot.set || a.claudeRoot.key != key {
+		a.claudeRoot.key, a.claudeRoot.dir, a.claudeRoot.set = key, a.findClaudeProject(), true
+	}
+	return a.claudeRoot.dir
+}
+
+// findClaudeProject is claudeProject's answer, from the disk.
+func (a *App) findClaudeProject() string {
 	root := a.cfg.ProjectDir
 	if root == "" {
 		root = config.RepositoryRoot(a.cfg.WorkingDir)
@@ -67,16 +80,55 @@ func sameDir(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-// loadCustomCommands gives the shell the custom commands; what is wrong
-// with their files is a warning each.
-func (a *App) loadCustomCommands() {
-	defs, rep := custom.LoadCommands(a.customDirs("commands", config.DefaultCommandsDir(a.opts.LookupEnv)))
+// customLoads are the custom definitions being read in the background:
+// each function waits for its kind's.
+type customLoads struct {
+	commands func() ([]custom.Command, custom.Report)
+	agents   func() ([]custom.Agent, custom.Report)
+	skills   func() ([]custom.Skill, custom.Report)
+}
+
+// startCustomLoads begins reading the custom commands, agents and skills,
+// each in a goroutine, so that hundreds of files are read while the rest
+// of start-up goes on; what the reading finds is reported where each
+// kind is taken, in the same order as ever.
+func (a *App) startCustomLoads() customLoads {
+	commands := a.customDirs("commands", config.DefaultCommandsDir(a.opts.LookupEnv))
+	agents := a.customDirs("agents", config.DefaultAgentsDir(a.opts.LookupEnv))
+	skills := a.customDirs("skills", config.DefaultSkillsDir(a.opts.LookupEnv))
+	return customLoads{
+		commands: background(func() ([]custom.Command, custom.Report) { return custom.LoadCommands(commands) }),
+		agents:   background(func() ([]custom.Agent, custom.Report) { return custom.LoadAgents(agents) }),
+		skills:   background(func() ([]custom.Skill, custom.Report) { return custom.LoadSkills(skills) }),
+	}
+}
+
+// background runs f in a goroutine and returns what waits for its
+// results.
+func background[T any](f func() (T, custom.Report)) func() (T, custom.Report) {
+	var v T
+	var rep custom.Report
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		v, rep = f()
+	}()
+	return func() (T, custom.Report) {
+		<-done
+		return v, rep
+	}
+}
+
+// loadCustomCommands gives the shell the custom commands load reads; what
+// is wrong with their files is a warning each.
+func (a *App) loadCustomCommands(load func() ([]custom.Command, custom.Report)) {
+	defs, rep := load()
 	a.reportCustom("command", rep)
 	kept := defs[:0]
 	for _, d := range defs {
 		a.noteModel(d.Source.Path, d.Model)
 		if d.AllowedTools != nil {
-			s, err := permission.NewScope(d.AllowedTools, a.cfg.WorkingDir, a.getenv("HOME"))
+			s, err := a.startScope(d.AllowedTools)
 			if err != nil {
 				a.warn(d.Source.Path + ": allowed-tools: " + oneLine(err) + "; skipped")
 				continue
@@ -90,9 +142,10 @@ func (a *App) loadCustomCommands() {
 	}
 }
 
-// loadCustomAgents reads the custom subagents, which the Task tool offers.
-func (a *App) loadCustomAgents() {
-	defs, rep := custom.LoadAgents(a.customDirs("agents", config.DefaultAgentsDir(a.opts.LookupEnv)))
+// loadCustomAgents takes the custom subagents load reads, which the Task
+// tool offers.
+func (a *App) loadCustomAgents(load func() ([]custom.Agent, custom.Report)) {
+	defs, rep := load()
 	a.reportCustom("agent", rep)
 	a.agents = nil
 	for _, d := range defs {
@@ -102,7 +155,7 @@ func (a *App) loadCustomAgents() {
 		}
 		a.noteModel(d.Source.Path, d.Model)
 		if d.Tools != nil {
-			if _, err := permission.NewScope(d.Tools, a.cfg.WorkingDir, a.getenv("HOME")); err != nil {
+			if _, err := a.startScope(d.Tools); err != nil {
 				a.warn(d.Source.Path + ": tools: " + oneLine(err) + "; skipped")
 				continue
 			}
@@ -111,12 +164,35 @@ func (a *App) loadCustomAgents() {
 	}
 }
 
+// startScope is permission.NewScope of rules in the working directory,
+// for checking the tools of the definitions loaded at start. Each scope
+// resolves the working directory on disk, and hundreds of files name the
+// same few lists of tools: a list is made a scope once.
+func (a *App) startScope(rules []string) (*permission.Scope, error) {
+	key := strings.Join(rules, "\x00")
+	if m, ok := a.startScopes[key]; ok {
+		return m.scope, m.err
+	}
+	s, err := permission.NewScope(rules, a.cfg.WorkingDir, a.getenv("HOME"))
+	if a.startScopes == nil {
+		a.startScopes = map[string]scopeMemo{}
+	}
+	a.startScopes[key] = scopeMemo{s, err}
+	return s, err
+}
+
+// scopeMemo is a scope made by startScope, or why it could not be.
+type scopeMemo struct {
+	scope *permission.Scope
+	err   error
+}
+
 // checkAgentTools warns about the tools of custom agents that no tool
 // has: the agents are loaded before the registry, for the Task tool.
 func (a *App) checkAgentTools() {
 	for _, d := range a.agents {
 		if d.Tools != nil {
-			if s, err := permission.NewScope(d.Tools, a.cfg.WorkingDir, a.getenv("HOME")); err == nil {
+			if s, err := a.startScope(d.Tools); err == nil {
 				a.warnUnknownTools(d.Source.Path, "tools", "the agent", s)
 			}
 		}
@@ -231,12 +307,20 @@ func (a *App) taskProfiles() []agent.Profile {
 // tools as scopes, their models resolved for the chosen provider.
 func (a *App) profiles(wd string) ([]agent.Profile, error) {
 	out := make([]agent.Profile, 0, len(a.agents))
+	// Agents that name the same tools share a scope, which only decides
+	// calls: making one resolves wd on disk, for each of 150 agents.
+	scopes := map[string]*permission.Scope{}
 	for _, d := range a.agents {
 		p := agent.Profile{Name: d.Name, Description: custom.Summary(d.Description, maxSummary), System: d.Prompt}
 		if d.Tools != nil {
-			s, err := permission.NewScope(d.Tools, wd, a.getenv("HOME"))
-			if err != nil {
-				return nil, err
+			key := strings.Join(d.Tools, "\x00")
+			s, ok := scopes[key]
+			if !ok {
+				var err error
+				if s, err = permission.NewScope(d.Tools, wd, a.getenv("HOME")); err != nil {
+					return nil, err
+				}
+				scopes[key] = s
 			}
 			p.Tools = s
 		}

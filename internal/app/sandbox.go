@@ -110,13 +110,23 @@ func (a *App) sandboxPolicy() sandbox.Policy {
 	if tmp := "/tmp"; !slices.Contains(caches, tmp) && filepath.Separator == '/' {
 		caches = append(caches, tmp)
 	}
+	hidden, names := a.hiddenPaths()
+	var roots []string
+	if home := a.getenv("HOME"); filepath.IsAbs(home) {
+		roots = append(roots, home)
+	}
+	if parent := filepath.Dir(a.projectRoot()); parent != "/" && !slices.Contains(roots, parent) {
+		roots = append(roots, parent)
+	}
 	return sandbox.Policy{Mode: mode,
 		Writable:     append([]string{a.projectRoot()}, a.cfg.Sandbox.Writable...),
 		Caches:       caches,
 		Private:      a.cfg.Sandbox.Caches,
 		PrivateDir:   a.sandboxCopies(),
 		ReadOnly:     a.protectedPaths(),
-		Hidden:       a.hiddenPaths(),
+		Hidden:       hidden,
+		HiddenNames:  names,
+		NameRoots:    roots,
 		AllowedHosts: a.cfg.Sandbox.Network.Allow,
 	}
 }
@@ -143,31 +153,38 @@ func (a *App) projectRoot() string {
 
 // hiddenPaths are what sandboxed commands cannot see: the places where
 // credentials are kept (permissions.credentials, its !x entries dropping
-// one; name globs such as .env* cannot be hidden), forge's configuration
-// file, state and sessions, and the sockets through which an agent holding
-// keys, a container engine or the desktop would act for the command.
-// forge's configuration directory stays visible (read-only), since plugin
-// tools run from it.
-func (a *App) hiddenPaths() []string {
+// one), forge's configuration file, state and sessions, and the sockets
+// through which an agent holding keys, a container engine or the desktop
+// would act for the command; and names, the entries that are file names
+// (.env*, *.pem), which the sandbox hides where it finds them. forge's
+// configuration directory stays visible (read-only), since plugin tools
+// run from it.
+func (a *App) hiddenPaths() (paths, names []string) {
 	home := a.getenv("HOME")
-	var out []string
 	entries := append(permission.DefaultCredentials(), a.cfg.Permissions.Credentials...)
 	for _, e := range entries {
 		e = strings.TrimSpace(e)
 		drop := strings.HasPrefix(e, "!")
-		p := expandHome(strings.TrimSpace(strings.TrimPrefix(e, "!")), home)
-		if p == "" || strings.ContainsAny(p, "*?[") {
+		e = strings.TrimSpace(strings.TrimPrefix(e, "!"))
+		list, p := &paths, expandHome(e, home)
+		switch {
+		case e != "" && !strings.ContainsRune(e, '/') && !strings.HasPrefix(e, "~"):
+			list, p = &names, e
+		case p == "" && strings.ContainsRune(e, '/'):
+			p = filepath.Join(a.cfg.WorkingDir, e) // as permissions.credentials reads it
+		}
+		if p == "" || list == &paths && strings.ContainsAny(p, "*?[{") {
 			continue
 		}
 		if drop {
-			out = slices.DeleteFunc(out, func(x string) bool { return x == p })
+			*list = slices.DeleteFunc(*list, func(x string) bool { return x == p })
 		} else {
-			out = append(out, p)
+			*list = append(*list, p)
 		}
 	}
-	out = append(out, config.DefaultConfigFile(a.opts.LookupEnv), filepath.Dir(config.DefaultTrustFile(a.opts.LookupEnv)),
+	paths = append(paths, config.DefaultConfigFile(a.opts.LookupEnv), filepath.Dir(config.DefaultTrustFile(a.opts.LookupEnv)),
 		a.cfg.SessionsDir, a.cfg.File)
-	return append(out, a.agentSockets()...)
+	return append(paths, a.agentSockets()...), names
 }
 
 // agentSockets are the unix sockets and runtime directories through which
@@ -237,11 +254,16 @@ func (c sandboxControl) Run(ctx context.Context, wd string, argv []string, in io
 	cmd.Stdout, cmd.Stderr = io.MultiWriter(out, tail), io.MultiWriter(errOut, tail)
 	cmd.SysProcAttr = proc.GroupAttr()
 	cmd.Cancel = func() error { return proc.Terminate(cmd.Process.Pid, time.Second) }
-	if _, err := sb.Wrap(cmd, nil); err != nil {
+	start := time.Now()
+	release, err := sb.Wrap(cmd, nil)
+	if err != nil {
 		return 0, "", err
 	}
-	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Start()
+	release()
+	if err == nil {
+		err = cmd.Wait()
+	}
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		return 0, "", err

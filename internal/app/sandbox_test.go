@@ -45,7 +45,7 @@ func TestSandboxPolicy(t *testing.T) {
 	a := newApp(nil, nil, nil, Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
 	a.cfg = config.Config{WorkingDir: wd, SessionsDir: filepath.Join(home, "sessions"),
 		Sandbox:     config.Sandbox{Mode: "read-only", Writable: []string{"/data"}, Caches: []string{home + "/.cache"}, Network: config.SandboxNetwork{Allow: []string{"go.dev"}}},
-		Permissions: config.Permissions{Credentials: []string{"~/.vault-token", "!~/.npmrc", "*.pem"}}}
+		Permissions: config.Permissions{Credentials: []string{"~/.vault-token", "!~/.npmrc", "*.pem", "id_*.key", "!.env*", ".env*", "conf/secret.txt"}}}
 	p := a.sandboxPolicy()
 	if p.Mode != sandbox.ModeReadOnly || !slices.Equal(p.Writable, []string{wd, "/data"}) || !slices.Contains(p.Private, home+"/.cache") || slices.Contains(p.Caches, home+"/.cache") ||
 		p.PrivateDir != filepath.Join(home, ".local", "state", "forge", "sandbox-caches") ||
@@ -53,7 +53,8 @@ func TestSandboxPolicy(t *testing.T) {
 		t.Errorf("policy %+v", p)
 	}
 	for _, want := range []string{home + "/.ssh", home + "/.vault-token", home + "/sessions", "/run/agent.sock", "/var/run/podman.sock",
-		filepath.Join(home, ".config", "forge", "config.yaml")} {
+		filepath.Join(home, ".config", "forge", "config.yaml"), home + "/.claude/.credentials.json", home + "/.pgpass",
+		filepath.Join(wd, "conf/secret.txt")} {
 		if !slices.Contains(p.Hidden, want) {
 			t.Errorf("hidden %q lacks %s", p.Hidden, want)
 		}
@@ -62,6 +63,9 @@ func TestSandboxPolicy(t *testing.T) {
 		if slices.Contains(p.Hidden, not) {
 			t.Errorf("hidden %q holds %s", p.Hidden, not)
 		}
+	}
+	if !slices.Equal(p.HiddenNames, []string{"*.pem", "id_*.key", ".env*"}) || !slices.Equal(p.NameRoots, []string{home, filepath.Dir(wd)}) {
+		t.Errorf("names %q under %q", p.HiddenNames, p.NameRoots)
 	}
 	if !slices.Contains(p.ReadOnly, filepath.Join(home, ".config", "forge")) {
 		t.Errorf("forge's configuration is not read-only: %q", p.ReadOnly)

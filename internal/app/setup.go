@@ -40,9 +40,11 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 		a.ready = true
 		return nil
 	}
+	var loads customLoads
 	if !lenient {
-		a.loadCustomAgents()
-		a.loadSkills()
+		loads = a.startCustomLoads()
+		a.loadCustomAgents(loads.agents)
+		a.loadSkills(loads.skills)
 	}
 	reg := a.opts.Registry
 	if reg == nil {
@@ -84,7 +86,7 @@ func (a *App) setup(ctx context.Context, cmd *cobra.Command, lenient bool) error
 	}
 	if !lenient {
 		// After the plugins, whose tools custom definitions may name.
-		a.loadCustomCommands()
+		a.loadCustomCommands(loads.commands)
 		a.checkAgentTools()
 	}
 	a.ready = true
@@ -104,12 +106,8 @@ func (a *App) loadConfig(cmd *cobra.Command, lenient bool) (*config.Trust, error
 	src := config.Source{Flags: cmd.Flags(), Env: a.opts.LookupEnv, Getwd: a.opts.Getwd, Trusted: trust.Hash,
 		ToolSettings: builtin.Settings}
 	cfg, err := config.Load(src)
-	var perr *config.ProjectError
-	if errors.As(err, &perr) && repairs(cmd) {
-		src.SkipProject = true
-		if cfg, err = config.Load(src); err == nil {
-			cfg.Warnings = append(cfg.Warnings, perr.Error()+"; the project file is ignored")
-		}
+	if repairs(cmd) {
+		cfg, err = a.loadSkippingBroken(src, cfg, err)
 	}
 	asked := false
 	if err == nil && !lenient && a.mayAskTrust(cmd, cfg) {
@@ -148,6 +146,33 @@ func (a *App) loadConfig(cmd *cobra.Command, lenient bool) (*config.Trust, error
 		a.warn(trustWarning)
 	}
 	return trust, nil
+}
+
+// loadSkippingBroken is the configuration without the files that stop
+// forge (a project file, or the person's Claude Code settings, that
+// cannot be used), for the commands that repair things: each file skipped
+// is a warning. cfg and err are what loading with them gave.
+func (a *App) loadSkippingBroken(src config.Source, cfg config.Config, err error) (config.Config, error) {
+	var skipped []string
+	for range 2 { // each kind of file once
+		var perr *config.ProjectError
+		var cerr *config.ClaudeSettingsError
+		switch {
+		case errors.As(err, &perr) && !src.SkipProject:
+			src.SkipProject = true
+			skipped = append(skipped, perr.Error()+"; the project file is ignored")
+		case errors.As(err, &cerr) && !src.SkipClaudeUser:
+			src.SkipClaudeUser = true
+			skipped = append(skipped, cerr.Error()+"; the file is ignored")
+		default:
+			continue
+		}
+		cfg, err = config.Load(src)
+	}
+	if err == nil {
+		cfg.Warnings = append(cfg.Warnings, skipped...)
+	}
+	return cfg, err
 }
 
 // setupLogger sends logs to --log-file or standard error.

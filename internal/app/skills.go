@@ -2,22 +2,22 @@ package app
 
 import (
 	"github.com/forgehq/forge/builtin"
-	"github.com/forgehq/forge/internal/config"
 	"github.com/forgehq/forge/internal/custom"
 	"github.com/forgehq/forge/internal/permission"
 )
 
-// loadSkills reads the skills (NAME/SKILL.md under ~/.claude/skills,
-// forge's user skills directory, the project's .claude/skills and
-// .forge/skills), which the Skill tool offers and /skills lists.
-func (a *App) loadSkills() {
-	defs, rep := custom.LoadSkills(a.customDirs("skills", config.DefaultSkillsDir(a.opts.LookupEnv)))
+// loadSkills takes the skills load reads (NAME/SKILL.md under
+// ~/.claude/skills, forge's user skills directory, the project's
+// .claude/skills and .forge/skills), which the Skill tool offers and
+// /skills lists.
+func (a *App) loadSkills(load func() ([]custom.Skill, custom.Report)) {
+	defs, rep := load()
 	a.reportCustom("skill", rep)
 	a.skills = nil
 	for _, d := range defs {
 		a.noteModel(d.Source.Path, d.Model)
 		if d.AllowedTools != nil {
-			if _, err := permission.NewScope(d.AllowedTools, a.cfg.WorkingDir, a.getenv("HOME")); err != nil {
+			if _, err := a.startScope(d.AllowedTools); err != nil {
 				a.warn(d.Source.Path + ": allowed-tools: " + oneLine(err) + "; skipped")
 				continue
 			}

@@ -16,8 +16,9 @@ import (
 func (e *Env) SetCustom(defs []custom.Command) []string {
 	var warns []string
 	e.custom = nil
+	table := Table()
 	for _, d := range defs {
-		if _, builtin := lookup(Table(), d.Name); builtin {
+		if _, builtin := lookup(table, d.Name); builtin {
 			warns = append(warns, fmt.Sprintf("%s: /%s is a command of forge's own; this custom command is skipped (rename the file)",
 				d.Source.Path, d.Name))
 			continue

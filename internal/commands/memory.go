@@ -11,7 +11,7 @@ import (
 func memoryCommand() Command {
 	return Command{
 		Name: "memory", Usage: "/memory", Summary: "List the instructions files sent with every prompt",
-		Help: `Lists the instructions files the agent gets with every prompt, in the order they are sent: yours (~/.claude/CLAUDE.md, then AGENTS.md in forge's configuration directory), then AGENTS.md and CLAUDE.md of each directory from the repository's root down to the working directory, each followed by the files it imports with @path (relative to it, ` +
+		Help: `Lists the instructions files the agent gets with every prompt, in the order they are sent: yours (~/.claude/CLAUDE.md, then AGENTS.md in forge's configuration directory), then AGENTS.md, CLAUDE.md and CLAUDE.local.md of each directory from the repository's root down to the working directory, each followed by the files it imports with @path (relative to it, ` +
 			fmt.Sprint(memory.MaxDepth) + ` deep at most, inside the project, or your home for your own files and a trusted project's). A file with the same text as one already sent goes once. Each file is cut at ` +
 			fmt.Sprint(memory.MaxFile>>10) + ` KiB, all of them at ` + fmt.Sprint(memory.MaxTotal>>10) + ` KiB. The files not read are listed with why.`,
 		Example:    "/memory",

@@ -111,7 +111,7 @@ func trustedText(env *Env, dir string, shell bool) string {
 	what := filepath.Join(config.ProjectDirName, "config.yaml") + " now applies"
 	if p.File == "" && env.Config.ProjectDir == dir {
 		var files []string
-		for _, f := range []string{filepath.Join(config.ClaudeDirName, "settings.json"), ".mcp.json"} {
+		for _, f := range []string{filepath.Join(config.ClaudeDirName, "settings.json"), filepath.Join(config.ClaudeDirName, "settings.local.json"), ".mcp.json"} {
 			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 				files = append(files, f)
 			}

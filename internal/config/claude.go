@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,8 +18,12 @@ import (
 const (
 	ClaudeDirName      = ".claude"
 	claudeSettingsFile = "settings.json"
-	claudeMCPFile      = ".mcp.json"
-	claudeUserMCPFile  = ".claude.json"
+	// claudeLocalFile is a person's own settings for one project, which
+	// Claude Code keeps out of the repository and layers over
+	// settings.json.
+	claudeLocalFile   = "settings.local.json"
+	claudeMCPFile     = ".mcp.json"
+	claudeUserMCPFile = ".claude.json"
 )
 
 // maxClaudeFile bounds a Claude Code file forge reads: ~/.claude.json
@@ -47,11 +52,17 @@ func readCapped(path string, max int64) ([]byte, error) {
 // Claude Code's own and are passed over with one warning.
 var claudeSettingsKeys = []string{"permissions", "hooks", "env"}
 
+// claudeSettingsFiles are the project's Claude Code settings in the order
+// they are layered: the team's, then the person's own.
+func claudeSettingsFiles(dir string) []string {
+	return []string{filepath.Join(dir, ClaudeDirName, claudeSettingsFile), filepath.Join(dir, ClaudeDirName, claudeLocalFile)}
+}
+
 // claudeProjectFiles are the files of Claude Code's that make a
 // repository's root a project forge reads settings from, as a .forge
 // directory does.
 func claudeProjectFiles(dir string) []string {
-	return []string{filepath.Join(dir, ClaudeDirName, claudeSettingsFile), filepath.Join(dir, claudeMCPFile)}
+	return append(claudeSettingsFiles(dir), filepath.Join(dir, claudeMCPFile))
 }
 
 // hasClaudeSettings says dir holds Claude Code's project settings.
@@ -64,44 +75,77 @@ func hasClaudeSettings(dir string) bool {
 	return false
 }
 
-// readClaudeLayers reads Claude Code's settings.json and MCP file
-// (.mcp.json in a project, ~/.claude.json for the person, of which only
-// mcpServers is read) into layers of forge's sections. A file that is
-// missing gives none; one that cannot be used is a warning, not an
-// error: it is another program's file, and forge must still start.
-// env expands ${VAR} and ${VAR:-default} in the MCP servers.
-func readClaudeLayers(settings, mcp string, env func(string) (string, bool), r resolver) ([]layer, []string) {
+// ClaudeSettingsError is a Claude Code settings file that cannot be used:
+// forge stops rather than run without the rules it denies. Load returns
+// the person's (~/.claude/settings.json) as one, which the commands that
+// repair things go on without (Source.SkipClaudeUser), and a project's as
+// a *ProjectError, as it does forge's own project file.
+type ClaudeSettingsError struct {
+	File string
+	Err  error
+}
+
+func (e *ClaudeSettingsError) Error() string {
+	if rest, ok := strings.CutPrefix(e.Err.Error(), "config file "+e.File); ok {
+		return e.File + rest
+	}
+	return e.Err.Error()
+}
+
+func (e *ClaudeSettingsError) Unwrap() error { return e.Err }
+
+// readClaudeLayers reads Claude Code's settings files (settings.json, then
+// settings.local.json over it) and MCP file (.mcp.json in a project,
+// ~/.claude.json for the person, of which only mcpServers is read) into
+// layers of forge's sections. A file that is missing gives none. A
+// settings file that is there but cannot be read is the error: its deny
+// rules must not be dropped. An MCP file that cannot be is a warning: it
+// is another program's file, and its servers only add tools. env expands
+// ${VAR} and ${VAR:-default} in the MCP servers.
+func readClaudeLayers(settings []string, mcp string, env func(string) (string, bool), r resolver) ([]layer, []string, *ClaudeSettingsError) {
 	var out []layer
 	var warnings []string
-	mcpLayer := func(path string, m map[string]any) (layer, []string, error) { return claudeMCPLayer(path, m, env) }
-	for _, f := range []struct {
-		path string
-		make func(string, map[string]any) (layer, []string, error)
-	}{{settings, claudeSettingsLayer}, {mcp, mcpLayer}} {
-		l, w, ok := readClaudeFile(f.path, r, f.make)
+	for _, path := range settings {
+		l, w, ok, err := readClaudeFile(path, r, claudeSettingsLayer)
+		if err != nil {
+			return nil, nil, &ClaudeSettingsError{File: path, Err: err}
+		}
 		warnings = append(warnings, w...)
 		if ok {
 			out = append(out, l)
 		}
 	}
-	return out, warnings
+	mcpLayer := func(path string, m map[string]any) (layer, []string, error) { return claudeMCPLayer(path, m, env) }
+	l, w, ok, err := readClaudeFile(mcp, r, mcpLayer)
+	if err != nil {
+		w = append(w, fmt.Sprintf("%s is not used: %s", mcp, strings.TrimPrefix(strings.TrimPrefix(err.Error(), mcp), ": ")))
+	}
+	warnings = append(warnings, w...)
+	if ok {
+		out = append(out, l)
+	}
+	return out, warnings, nil
 }
 
 // readClaudeFile reads the JSON object at path and makes a layer of it.
-func readClaudeFile(path string, r resolver, make func(string, map[string]any) (layer, []string, error)) (layer, []string, bool) {
+// A link or a device is passed over with a warning, as forge reads
+// settings only from a real file; a file that cannot be read or parsed is
+// the error, which names the file (and the line and column of a JSON
+// error).
+func readClaudeFile(path string, r resolver, make func(string, map[string]any) (layer, []string, error)) (layer, []string, bool, error) {
 	if path == "" {
-		return layer{}, nil, false
+		return layer{}, nil, false, nil
 	}
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return layer{}, nil, false
+		return layer{}, nil, false, nil
 	}
-	skip := func(why string) (layer, []string, bool) {
-		return layer{}, []string{fmt.Sprintf("%s is not used: %s", path, why)}, false
+	skip := func(why string) (layer, []string, bool, error) {
+		return layer{}, []string{fmt.Sprintf("%s is not used: %s", path, why)}, false, nil
 	}
 	switch {
 	case err != nil:
-		return skip(err.Error())
+		return layer{}, nil, false, fmt.Errorf("%s: cannot read: %w", path, pathCause(err))
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return skip("it is a symbolic link; forge reads settings only from a real file")
 	case !fi.Mode().IsRegular():
@@ -109,18 +153,57 @@ func readClaudeFile(path string, r resolver, make func(string, map[string]any) (
 	}
 	data, err := readCapped(path, maxClaudeFile)
 	if err != nil {
-		return skip(err.Error())
+		return layer{}, nil, false, fmt.Errorf("%s: cannot read: %w", path, pathCause(err))
 	}
 	var m map[string]any
 	if err := json.Unmarshal(data, &m); err != nil {
-		return skip("not valid JSON: " + err.Error())
+		return layer{}, nil, false, jsonError(path, data, err)
 	}
 	l, w, err := make(path, m)
 	if err != nil {
-		return skip(err.Error())
+		return layer{}, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
 	l.r = r
-	return l, w, true
+	return l, w, true, nil
+}
+
+// pathCause is the cause an *fs.PathError wraps, without the path it
+// repeats; err itself otherwise.
+func pathCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// jsonError is err, from decoding data, the file at path, as one line
+// that names the file, and the line and column where it can.
+func jsonError(path string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := position(data, syn.Offset)
+		return fmt.Errorf("%s:%d:%d: not valid JSON: %s", path, line, col, syn.Error())
+	case errors.As(err, &typ):
+		line, col := position(data, typ.Offset)
+		return fmt.Errorf("%s:%d:%d: must be a JSON object (settings by name), not %s", path, line, col, typ.Value)
+	}
+	return fmt.Errorf("%s: not valid JSON: %w", path, err)
+}
+
+// position is the line and column (1-based, in bytes) of the byte before
+// offset in data, where the JSON decoder stopped.
+func position(data []byte, offset int64) (line, col int) {
+	offset = min(max(offset, 1), int64(len(data)))
+	before := data[:offset]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	col = len(before) - bytes.LastIndexByte(before, '\n') - 1
+	if col == 0 { // stopped at a line break
+		col = 1
+	}
+	return line, col
 }
 
 // claudeSettingsLayer is settings.json as forge's sections: permissions
@@ -330,62 +413,84 @@ func expandVars(s string, env func(string) (string, bool), missing *[]string) st
 
 // mergeClaudeUser adds the person's Claude Code settings and MCP servers
 // (~/.claude/settings.json, ~/.claude.json) to theirs: rules and hooks
-// after forge's own, servers that forge's file does not name already.
-func (c *Config) mergeClaudeUser(src Source, r resolver, settings toolSettings) {
-	if r.home == "" {
-		return
+// after forge's own, servers that forge's file does not name already. A
+// settings file that cannot be used is a *ClaudeSettingsError.
+func (c *Config) mergeClaudeUser(src Source, r resolver) error {
+	if r.home == "" || src.SkipClaudeUser {
+		return nil
 	}
-	layers, w := readClaudeLayers(filepath.Join(r.home, ClaudeDirName, claudeSettingsFile), filepath.Join(r.home, claudeUserMCPFile), src.Env, r)
+	settings := filepath.Join(r.home, ClaudeDirName, claudeSettingsFile)
+	layers, w, serr := readClaudeLayers([]string{settings}, filepath.Join(r.home, claudeUserMCPFile), src.Env, r)
+	if serr != nil {
+		return serr
+	}
 	c.Warnings = append(c.Warnings, w...)
 	for _, l := range layers {
-		mcp, mw, err := parseMCP(l.path, l.sections["mcp"], l.r)
-		if err == nil {
-			var perms Permissions
-			var pw, hw []string
-			perms, pw, err = parsePermissions(l.path, l.sections["permissions"])
-			var hooks []Hook
-			if err == nil {
-				hooks, hw, err = parseHooks(l.path, l.sections["hooks"])
-			}
-			if err == nil {
-				c.Warnings = slices.Concat(c.Warnings, mw, pw, hw)
-				c.Permissions.Allow = append(c.Permissions.Allow, perms.Allow...)
-				c.Permissions.Deny = append(c.Permissions.Deny, perms.Deny...)
-				c.Permissions.Ask = append(c.Permissions.Ask, perms.Ask...)
-				c.Hooks = append(c.Hooks, hooks...)
-				for _, name := range sortedKeys(mcp.Servers) {
-					if _, dup := c.MCP.Servers[name]; dup {
-						delete(mcp.Servers, name)
-						continue
-					}
-					if c.MCP.Servers == nil {
-						c.MCP.Servers = map[string]MCPServer{}
-					}
-					c.MCP.Servers[name] = mcp.Servers[name]
-				}
-				c.noteSections(l.origin, nil, mcp, perms, nil)
-				c.noteHooks(l.origin, hooks)
-				c.mergeEnv(l, true)
-				continue
-			}
+		err := c.mergeClaudeUserLayer(l)
+		switch {
+		case err != nil && l.path == settings:
+			return &ClaudeSettingsError{File: settings, Err: err}
+		case err != nil:
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s is not used: %v", l.path, err))
 		}
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%s is not used: %v", l.path, err))
 	}
+	return nil
+}
+
+// mergeClaudeUserLayer adds one of the person's Claude Code files.
+func (c *Config) mergeClaudeUserLayer(l layer) error {
+	mcp, mw, err := parseMCP(l.path, l.sections["mcp"], l.r)
+	if err != nil {
+		return err
+	}
+	perms, pw, err := parsePermissions(l.path, l.sections["permissions"])
+	if err != nil {
+		return err
+	}
+	hooks, hw, err := parseHooks(l.path, l.sections["hooks"])
+	if err != nil {
+		return err
+	}
+	c.Warnings = slices.Concat(c.Warnings, mw, pw, hw)
+	c.Permissions.Allow = append(c.Permissions.Allow, perms.Allow...)
+	c.Permissions.Deny = append(c.Permissions.Deny, perms.Deny...)
+	c.Permissions.Ask = append(c.Permissions.Ask, perms.Ask...)
+	c.Hooks = append(c.Hooks, hooks...)
+	for _, name := range sortedKeys(mcp.Servers) {
+		if _, dup := c.MCP.Servers[name]; dup {
+			delete(mcp.Servers, name)
+			continue
+		}
+		if c.MCP.Servers == nil {
+			c.MCP.Servers = map[string]MCPServer{}
+		}
+		c.MCP.Servers[name] = mcp.Servers[name]
+	}
+	c.noteSections(l.origin, nil, mcp, perms, nil)
+	c.noteHooks(l.origin, hooks)
+	c.mergeEnv(l, true)
+	return nil
 }
 
 // mergeClaudeProject adds the project's Claude Code settings and MCP
-// servers (.claude/settings.json, .mcp.json) as its .forge/config.yaml's
-// sections are added: deny and ask rules always; allow rules, hooks,
-// servers and env only when the project is trusted.
-func (c *Config) mergeClaudeProject(settings toolSettings) {
+// servers (.claude/settings.json, .claude/settings.local.json, .mcp.json)
+// as its .forge/config.yaml's sections are added: deny and ask rules
+// always; allow rules, hooks, servers and env only when the project is
+// trusted. A settings file that cannot be used is a *ProjectError; an MCP
+// file, a warning.
+func (c *Config) mergeClaudeProject(settings toolSettings) error {
+	defer func() { c.claudeProject = nil }()
 	for _, l := range c.claudeProject {
 		if err := c.mergeProjectSections(&l, settings); err != nil {
+			if slices.Contains(claudeSettingsFiles(c.ProjectDir), l.path) {
+				return &ProjectError{File: l.path, Err: err}
+			}
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s is not used: %v", l.path, err))
 			continue
 		}
 		c.mergeEnv(l, c.Project.Trusted)
 	}
-	c.claudeProject = nil
+	return nil
 }
 
 // mergeEnv adds the env of a Claude Code settings layer to the

@@ -161,6 +161,11 @@ type Source struct {
 	Trusted func(dir string) (hash string, ok bool)
 	// SkipProject reads no project file (the project is still found).
 	SkipProject bool
+	// SkipClaudeUser reads not the person's Claude Code settings and MCP
+	// file (~/.claude/settings.json, ~/.claude.json): the settings have an
+	// error (a *ClaudeSettingsError) that a repairing command goes on
+	// without.
+	SkipClaudeUser bool
 	// ToolSettings returns the keys a tool reads from its tools.<Name>
 	// section (builtin.Settings in production), false for a tool it does
 	// not know. A known tool's section is checked like forge's own keys:

@@ -114,13 +114,17 @@ func load(src Source, r resolver, path string, data []byte) (Config, error) {
 	if err := c.loadSections(user, r, src.ToolSettings); err != nil {
 		return Config{}, err
 	}
-	c.mergeClaudeUser(src, r, src.ToolSettings)
+	if err := c.mergeClaudeUser(src, r); err != nil {
+		return Config{}, err
+	}
 	if project != nil {
 		if err := c.mergeProjectSections(project, src.ToolSettings); err != nil {
 			return Config{}, &ProjectError{File: project.path, Err: err}
 		}
 	}
-	c.mergeClaudeProject(src.ToolSettings)
+	if err := c.mergeClaudeProject(src.ToolSettings); err != nil {
+		return Config{}, err
+	}
 	return c, nil
 }
 

@@ -19,14 +19,14 @@ const ProjectDirName = ".forge"
 // FindProject returns the directory holding the project's .forge directory:
 // the nearest one from dir upward, stopping at the repository's root (the
 // first directory with a .git entry), else the repository's root when it
-// holds Claude Code's settings (.claude/settings.json, .mcp.json). A .forge
-// with a config.yaml wins over
-// a nearer one without (a vendored library's commands must not hide the
-// repository's deny rules). Outside a repository only dir itself is looked
-// at, so a stray ~/.forge never becomes every directory's project. The
-// answer has its symbolic links resolved, so that trust, kept by
-// directory, holds however the directory is reached. "" means there is
-// none.
+// holds Claude Code's settings (.claude/settings.json,
+// .claude/settings.local.json, .mcp.json). A .forge with a config.yaml
+// wins over a nearer one without (a vendored library's commands must not
+// hide the repository's deny rules). Outside a repository only dir itself
+// is looked at, so a stray ~/.forge never becomes every directory's
+// project. The answer has its symbolic links resolved, so that trust,
+// kept by directory, holds however the directory is reached. "" means
+// there is none.
 func FindProject(dir string) string {
 	root := repositoryRoot(dir)
 	if root == "" {
@@ -181,7 +181,9 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 		c.Project.Trusted = ok && c.Project.Hash != "" && hash == c.Project.Hash
 		c.Project.Changed = ok && !c.Project.Trusted
 	}
-	c.claudeProject, c.Warnings = c.readClaudeProject(src, r, c.Warnings)
+	if c.claudeProject, c.Warnings, err = c.readClaudeProject(src, r, c.Warnings); err != nil {
+		return nil, err
+	}
 	if !found {
 		return nil, nil
 	}
@@ -199,16 +201,20 @@ func (c *Config) loadProject(src Source, r resolver, v *viper.Viper) (*layer, er
 }
 
 // readClaudeProject reads the project's Claude Code settings and MCP
-// file, adding their warnings to warnings.
-func (c *Config) readClaudeProject(src Source, r resolver, warnings []string) ([]layer, []string) {
+// file, adding their warnings to warnings; a settings file that cannot be
+// used is a *ProjectError.
+func (c *Config) readClaudeProject(src Source, r resolver, warnings []string) ([]layer, []string, error) {
 	pr := resolver{cwd: c.ProjectDir, home: r.home}
 	env := src.Env
 	if !c.Project.Trusted {
 		// Its servers are not started: the variables they lack are no news.
 		env = func(string) (string, bool) { return "", true }
 	}
-	layers, w := readClaudeLayers(filepath.Join(c.ProjectDir, ClaudeDirName, claudeSettingsFile), filepath.Join(c.ProjectDir, claudeMCPFile), env, pr)
-	return layers, append(warnings, w...)
+	layers, w, serr := readClaudeLayers(claudeSettingsFiles(c.ProjectDir), filepath.Join(c.ProjectDir, claudeMCPFile), env, pr)
+	if serr != nil {
+		return nil, nil, &ProjectError{File: serr.File, Err: serr.Err}
+	}
+	return layers, append(warnings, w...), nil
 }
 
 // ProjectError is a project file that cannot be used. The commands that

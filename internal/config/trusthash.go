@@ -73,9 +73,9 @@ func ProjectHash(dir, home string) (string, error) {
 }
 
 // claude adds Claude Code's files of the project at dir, when it has
-// them: its .claude directory (settings, hook scripts, commands, agents,
-// skills) but the person's own settings.local.json, and its .mcp.json.
-// A project without them hashes as before.
+// them: its .claude directory (settings, the person's settings.local.json
+// among them, as forge reads it too, hook scripts, commands, agents,
+// skills), and its .mcp.json. A project without them hashes as before.
 func (h *hasher) claude(dir string) error {
 	root := filepath.Join(dir, ClaudeDirName)
 	if fi, err := os.Lstat(root); err == nil && fi.IsDir() {
@@ -98,7 +98,7 @@ func (h *hasher) claude(dir string) error {
 func claudeRuns(dir, home string) []string {
 	r := resolver{cwd: dir, home: home}
 	none := func(string) (string, bool) { return "", false }
-	layers, _ := readClaudeLayers(filepath.Join(dir, ClaudeDirName, claudeSettingsFile), filepath.Join(dir, claudeMCPFile), none, r)
+	layers, _, _ := readClaudeLayers(claudeSettingsFiles(dir), filepath.Join(dir, claudeMCPFile), none, r)
 	place := projectPlace(dir, home)
 	var runs []string
 	for _, l := range layers {
@@ -139,9 +139,6 @@ func (h *hasher) tree(root, base string, quiet bool) error {
 				return filepath.SkipAll
 			}
 			return err
-		}
-		if d.Name() == "settings.local.json" && filepath.Base(filepath.Dir(path)) == ClaudeDirName {
-			return nil // the person's own, which Claude Code keeps out of the repository
 		}
 		if h.entries++; h.entries > maxHashedEntries {
 			return errUnverifiable

@@ -55,27 +55,32 @@ func frontKey(line string) (key, value string, ok bool) {
 // line starts a key: the file is then reported as not valid YAML.
 func lenientFront(front string) (*yaml.Node, bool) {
 	m := &yaml.Node{Kind: yaml.MappingNode}
-	var cur []string
 	var key *yaml.Node
+	start, end := 0, 0 // the value of key: front[start:end], its lines as they are
 	flush := func() {
 		if key != nil {
-			m.Content = append(m.Content, key, lenientValue(key.Value, strings.Join(cur, "\n"), key.Line))
+			m.Content = append(m.Content, key, lenientValue(key.Value, front[start:end], key.Line))
 		}
 	}
 	examples := 0
-	for i, line := range strings.Split(front, "\n") {
+	for i, off := 0, 0; off < len(front); i++ {
+		line, _, _ := strings.Cut(front[off:], "\n")
 		name, value, isKey := frontKey(line)
-		if isKey && examples == 0 && claudeKeys[name] {
+		switch {
+		case isKey && examples == 0 && claudeKeys[name]:
 			flush()
 			key = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: i + 1}
-			cur = []string{value}
-		} else if key != nil {
-			cur = append(cur, line)
-		} else if strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			start = off + len(line) - len(value)
+		case key != nil:
+		case strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#"):
 			return nil, false // text before any key: not front matter forge can read
 		}
-		examples += strings.Count(line, "<example>") - strings.Count(line, "</example>")
-		examples = max(examples, 0)
+		end = off + len(line)
+		if strings.IndexByte(line, '<') >= 0 {
+			examples += strings.Count(line, "<example>") - strings.Count(line, "</example>")
+			examples = max(examples, 0)
+		}
+		off += len(line) + 1
 	}
 	flush()
 	return m, len(m.Content) > 0
@@ -83,10 +88,15 @@ func lenientFront(front string) (*yaml.Node, bool) {
 
 // lenientValue is one key's value read line by line: a list for the tool
 // keys when it is written as one (YAML's [a, b] or "- a" lines), a quoted
-// scalar unquoted, and text otherwise.
+// scalar unquoted, and text otherwise. The common forms are read by hand;
+// the YAML library reads what may be a list or a quoted scalar otherwise.
 func lenientValue(key, text string, line int) *yaml.Node {
 	text = strings.TrimSpace(text)
-	if listKeys[key] {
+	if listKeys[key] && maybeList(text) {
+		if seq, ok := blockList(text); ok {
+			seq.Line = line
+			return seq
+		}
 		var n yaml.Node
 		if yaml.Unmarshal([]byte(text), &n) == nil && len(n.Content) == 1 && n.Content[0].Kind == yaml.SequenceNode {
 			seq := n.Content[0]
@@ -95,12 +105,38 @@ func lenientValue(key, text string, line int) *yaml.Node {
 		}
 	}
 	if len(text) >= 2 && (text[0] == '"' || text[0] == '\'') && text[len(text)-1] == text[0] && !strings.Contains(text, "\n") {
-		var s string
-		if yaml.Unmarshal([]byte(text), &s) == nil {
+		if s, after, ok := quoted(text); ok && after == "" && simpleText(text) {
 			text = s
+		} else {
+			var s string
+			if yaml.Unmarshal([]byte(text), &s) == nil {
+				text = s
+			}
 		}
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text, Line: line}
+}
+
+// maybeList says the YAML library may read text, a value without blanks
+// around it, as a list: one on one line starts with "[" or "- ", or with
+// an anchor, a tag or a directive before one.
+func maybeList(text string) bool {
+	return strings.Contains(text, "\n") || text != "" && strings.ContainsRune("[-&!%#?*{|>", rune(text[0]))
+}
+
+// blockList reads text as a "[a, b]" list or as "- a" lines, as
+// fastFront reads them; ok is false for any other text.
+func blockList(text string) (*yaml.Node, bool) {
+	if m, v := fastFront("k: " + text); v == parsed && len(m.Content) == 2 && m.Content[1].Kind == yaml.SequenceNode {
+		return m.Content[1], true
+	}
+	if m, v := fastFront("k:\n" + text); v == parsed && len(m.Content) == 2 && m.Content[1].Kind == yaml.SequenceNode {
+		for _, item := range m.Content[1].Content {
+			item.Line-- // the line of "k:" before them
+		}
+		return m.Content[1], true
+	}
+	return nil, false
 }
 
 // misspelt is the key of kind k that name was probably meant to be

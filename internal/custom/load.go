@@ -1,6 +1,7 @@
 package custom
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -8,10 +9,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/forgehq/forge/internal/filekind"
 )
@@ -123,8 +125,19 @@ func (r *Report) drop(tools []string) {
 	}
 }
 
-// validName is one segment of a command's name, or an agent's name.
-var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`) })
+// validName says s can be one segment of a command's name, or an
+// agent's or a skill's name: letters, digits, -, _ and ., starting with a
+// letter or a digit.
+func validName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '_' && c != '.' && c != '-') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // LoadCommands reads the .md files under dirs, later directories
 // overriding earlier ones (give the user's, then the project's). A missing
@@ -133,11 +146,7 @@ func LoadCommands(dirs []Dir) ([]Command, Report) {
 	var rep Report
 	byName := map[string]Command{}
 	for _, d := range dirs {
-		for _, f := range readDir(d, &rep) {
-			c, ok := command(f, &rep)
-			if !ok {
-				continue
-			}
+		for _, c := range loadDir(d, &rep, isMarkdown, func(f file, rep *Report) (Command, bool) { return command(f, rep) }) {
 			place(byName, c.Name, c, d, &rep)
 		}
 	}
@@ -147,27 +156,27 @@ func LoadCommands(dirs []Dir) ([]Command, Report) {
 // LoadAgents reads the .md files under dirs as LoadCommands does. Two
 // files of one directory naming the same agent keep the first by path.
 func LoadAgents(dirs []Dir) ([]Agent, Report) {
-	return loadNamed(dirs, "agent", readDir, func(f file, _ Dir, rep *Report) (Agent, bool) { return agent(f, rep) })
+	return loadNamed(dirs, "agent", isMarkdown, func(f file, _ Dir, rep *Report) (Agent, bool) { return agent(f, rep) })
 }
 
-// loadNamed reads the definitions of kind in each of dirs (files lists a
+// isMarkdown says rel, a path under a directory of definitions, is a
+// Markdown file.
+func isMarkdown(rel string) bool { return strings.HasSuffix(rel, ".md") }
+
+// loadNamed reads the definitions of kind in each of dirs (want picks a
 // directory's files, read makes one definition of a file), later
 // directories overriding earlier ones; two files of one directory naming
 // the same definition keep the first by path, with a warning.
-func loadNamed[T definition](dirs []Dir, kind string, files func(Dir, *Report) []file,
+func loadNamed[T definition](dirs []Dir, kind string, want func(rel string) bool,
 	read func(file, Dir, *Report) (T, bool)) ([]T, Report) {
 	var rep Report
 	byName := map[string]T{}
 	for _, d := range dirs {
 		here := map[string]bool{}
-		for _, f := range files(d, &rep) {
-			def, ok := read(f, d, &rep)
-			if !ok {
-				continue
-			}
+		for _, def := range loadDir(d, &rep, want, func(f file, rep *Report) (T, bool) { return read(f, d, rep) }) {
 			name := def.name()
 			if here[name] {
-				rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("%s %q is already defined in %s; this file is skipped", kind, name, d.Path)})
+				rep.Warnings = append(rep.Warnings, Warning{Path: def.from().Path, Msg: fmt.Sprintf("%s %q is already defined in %s; this file is skipped", kind, name, d.Path)})
 				continue
 			}
 			here[name] = true
@@ -224,23 +233,46 @@ type file struct {
 	src  Source
 }
 
-// readDir reads the .md files under d, in lexical order, skipping hidden
-// files and directories; problems go to rep. A project's directory is read
-// through an os.Root and its symbolic links are skipped: a cloned
-// repository must not turn the person's files (~/.aws/credentials) into a
-// prompt sent to the model. The person's own directories may hold links
-// (to their dotfiles).
-func readDir(d Dir, rep *Report) []file {
-	return readFiles(d, rep, func(rel string) bool { return strings.HasSuffix(rel, ".md") })
+// found is a file a directory's walk found, or a problem it met.
+type found struct {
+	path, rel string
+	warn      *Warning // the problem; the rest is then unset
 }
 
-// readFiles reads the files under d whose slash-separated path under it
-// want accepts, as readDir does.
-func readFiles(d Dir, rep *Report, want func(rel string) bool) []file {
+// loaded is what became of one found file: the problem reading it, or
+// its definition and what its file had to say.
+type loaded[T any] struct {
+	readWarn *Warning
+	def      T
+	ok       bool
+	rep      Report
+}
+
+// loadWorkers bounds the files read and parsed at once: enough to keep
+// the processors busy while others wait on the disk.
+func loadWorkers() int { return min(2*runtime.GOMAXPROCS(0), 16) }
+
+// loadDir reads the files under d that want accepts (in lexical order,
+// skipping hidden files and directories) and makes a definition of each
+// with def. Hundreds of files are most of what start-up spends on a large
+// setup, so they are read and parsed in parallel; the definitions, and the
+// problems that go to rep, come in the order one goroutine would give
+// them: the walk's and the reads', then each file's.
+//
+// A project's directory is read through an os.Root and its symbolic links
+// are skipped: a cloned repository must not turn the person's files
+// (~/.aws/credentials) into a prompt sent to the model. The person's own
+// directories may hold links (to their dotfiles).
+func loadDir[T any](d Dir, rep *Report, want func(rel string) bool, def func(file, *Report) (T, bool)) []T {
 	if d.Path == "" {
 		return nil
 	}
-	open := func(rel string) (fs.File, error) { return os.Open(filepath.Join(d.Path, rel)) }
+	// Non-blocking: a FIFO named like a definition must not hang start-up
+	// (readCapped then skips it), and a regular file, which reads the
+	// same, is then not offered to the poller, which costs five system
+	// calls a file to refuse it.
+	const flags = os.O_RDONLY | syscall.O_NONBLOCK
+	open := func(rel string) (fs.File, error) { return os.OpenFile(filepath.Join(d.Path, rel), flags, 0) }
 	if d.Scope == ScopeProject {
 		root, err := os.OpenRoot(d.Path)
 		if err != nil {
@@ -250,15 +282,70 @@ func readFiles(d Dir, rep *Report, want func(rel string) bool) []file {
 			return nil
 		}
 		defer root.Close()
-		open = func(rel string) (fs.File, error) { return root.Open(rel) }
+		open = func(rel string) (fs.File, error) { return root.OpenFile(rel, flags, 0) }
 	}
-	var out []file
+	files := walkDir(d, want)
+	out := make([]loaded[T], len(files))
+	load := func(i int) {
+		f := files[i]
+		if f.warn != nil {
+			return
+		}
+		data, err := readCapped(open, f.rel)
+		if err != nil {
+			out[i].readWarn = &Warning{Path: f.path, Msg: err.Error()}
+			return
+		}
+		out[i].def, out[i].ok = def(file{path: f.path, rel: filepath.ToSlash(f.rel), data: data, src: Source{Path: f.path, Scope: d.Scope}}, &out[i].rep)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(loadWorkers(), len(files)) {
+		wg.Go(func() {
+			for i := range next {
+				load(i)
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, f := range files {
+		if w := cmp.Or(f.warn, out[i].readWarn); w != nil {
+			rep.Warnings = append(rep.Warnings, *w)
+		}
+	}
+	var defs []T
+	for _, l := range out {
+		rep.Warnings = append(rep.Warnings, l.rep.Warnings...)
+		for t, n := range l.rep.Dropped {
+			if rep.Dropped == nil {
+				rep.Dropped = map[string]int{}
+			}
+			rep.Dropped[t] += n
+		}
+		if l.ok {
+			defs = append(defs, l.def)
+		}
+	}
+	return defs
+}
+
+// walkDir lists the files under d that want accepts, and the problems met
+// on the way, in lexical order, skipping hidden files and directories,
+// and a project's symbolic links.
+func walkDir(d Dir, want func(rel string) bool) []found {
+	var out []found
+	problem := func(p, msg string) { out = append(out, found{warn: &Warning{Path: p, Msg: msg}}) }
+	n := 0
 	err := filepath.WalkDir(d.Path, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if p == d.Path && errors.Is(err, fs.ErrNotExist) {
 				return fs.SkipAll
 			}
-			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: "cannot read: " + unwrapPath(err)})
+			problem(p, "cannot read: "+unwrapPath(err))
 			return nil
 		}
 		if p != d.Path && strings.HasPrefix(e.Name(), ".") {
@@ -271,24 +358,20 @@ func readFiles(d Dir, rep *Report, want func(rel string) bool) []file {
 		if e.IsDir() || !want(filepath.ToSlash(rel)) {
 			return nil
 		}
-		if len(out) == maxFiles {
-			rep.Warnings = append(rep.Warnings, Warning{Path: d.Path, Msg: fmt.Sprintf("more than %d files; the rest are skipped", maxFiles)})
+		if n == maxFiles {
+			problem(d.Path, fmt.Sprintf("more than %d files; the rest are skipped", maxFiles))
 			return fs.SkipAll
 		}
 		if d.Scope == ScopeProject && e.Type()&fs.ModeSymlink != 0 {
-			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: "a symbolic link, which forge does not follow in a project's directory; skipped"})
+			problem(p, "a symbolic link, which forge does not follow in a project's directory; skipped")
 			return nil
 		}
-		data, rerr := readCapped(open, rel)
-		if rerr != nil {
-			rep.Warnings = append(rep.Warnings, Warning{Path: p, Msg: rerr.Error()})
-			return nil
-		}
-		out = append(out, file{path: p, rel: filepath.ToSlash(rel), data: data, src: Source{Path: p, Scope: d.Scope}})
+		n++
+		out = append(out, found{path: p, rel: rel})
 		return nil
 	})
 	if err != nil {
-		rep.Warnings = append(rep.Warnings, Warning{Path: d.Path, Msg: "cannot read: " + unwrapPath(err)})
+		problem(d.Path, "cannot read: "+unwrapPath(err))
 	}
 	return out
 }
@@ -301,12 +384,15 @@ func readCapped(open func(rel string) (fs.File, error), rel string) ([]byte, err
 		return nil, fmt.Errorf("cannot read: %s", unwrapPath(err))
 	}
 	defer f.Close()
+	size := 512
 	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
 		return nil, errors.New("not a regular file; skipped")
 	} else if err == nil && filekind.HardLinked(fi) {
 		return nil, errors.New("it has other hard links, so it may be a file from outside; skipped")
+	} else if err == nil {
+		size = int(min(max(fi.Size(), 0), MaxFileSize)) + 1 // +1: the read that finds the end
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	b, err := readAllSized(io.LimitReader(f, MaxFileSize+1), size)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read: %s", unwrapPath(err))
 	}
@@ -314,6 +400,26 @@ func readCapped(open func(rel string) (fs.File, error), rel string) ([]byte, err
 		return nil, fmt.Errorf("larger than %d KiB; skipped", MaxFileSize>>10)
 	}
 	return b, nil
+}
+
+// readAllSized is io.ReadAll starting with a buffer of size bytes, the
+// file's, so that a file is read into one buffer, without the copies of
+// a buffer that grows.
+func readAllSized(r io.Reader, size int) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // unwrapPath drops the path an *fs.PathError repeats.
@@ -347,7 +453,7 @@ func parseFile(f file, k Kind, rep *Report) (Doc, bool) {
 func command(f file, rep *Report) (Command, bool) {
 	segs := strings.Split(strings.TrimSuffix(f.rel, ".md"), "/")
 	for _, s := range segs {
-		if !validName().MatchString(s) {
+		if !validName(s) {
 			rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("%q cannot be a command name "+
 				"(letters, digits, -, _ and . only, starting with a letter or digit); skipped", s)})
 			return Command{}, false
@@ -384,7 +490,7 @@ func agent(f file, rep *Report) (Agent, bool) {
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(f.rel), ".md")
 	}
-	if !validName().MatchString(name) {
+	if !validName(name) {
 		rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("%q cannot be an agent name "+
 			"(letters, digits, -, _ and . only, starting with a letter or digit); skipped", name)})
 		return Agent{}, false

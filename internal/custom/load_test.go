@@ -180,3 +180,14 @@ func TestLoadNoOverride(t *testing.T) {
 		t.Errorf("agents %+v, overrides %+v", agents, rep.Overrides)
 	}
 }
+
+func TestValidName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"review": true, "a": true, "0day": true, "git-commit_2.v1": true, "Z": true,
+		"": false, "-x": false, ".hidden": false, "_x": false, "a b": false, "a/b": false, "a:b": false, "é": false,
+	} {
+		if got := validName(name); got != want {
+			t.Errorf("validName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

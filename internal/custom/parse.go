@@ -127,10 +127,6 @@ func split(text string) (front, body string, err error) {
 	return "", "", Issue{Line: 1, Msg: "front matter not closed: no --- line after the opening one"}
 }
 
-// bracketHint matches an argument-hint written as Claude Code's examples
-// write it, "[pr-number] [priority]", which is not valid YAML unquoted.
-var bracketHint = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(argument-hint[ \t]*:[ \t]*)(\[[^\n]*)$`) })
-
 // yamlLine finds the line number in a yaml error message.
 var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
@@ -138,12 +134,17 @@ var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // Front matter that is not valid YAML is read again line by line, as
 // Claude Code reads it: many published agents have descriptions written
 // over several lines without quotes, with <example> blocks and colons.
+// The simple form most files use is read without the YAML library.
 func parseFront(front string, k Kind) (Meta, []Issue, error) {
-	front = bracketHint().ReplaceAllStringFunc(front, func(m string) string {
-		sub := bracketHint().FindStringSubmatch(m)
-		v := strings.TrimRight(sub[2], " \t")
-		return sub[1] + "'" + strings.ReplaceAll(v, "'", "''") + "'"
-	})
+	front = quoteBracketHint(front)
+	switch m, v := fastFront(front); v {
+	case parsed:
+		return decodeFront(m, k)
+	case invalid:
+		if m, ok := lenientFront(front); ok {
+			return decodeFront(m, k)
+		}
+	}
 	var root yaml.Node
 	if err := yaml.Unmarshal([]byte(front), &root); err != nil {
 		if m, ok := lenientFront(front); ok {
@@ -159,6 +160,34 @@ func parseFront(front string, k Kind) (Meta, []Issue, error) {
 		return Meta{}, nil, Issue{Line: m.Line + 1, Msg: "front matter must be keys with values (key: value)"}
 	}
 	return decodeFront(m, k)
+}
+
+// quoteBracketHint quotes an argument-hint written as Claude Code's
+// examples write it, "[pr-number] [priority]", which is not valid YAML
+// unquoted.
+func quoteBracketHint(front string) string {
+	const key = "argument-hint"
+	if !strings.Contains(front, key) {
+		return front
+	}
+	lines := strings.Split(front, "\n")
+	for i, l := range lines {
+		rest, ok := strings.CutPrefix(l, key)
+		if !ok {
+			continue
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		if rest, ok = strings.CutPrefix(rest, ":"); !ok {
+			continue
+		}
+		v := strings.TrimLeft(rest, " \t")
+		if !strings.HasPrefix(v, "[") {
+			continue
+		}
+		v = strings.TrimRight(v, " \t")
+		lines[i] = l[:len(l)-len(strings.TrimLeft(rest, " \t"))] + "'" + strings.ReplaceAll(v, "'", "''") + "'"
+	}
+	return strings.Join(lines, "\n")
 }
 
 // decodeFront reads the keys of the mapping m that kind k uses.

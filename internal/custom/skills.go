@@ -35,8 +35,7 @@ type Skill struct {
 // overriding earlier ones as LoadCommands does. Skills come back sorted by
 // name.
 func LoadSkills(dirs []Dir) ([]Skill, Report) {
-	files := func(d Dir, rep *Report) []file { return readFiles(d, rep, isSkillFile) }
-	return loadNamed(dirs, "skill", files, skill)
+	return loadNamed(dirs, "skill", isSkillFile, skill)
 }
 
 // isSkillFile says rel, a path under a skills directory, is a skill's file.
@@ -57,7 +56,7 @@ func skill(f file, d Dir, rep *Report) (Skill, bool) {
 	if name == "" {
 		name = dir
 	}
-	if !validName().MatchString(name) {
+	if !validName(name) {
 		rep.Warnings = append(rep.Warnings, Warning{Path: f.path, Msg: fmt.Sprintf("%q cannot be a skill name "+
 			"(letters, digits, -, _ and . only, starting with a letter or digit); skipped", name)})
 		return Skill{}, false
@@ -91,7 +90,9 @@ func Summary(desc string, max int) string {
 	if len(desc) > 8*max+64 {
 		desc = desc[:8*max+64]
 	}
-	desc = strings.NewReplacer(`\n`, " ", `\t`, " ").Replace(desc)
+	if strings.Contains(desc, `\`) {
+		desc = strings.ReplaceAll(strings.ReplaceAll(desc, `\n`, " "), `\t`, " ")
+	}
 	desc = strings.Join(strings.Fields(desc), " ")
 	desc = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(desc, "Examples:")), ":")
 	r := []rune(desc)

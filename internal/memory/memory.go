@@ -1,7 +1,7 @@
 // Package memory reads the instructions files sent with every request:
-// the person's own, then AGENTS.md and CLAUDE.md of each directory from
-// the project's root down to the working directory, with the files they
-// import (@path). Their text reaches the model, so a file is read only
+// the person's own, then AGENTS.md, CLAUDE.md and CLAUDE.local.md of each
+// directory from the project's root down to the working directory, with
+// the files they import (@path). Their text reaches the model, so a file is read only
 // when it is a regular file of the project (or of the person's home) with
 // no other names: a cloned repository must not turn the person's secrets
 // into a prompt.
@@ -16,8 +16,9 @@ import (
 )
 
 // Names are the instructions files of a directory, the shared convention
-// first.
-var Names = []string{"AGENTS.md", "CLAUDE.md"}
+// first; CLAUDE.local.md is a person's own beside CLAUDE.md, which Claude
+// Code reads after it and keeps out of the repository.
+var Names = []string{"AGENTS.md", "CLAUDE.md", "CLAUDE.local.md"}
 
 // MaxFile bounds one file's text; MaxTotal all of them together: the
 // instructions go with every request, and tokens are the person's money.

@@ -22,8 +22,23 @@ import (
 // state, configuration and sessions are added by whoever knows where they
 // are.
 func DefaultCredentials() []string {
-	return []string{"~/.ssh", "~/.aws", "~/.gnupg", "~/.netrc", "~/.config/gh", "~/.docker/config.json", "~/.kube/config",
-		"~/.git-credentials", "~/.npmrc", "~/.pypirc", "~/.config/gcloud", "~/.azure", ".env*"}
+	return []string{
+		// keys, and the logins of git, registries and package managers
+		"~/.ssh", "~/.gnupg", "~/.netrc", "~/.git-credentials", "~/.config/git/credentials", "~/.config/gh", "~/.config/hub",
+		"~/.config/glab-cli", "~/.docker/config.json", "~/.config/containers/auth.json", "~/.npmrc", "~/.pypirc",
+		"~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.gem/credentials", "~/.m2/settings-security.xml",
+		// clouds and infrastructure
+		"~/.aws", "~/.config/gcloud", "~/.azure", "~/.kube/config", "~/.oci", "~/.config/doctl", "~/.config/hcloud", "~/.fly",
+		"~/.terraform.d/credentials.tfrc.json", "~/.vault-token", "~/.s3cfg", "~/.boto", "~/.config/rclone",
+		// databases
+		"~/.pgpass", "~/.my.cnf",
+		// AI tools' logins
+		"~/.claude/.credentials.json", "~/.codex/auth.json", "~/.config/github-copilot", "~/.cache/huggingface/token",
+		"~/.huggingface/token",
+		// password stores, keyrings and browsers' cookies
+		"~/.password-store", "~/.local/share/keyrings", "~/.config/op", "~/.mozilla", "~/.config/google-chrome",
+		"~/.config/chromium",
+		".env*"}
 }
 
 // credentials are a Policy's credential locations.

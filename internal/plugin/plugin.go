@@ -169,9 +169,15 @@ func (p *Plugin) Execute(ctx context.Context, ec tools.ExecutionContext, args to
 		return r
 	}
 	r := p.result(err, stdout, stderr, limit, elapsed)
-	if ec.Sandbox != nil && !r.Success {
+	if ec.Sandbox != nil {
+		// Also after a success: what the sandbox set aside is told then.
 		if hint := ec.Sandbox.Explain(stderr.String(), ec.WorkingDir, start); hint != "" {
-			r.Error += "\n" + hint
+			if out, ok := r.Output.(string); ok && r.Success {
+				r.Output = strings.TrimSuffix(out, "\n") + "\n" + hint
+			} else if !r.Success {
+				r.Error += "\n" + hint
+			}
+			r = r.WithMeta("sandbox_blocked", hint)
 		}
 	}
 	return r

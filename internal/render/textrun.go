@@ -154,6 +154,7 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 		v.lines(v.progress, r0.callLines(v.successPreview(c, r), v.cols()))
 	case r.Status == agent.StatusSuccess:
 		v.line(v.progress, "✓ "+v.headline(c)+v.sandboxTag(c))
+		v.sandboxNotes(r)
 	case r.Status == agent.StatusCancelled && v.p.Terminal:
 		// The terminal echoed ^C where the cursor was: write over it.
 		_, _ = io.WriteString(v.progress, "\r")
@@ -174,6 +175,7 @@ func (v *runView) result(c *agent.Call, r *agent.CallResult, rc *runningCall) {
 		v.line(v.progress, r0.paint(r0.st.warning, "⊘ "+v.headline(c)+": "+oneLineText(r.Error)))
 	case !v.p.Terminal:
 		v.line(v.progress, "✗ "+v.headline(c)+v.sandboxTag(c)+": "+oneLineText(r.Error))
+		v.sandboxNotes(r)
 	case r.Result.ErrorKind == tools.KindValidation || r.Result.ErrorKind == tools.KindUnknownTool:
 		// The model's mistake, which it is told in full and corrects:
 		// one line for the person, not a panel.
@@ -288,6 +290,18 @@ func (v *runView) sandboxTag(c *agent.Call) string {
 		return ""
 	}
 	return " " + v.p.Renderer.paint(v.p.Renderer.st.hint, sandboxedTag)
+}
+
+// sandboxNotes shows, under a call's one line, what the sandbox blocked
+// or did about the command (a repository it set aside), which the model
+// reads in the result and the person should see too.
+func (v *runView) sandboxNotes(r *agent.CallResult) {
+	notes, _ := r.Result.Metadata["sandbox_blocked"].(string)
+	for _, l := range strings.Split(strings.TrimSpace(notes), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			v.line(v.progress, "  "+v.p.Renderer.paint(v.p.Renderer.st.hint, sanitizeText(l)))
+		}
+	}
 }
 
 // sandboxedTag follows the line of a call that ran in the sandbox.

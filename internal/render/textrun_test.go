@@ -156,6 +156,27 @@ func TestRunViewFooterFits(t *testing.T) {
 	}
 }
 
+// TestRunViewSandboxNotes: what the sandbox said about a command (a
+// repository it set aside, a write it blocked) shows under the call's
+// line when piped, where no output preview does.
+func TestRunViewSandboxNotes(t *testing.T) {
+	call := &agent.Call{ID: "c1", Name: "Bash", Sandboxed: true}
+	set := "[sandbox] a sandboxed command created a git repository at /p/src/.git, ...: forge renamed it"
+	for _, tc := range []struct {
+		name string
+		res  agent.CallResult
+	}{
+		{"success", agent.CallResult{Status: agent.StatusSuccess, Result: tools.OK("ok", "sandbox_blocked", set)}},
+		{"failure", agent.CallResult{Status: agent.StatusFailed, Result: tools.Fail("The command failed with exit code 1.\n"+set,
+			"sandbox_blocked", set)}},
+	} {
+		out, errs := runText(false, agent.Event{Type: agent.EventToolCall, Call: call}, agent.Event{Type: agent.EventToolResult, Call: call, Result: &tc.res})
+		if all := out + errs; strings.Count(all, set) != 1 {
+			t.Errorf("%s: %q", tc.name, all)
+		}
+	}
+}
+
 // A call the model got wrong (invalid arguments, an unknown tool) is one
 // line on a terminal, going on below when long, not a panel; a failure of
 // the tool itself keeps its panel.

@@ -17,12 +17,19 @@ func BenchmarkTrue(b *testing.B) {
 		for b.Loop() {
 			cmd := exec.Command("/bin/true")
 			cmd.Dir = dir
+			release := func() {}
 			if sb != nil {
-				if _, err := sb.Wrap(cmd, nil); err != nil {
+				var err error
+				if release, err = sb.Wrap(cmd, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
-			if err := cmd.Run(); err != nil {
+			err := cmd.Start()
+			release()
+			if err == nil {
+				err = cmd.Wait()
+			}
+			if err != nil {
 				b.Fatal(err)
 			}
 		}

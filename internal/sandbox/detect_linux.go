@@ -26,23 +26,34 @@ func (s *Sandbox) Detect() (string, error) {
 	probe := s.WithMode(ModeWorkspace)
 	probe.policy.AllowedHosts = nil
 	probe.proxy = &proxyHolder{}
+	probe.guard = nil // the probe changes nothing
 	cmd := exec.Command(s.opts.Executable, InitArg, probeArg)
 	cmd.Args[0] = s.opts.Name
 	cmd.Dir = os.TempDir()
-	if _, err := probe.Wrap(cmd, nil); err != nil {
+	release, err := probe.Wrap(cmd, nil)
+	if err != nil {
 		return "", err
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	err = cmd.Start()
+	release()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	if err != nil {
 		return "", probeError(err, out.String())
 	}
 	if !strings.Contains(out.String(), probeReply) {
 		return "", fmt.Errorf("%s did not start as the sandbox's first process", s.opts.Executable)
 	}
-	mech := "Linux namespaces (user, mount, pid, network)"
-	if v := landlockABI(); v > 0 {
-		return fmt.Sprintf("%s and Landlock (ABI %d)", mech, v), nil
+	abi := landlockABI()
+	if err := filterAvailable(abi); err != nil {
+		return "", err
+	}
+	mech := "Linux namespaces (user, mount, pid, network), seccomp (no unix sockets)"
+	if abi > 0 {
+		return fmt.Sprintf("%s and Landlock (ABI %d)", mech, abi), nil
 	}
 	return mech + "; no Landlock in this kernel", nil
 }

@@ -23,6 +23,21 @@ const maxExplainScan = 64 << 10
 // or a name they could not resolve, so that the model does not retry
 // blindly.
 func (s *Sandbox) Explain(output, dir string, since time.Time) string {
+	hint := s.explain(output, dir, since)
+	if s.guard == nil {
+		return hint
+	}
+	if told := s.guard.tell(since); len(told) > 0 {
+		if hint != "" {
+			told = append(told, hint)
+		}
+		return strings.Join(told, "\n")
+	}
+	return hint
+}
+
+// explain is Explain's line for what was blocked.
+func (s *Sandbox) explain(output, dir string, since time.Time) string {
 	if hosts := s.Blocked(since); len(hosts) > 0 {
 		return "[sandbox] the sandbox's proxy refused " + strings.Join(hosts, ", ") + ": only the hosts in sandbox.network.allow are reachable" +
 			s.allowedList() + "; " + leaveHint + ", or the person adds the host to sandbox.network.allow"
@@ -30,7 +45,7 @@ func (s *Sandbox) Explain(output, dir string, since time.Time) string {
 	if len(output) > maxExplainScan {
 		output = output[len(output)-maxExplainScan:]
 	}
-	sp := s.policy.places(dir)
+	sp := s.policy.places(dir, s.guard.known(), s.names.cached())
 	best, rank := "", 0
 	for _, line := range strings.Split(output, "\n") {
 		if hint, r := s.explainLine(line, dir, sp); r > rank {
@@ -47,6 +62,7 @@ func (s *Sandbox) Explain(output, dir string, since time.Time) string {
 // is what a model most often needs to hear about.
 const (
 	rankNetwork = 1 + iota
+	rankSocket
 	rankHidden
 	rankWrite
 )
@@ -68,6 +84,10 @@ func (s *Sandbox) explainLine(line, dir string, sp spec) (string, int) {
 				" if the command really needs it", rankHidden
 		}
 		return "", 0
+	}
+	if socketRefused(low) {
+		return "the sandbox refuses unix sockets (a daemon listening on one, such as tmux, ssh-agent or docker, would act " +
+			"outside the sandbox; socketpair works); " + leaveHint + " if the command really needs one", rankSocket
 	}
 	if unreachable(low) {
 		return "the sandbox has no network but the hosts in sandbox.network.allow" + s.allowedList() +
@@ -120,7 +140,7 @@ func (s *Sandbox) writeHint(path string, sp spec) string {
 		return "a write was blocked: commands may write only in " + where + "; " + leaveHint +
 			", or the person adds the directory to sandbox.writable"
 	case insideAny(path, sp.ReadOnly):
-		return path + " stays read-only in the sandbox (forge's settings, git's configuration and hooks, the scripts forge runs); " +
+		return path + " stays read-only in the sandbox (forge's settings and program, git's configuration and hooks, the scripts forge runs); " +
 			leaveHint + " if the person should decide"
 	case !insideAny(path, sp.Writable) && !insideAny(path, sp.Private):
 		return "the sandbox blocked a write to " + path + ": commands may write only in " + where + "; " + leaveHint +
@@ -145,6 +165,21 @@ func writeDenied(low string) bool {
 	}
 	for _, w := range []string{"cannot create", "cannot touch", "cannot make directory", "cannot remove", "cannot move",
 		"mkdir", "write", "creat", "rename", "unlink", "cannot open"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// socketRefused says the line reports a socket or a connection the
+// seccomp filter refused (EPERM), as C programs, curl, Go and Python word
+// it.
+func socketRefused(low string) bool {
+	if !strings.Contains(low, "operation not permitted") && !strings.Contains(low, "eperm") {
+		return false
+	}
+	for _, w := range []string{"socket", "connect", ".sock", "unix"} {
 		if strings.Contains(low, w) {
 			return true
 		}

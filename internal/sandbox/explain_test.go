@@ -36,6 +36,11 @@ func TestExplain(t *testing.T) {
 		{"Go's resolver", "dial tcp: lookup proxy.golang.org: no such host", []string{"no network"}},
 		{"ssh", "git@github.com: Permission denied (publickey).", nil},
 		{"a write in the project", "cp: cannot create regular file '" + proj + "/x': Permission denied", nil},
+		{"tmux", "error connecting to /tmp/tmux-0/default (Operation not permitted)", []string{"refuses unix sockets", "sandbox: false"}},
+		{"Go, a unix socket", "error: dial unix /run/x.sock: socket: operation not permitted", []string{"refuses unix sockets"}},
+		{"Python, a unix socket", "PermissionError: [Errno 1] Operation not permitted", nil},
+		{"psql", `psql: error: connection to server on socket "/run/postgresql/.s.PGSQL.5432" failed: Operation not permitted`, []string{"refuses unix sockets"}},
+		{"kill", "kill: (1) - Operation not permitted", nil},
 		{"nothing", "ok\nPASS", nil},
 		{"the write wins", "curl: (6) Could not resolve host: x\ntouch: cannot touch '" + out + "/x': Read-only file system", []string{"blocked a write"}},
 	} {

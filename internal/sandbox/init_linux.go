@@ -37,13 +37,17 @@ func Init(args []string) int {
 	if err != nil {
 		return setupFailed(err)
 	}
-	// Landlock and no_new_privs are applied to this thread, which starts
+	// Landlock, no_new_privs and the seccomp filter are applied to this thread, which starts
 	// the command: it must stay this goroutine's (and is never released).
 	runtime.LockOSThread()
 	var status *os.File
 	if sp.Status > 0 {
 		unix.CloseOnExec(sp.Status)
 		status = os.NewFile(uintptr(sp.Status), "status")
+	}
+	if sp.Life > 0 {
+		// Held, never closed, until this process ends; not the command's.
+		unix.CloseOnExec(sp.Life)
 	}
 	if err := confine(sp); err != nil {
 		return setupFailed(err)
@@ -53,7 +57,7 @@ func Init(args []string) int {
 		return setupFailed(err)
 	}
 	if err := restrict(sp); err != nil {
-		return setupFailed(fmt.Errorf("landlock: %w", err))
+		return setupFailed(err)
 	}
 	pid, err := startCommand(sp, argv, env)
 	if err != nil {

@@ -71,7 +71,8 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/d
 // program writes to, ptys, the private /dev/shm and /proc (this process
 // writes its child's user namespace maps there); reach forge's proxy.
 // Connecting to another unix socket made outside the sandbox is refused
-// where the kernel can (ABI 9).
+// where the kernel can (ABI 9); the seccomp filter refuses every unix
+// socket anyway (denyUnixSockets).
 func landlockRules(sp spec, handled uint64) []landlockRule {
 	write := handled &^ unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX
 	rules := []landlockRule{{"/", llRead}, {"/proc", write}, {"/dev/pts", write}, {"/dev/shm", write}}
@@ -87,21 +88,37 @@ func landlockRules(sp spec, handled uint64) []landlockRule {
 	return rules
 }
 
-// restrict applies Landlock and no_new_privs to the calling thread, which
-// must be locked to its goroutine and start the command: the command
-// inherits both. Best effort: without Landlock in the kernel, the mounts
-// still confine.
+// restrict applies no_new_privs, Landlock and the seccomp filter that
+// refuses unix sockets to the calling thread, which must be locked to its
+// goroutine and start the command: the command inherits them. Landlock is
+// best effort (without it in the kernel, the mounts still confine); the
+// filter is not.
 func restrict(sp spec) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	abi := landlockABI()
+	if err := landlock(sp, abi); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	return denyUnixSockets(abi)
+}
+
+// landlock applies the ruleset of landlockRules, and from ABI 6 on keeps
+// the command from abstract unix sockets made outside (the network
+// namespace already separates them; this holds if it did not).
+func landlock(sp spec, abi int) error {
 	if abi == 0 {
 		return nil
 	}
 	handled := handledRights(abi)
 	attr := unix.LandlockRulesetAttr{Handled_access_fs: handled}
-	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr.Handled_access_fs), 0)
+	size := unsafe.Sizeof(attr.Handled_access_fs)
+	if abi >= 6 {
+		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+		size = unsafe.Offsetof(attr.Scoped) + unsafe.Sizeof(attr.Scoped)
+	}
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
 	if errno != 0 {
 		return fmt.Errorf("create a ruleset: %w", errno)
 	}

@@ -19,6 +19,10 @@ func TestMain(m *testing.M) {
 			os.Exit(Init(os.Args[2:]))
 		case fetchArg:
 			os.Exit(fetch(os.Args[2]))
+		case dialUnixArg:
+			os.Exit(dialUnix(os.Args[2]))
+		case socketpairArg:
+			os.Exit(socketpair())
 		}
 	}
 	os.Exit(m.Run())

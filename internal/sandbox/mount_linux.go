@@ -53,6 +53,9 @@ func confine(sp spec) error {
 			return err
 		}
 	}
+	if err := pin(sp.ReadOnly, sp.Writable); err != nil {
+		return err
+	}
 	for _, r := range sp.ReadOnly {
 		if err := bind(r, r); err != nil {
 			return err
@@ -69,6 +72,30 @@ func confine(sp spec) error {
 	}
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mount /proc for the sandbox: %w", err)
+	}
+	return nil
+}
+
+// pin makes each directory between a writable root and a read-only place
+// in it a mount point of its own, still writable: the kernel renames and
+// removes no mount point, so a command cannot move the directory that
+// holds a protected file aside and put a directory of its own, with a file
+// of its choosing, in its place (mv scripts old && mkdir scripts).
+func pin(readOnly, writable []string) error {
+	pinned := map[string]bool{}
+	for _, r := range readOnly {
+		var chain []string
+		for d := filepath.Dir(r); d != filepath.Dir(d) && !slices.Contains(writable, d) && insideAny(d, writable); d = filepath.Dir(d) {
+			chain = append(chain, d)
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			if d := chain[i]; !pinned[d] {
+				if err := bind(d, d); err != nil {
+					return err
+				}
+				pinned[d] = true
+			}
+		}
 	}
 	return nil
 }

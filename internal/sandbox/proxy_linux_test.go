@@ -35,11 +35,18 @@ func TestProxyThroughSandbox(t *testing.T) {
 	fetch := func(url string) (string, int) {
 		cmd := exec.Command(exe, fetchArg, url)
 		cmd.Dir = f.project
-		if _, err := f.sb.Wrap(cmd, nil); err != nil {
+		release, err := f.sb.Wrap(cmd, nil)
+		if err != nil {
 			t.Fatal(err)
 		}
-		out, _ := cmd.CombinedOutput()
-		return string(out), cmd.ProcessState.ExitCode()
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		release()
+		cmd.Wait()
+		return out.String(), cmd.ProcessState.ExitCode()
 	}
 	start := time.Now()
 	for _, tc := range []struct {

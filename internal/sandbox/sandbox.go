@@ -102,6 +102,10 @@ type Policy struct {
 	// Hidden are places a command cannot see (credentials): a directory
 	// looks empty, a file empty, and neither can be written.
 	Hidden []string
+	// HiddenNames are file-name globs of credentials (.env*, *.pem): the
+	// files they match a few levels below NameRoots, outside the
+	// writable directories, are hidden too.
+	HiddenNames, NameRoots []string
 	// AllowedHosts are the hosts a command may reach, through forge's
 	// proxy (a name, or *.example.com for its subdomains); none means no
 	// network at all.
@@ -127,6 +131,8 @@ type Sandbox struct {
 	policy Policy
 	opts   Options
 	proxy  *proxyHolder // shared by the views of one sandbox
+	guard  *gitGuard    // likewise
+	names  *nameGuard   // likewise
 }
 
 // New returns a sandbox for p. It starts nothing: the proxy starts with
@@ -156,7 +162,10 @@ func New(p Policy, o Options) (*Sandbox, error) {
 			return nil, err
 		}
 	}
-	s := &Sandbox{policy: p, opts: o}
+	// The first process of every later sandbox is this program, run with
+	// the person's rights: a command must not replace it.
+	p.ReadOnly = append(slices.Clone(p.ReadOnly), o.Executable)
+	s := &Sandbox{policy: p, opts: o, guard: newGitGuard(), names: newNameGuard()}
 	s.proxy = &proxyHolder{hosts: p.AllowedHosts, dial: o.Dial, dir: o.TempDir}
 	return s, nil
 }
@@ -190,6 +199,12 @@ func (s *Sandbox) WithWritable(old, dir string) *Sandbox {
 
 // Close stops the proxy, if it runs.
 func (s *Sandbox) Close() error { return s.proxy.close() }
+
+// Finish waits, at most d, for every sandboxed command to end (forge has
+// ended what they left running), sets aside the git repositories they
+// made, checking those still running as things are, and returns the
+// lines not yet told with a result: forge is about to exit.
+func (s *Sandbox) Finish(d time.Duration) []string { return s.guard.finish(d) }
 
 // Blocked are the hosts the proxy refused since t, oldest first.
 func (s *Sandbox) Blocked(since time.Time) []string { return s.proxy.refusedSince(since) }

@@ -79,10 +79,18 @@ func (f *fixture) run(t *testing.T, shell, script string) (string, int) {
 	cmd := exec.Command(shell, "-c", script)
 	cmd.Dir = f.project
 	cmd.Env = append(os.Environ(), "HOME="+f.home, "TMPDIR="+f.tmp)
-	if _, err := f.sb.Wrap(cmd, nil); err != nil {
+	release, err := f.sb.Wrap(cmd, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.CombinedOutput()
+	var buf strings.Builder
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err = cmd.Start()
+	release()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	out := buf.String()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		t.Fatalf("run %q: %v", script, err)
@@ -438,5 +446,62 @@ func TestHandledRights(t *testing.T) {
 		if r.path == "/tmp/forge-proxy-1" && r.rights&unix.LANDLOCK_ACCESS_FS_RESOLVE_UNIX == 0 {
 			t.Error("the proxy's socket cannot be reached")
 		}
+	}
+}
+
+// TestProtectedStayInPlace: a read-only file in the project (a hook's
+// script) and forge's own program there cannot be changed, replaced, or
+// moved aside with the directory that holds them; that directory stays
+// writable for everything else.
+func TestProtectedStayInPlace(t *testing.T) {
+	requireSandbox(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hook string
+	f := newFixture(t, func(p *Policy) {
+		hook = filepath.Join(p.Writable[0], "scripts/lib/fmt.sh")
+		p.ReadOnly = append(p.ReadOnly, hook)
+	})
+	mkdir(t, filepath.Dir(hook))
+	write(t, hook, "gofmt -l .\n")
+	forge := filepath.Join(f.project, "bin", "forge")
+	mkdir(t, filepath.Dir(forge))
+	if err := os.WriteFile(forge, exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if f.sb, err = New(f.sb.Policy(), Options{Executable: forge}); err != nil {
+		t.Fatal(err)
+	}
+	for _, script := range []string{
+		"echo evil > scripts/lib/fmt.sh",
+		"mv scripts s2 && mkdir -p scripts/lib && echo evil > scripts/lib/fmt.sh",
+		"mv scripts/lib scripts/l2 && mkdir scripts/lib && echo evil > scripts/lib/fmt.sh",
+		"rm -rf scripts; mkdir -p scripts/lib && echo evil > scripts/lib/fmt.sh",
+		"mv scripts/lib/fmt.sh scripts/lib/old && echo evil > scripts/lib/fmt.sh",
+		"ln -sf /bin/true scripts/lib/fmt.sh",
+		"echo evil > bin/forge",
+		"cp /bin/true bin/forge",
+		"mv bin/forge bin/old; cp /bin/true bin/forge",
+		"rm -f bin/forge; cp /bin/true bin/forge",
+		"mv bin b2 && mkdir bin && cp /bin/true bin/forge",
+		"rm -rf bin; mkdir bin && cp /bin/true bin/forge",
+	} {
+		f.run(t, "/bin/sh", script)
+		if b, _ := os.ReadFile(hook); string(b) != "gofmt -l .\n" {
+			t.Fatalf("%q changed the hook's script: %q", script, b)
+		}
+		if b, _ := os.ReadFile(forge); len(b) != len(exe) {
+			t.Fatalf("%q replaced forge's program (%d bytes)", script, len(b))
+		}
+	}
+	out, code := f.run(t, "/bin/sh", "echo ok > bin/other && echo ok > scripts/new && cat bin/other scripts/new")
+	if code != 0 || out != "ok\nok\n" {
+		t.Errorf("the directories holding them are no longer writable: exit %d, %q", code, out)
 	}
 }

@@ -27,6 +27,12 @@ func TestSeatbeltProfile(t *testing.T) {
 			t.Errorf("the profile lacks\n%s\n---\n%s", want, sb.profile)
 		}
 	}
+	// Connecting to a unix socket is network-outbound, denied by default:
+	// nothing may allow it back.
+	if strings.Contains(sb.profile, "unix-socket") || strings.Contains(sb.profile, "(allow network-outbound)") ||
+		strings.Contains(sb.profile, "(allow network*)") {
+		t.Errorf("the profile lets a command reach unix sockets:\n%s", sb.profile)
+	}
 	if strings.Contains(sb.profile, "/Users/me") {
 		t.Errorf("a path is written into the profile's text:\n%s", sb.profile)
 	}

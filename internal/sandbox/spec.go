@@ -40,6 +40,19 @@ type spec struct {
 	// Status is the descriptor on which to report the command's exit; 0
 	// for none.
 	Status int `json:"status,omitempty"`
+	// Life is a descriptor the first process holds open until it ends,
+	// when nothing of the command runs any more; 0 for none.
+	Life int `json:"life,omitempty"`
+}
+
+// gitRoots are the roots scanned for git control entries: the writable
+// directories (not the temporary directory and caches, too large to scan
+// before every command), in workspace-write mode.
+func (p Policy) gitRoots() []string {
+	if p.Mode == ModeReadOnly || p.Mode == ModeOff {
+		return nil
+	}
+	return outermost(existing(p.Writable))
 }
 
 // Places are the places a policy applies to a command, as they exist:
@@ -60,20 +73,34 @@ type Places struct {
 // Places says where a command running in dir may write and what it
 // cannot see.
 func (p Policy) Places(dir string) Places {
-	sp := p.places(dir)
+	var controls []string
+	for _, root := range p.gitRoots() {
+		for c := range scanGit(root).controls {
+			controls = append(controls, c)
+		}
+	}
+	sp := p.places(dir, controls, newNameGuard().find(p.NameRoots, p.HiddenNames))
 	return Places{Writable: sp.Writable, Scratch: sp.Scratch, Private: sp.Private, ReadOnly: sp.ReadOnly,
 		Hidden: append(append([]string(nil), sp.HideDirs...), sp.HideFiles...)}
 }
 
 // places works out, for a command running in dir, which existing places
-// the policy makes writable, scratch, read-only and hidden.
-func (p Policy) places(dir string) spec {
+// the policy makes writable, scratch, read-only and hidden; controls are
+// the git control entries found in the writable roots (gitScan), kept
+// read-only; named are the files HiddenNames match, hidden outside the
+// writable directories.
+func (p Policy) places(dir string, controls, named []string) spec {
 	var sp spec
 	sp.Mode, sp.Dir = p.Mode, dir
 	writable := existing(p.Writable)
 	caches := existing(p.Caches)
 	private := existing(p.Private)
 	var hidden []string
+	for _, f := range existing(named) {
+		if !insideAny(f, writable) {
+			hidden = append(hidden, f)
+		}
+	}
 	for _, h := range existing(p.Hidden) {
 		// The project cannot be hidden, nor what holds it or a cache.
 		if !holdsAny(h, writable) && !holdsAny(h, caches) && !holdsAny(h, private) && !within(dir, h) {
@@ -96,6 +123,7 @@ func (p Policy) places(dir string) spec {
 	for _, w := range sp.Writable {
 		ro = append(ro, controlFiles(w)...)
 	}
+	ro = append(ro, controls...)
 	if root := repositoryRoot(dir); root != "" && insideAny(root, sp.Writable) {
 		ro = append(ro, controlFiles(root)...)
 	}
@@ -250,7 +278,7 @@ func within(p, dir string) bool {
 // placesFor is what the sandbox lets cmd, not yet started, see and write,
 // from the directory it will run in (forge's own when it names none); the
 // toolchains' caches are made first, so that they can be mounted.
-func (s *Sandbox) placesFor(cmd *exec.Cmd) (spec, error) {
+func (s *Sandbox) placesFor(cmd *exec.Cmd, controls []string) (spec, error) {
 	if cmd.Err != nil {
 		return spec{}, cmd.Err
 	}
@@ -264,5 +292,5 @@ func (s *Sandbox) placesFor(cmd *exec.Cmd) (spec, error) {
 	}
 	home, _ := os.UserHomeDir()
 	s.policy.makeCaches(home)
-	return s.policy.places(dir), nil
+	return s.policy.places(dir, controls, s.names.find(s.policy.NameRoots, s.policy.HiddenNames)), nil
 }

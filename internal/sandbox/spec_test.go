@@ -40,7 +40,7 @@ func TestPlaces(t *testing.T) {
 		ReadOnly: []string{filepath.Join(b, "forgecfg"), filepath.Join(b, "proj/tools/hook.sh"), filepath.Join(b, "proj/gone.sh")},
 		Hidden:   []string{filepath.Join(b, "home/.ssh"), filepath.Join(b, "home/.ssh/id_rsa"), filepath.Join(b, "home/.npmrc"), filepath.Join(b, "proj/secrets"), filepath.Join(b, "proj")},
 	}
-	got := p.places(filepath.Join(b, "proj/sub"))
+	got := p.places(filepath.Join(b, "proj/sub"), nil, nil)
 	rel := func(l []string) []string {
 		out := make([]string, len(l))
 		for i, x := range l {
@@ -67,7 +67,7 @@ func TestPlaces(t *testing.T) {
 	}
 
 	p.Mode = ModeReadOnly
-	ro := p.places(filepath.Join(b, "proj"))
+	ro := p.places(filepath.Join(b, "proj"), nil, nil)
 	if len(ro.Writable) != 0 || len(ro.ReadOnly) != 0 || !slices.Equal(rel(ro.Scratch), []string{"tmp", "cache"}) {
 		t.Errorf("read-only mode: writable %q, read-only %q, scratch %q", ro.Writable, ro.ReadOnly, rel(ro.Scratch))
 	}

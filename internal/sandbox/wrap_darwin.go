@@ -23,7 +23,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, status *os.File) (func(), error) {
 	if s.policy.Mode == ModeOff {
 		return func() {}, nil
 	}
-	sp, err := s.placesFor(cmd)
+	sp, err := s.placesFor(cmd, s.guard.known())
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"syscall"
@@ -23,22 +24,39 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, status *os.File) (func(), error) {
 	if s.policy.Mode == ModeOff {
 		return func() {}, nil
 	}
-	sp, err := s.placesFor(cmd)
-	if err != nil {
-		return nil, err
-	}
-	sp.Path = cmd.Path
 	sock, err := s.proxy.socket()
 	if err != nil {
 		return nil, err
 	}
-	sp.Proxy = sock
+	controls, watch := s.guard.prepare(s.policy.gitRoots())
+	sp, err := s.placesFor(cmd, controls)
+	if err != nil {
+		s.guard.cancel(watch)
+		return nil, err
+	}
+	sp.Path, sp.Proxy = cmd.Path, sock
 	if status != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, status)
 		sp.Status = 2 + len(cmd.ExtraFiles)
 	}
+	lifeR, lifeW, err := os.Pipe()
+	if err != nil {
+		s.guard.cancel(watch)
+		return nil, fmt.Errorf("create the sandbox's life pipe: %w", err)
+	}
+	cmd.ExtraFiles = append(cmd.ExtraFiles, lifeW)
+	sp.Life = 2 + len(cmd.ExtraFiles)
+	release := func() {
+		lifeW.Close()
+		if watch == nil {
+			lifeR.Close()
+			return
+		}
+		go s.guard.watchUntil(watch, lifeR)
+	}
 	data, err := json.Marshal(sp)
 	if err != nil {
+		release()
 		return nil, err
 	}
 	args := append([]string{s.opts.Name, InitArg, string(data), "--"}, cmd.Args...)
@@ -53,5 +71,5 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, status *os.File) (func(), error) {
 	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
 	attr.GidMappingsEnableSetgroups = false
 	cmd.SysProcAttr = attr
-	return func() {}, nil
+	return release, nil
 }
