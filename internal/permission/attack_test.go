@@ -106,6 +106,9 @@ var attackLines = []string{
 	`grep -r x . ; git status --upload-pack=x`,
 	`git log; git -C . rebase -x 'touch pwned' HEAD~1`,
 	`make SHELL=./x test`,
+	// a value the shell splits, or a -- an option takes as its value
+	`go test -run $T ./...`, `git log a$X`, `git log -U "$X"`, `git branch --points-at -- -D main`,
+	`git grep -e -- -O./x`, `git tag --sort -- -d v1`,
 	// redirections a rule does not name
 	`echo x > .bashrc`,
 	`cat < /dev/tcp/example.com/80`,

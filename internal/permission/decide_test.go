@@ -170,8 +170,11 @@ func TestDecideCommandRules(t *testing.T) {
 		{name: "quoted words", allow: goTest, call: bash(`"go" 'test' ./...`), want: Allow},
 		{name: "expansion in the program", allow: goTest, call: bash("$GO test"), want: Ask},
 		{name: "expansion after the prefix may be an option", allow: goTest, call: bash("go test $PKGS"), want: Ask, reason: "`$…` may expand to an option that the rule Bash(go test:*) does not name"},
-		{name: "expansion inside an operand", allow: goTest, call: bash("go test ./$PKG/..."), want: Allow},
-		{name: "expansion as an option's value", allow: goTest, call: bash("go test -run $T ./..."), want: Allow},
+		{name: "quoted expansion inside an operand", allow: goTest, call: bash(`go test "./$PKG/..."`), want: Allow},
+		{name: "quoted expansion as an option's value", allow: goTest, call: bash(`go test -run "$T" ./...`), want: Allow},
+		// unquoted, the shell splits them: PKG=" -exec /tmp/x ." makes an option
+		{name: "unquoted expansion inside an operand", allow: goTest, call: bash("go test ./$PKG/..."), want: Ask, reason: "`./$…/...` may expand to an option"},
+		{name: "unquoted expansion as an option's value", allow: goTest, call: bash("go test -run $T ./..."), want: Ask, reason: "`$…` may expand to an option"},
 		{name: "redirect to a file", allow: goTest, call: bash("go test ./... > out.txt"), want: Ask, reason: "writes a file through a redirection"},
 		{name: "redirect to dev null", allow: goTest, call: bash("go test ./... >/dev/null 2>&1"), want: Allow},
 		{name: "substitution", allow: goTest, call: bash("go test $(go list ./... | grep -v vendor)"), want: Ask, reason: "no rule allows `go list ./...`"},

@@ -50,6 +50,18 @@ type optionSpec struct {
 	// runs are options whose following words, up to ; or +, are a command
 	// the rules judge on its own (find -exec).
 	runs []string
+	// expressionPastDashes: -- ends only the options before the operands,
+	// and what follows is still read as options (find -- . -delete).
+	expressionPastDashes bool
+	// preparse is an option the program picks out of all its words before
+	// it parses the others, past -- and in another option's value too
+	// (pytest -p, which loads a plugin): any word that starts with it, or
+	// may, asks.
+	preparse string
+	// argFiles: a word that starts with it names a file whose lines are
+	// more arguments, options among them, wherever it stands (pytest
+	// @args, rustc @file).
+	argFiles string
 	// subs are the specs of the subcommands, by name: after the first
 	// operand, options are judged by its spec, and every option asks
 	// after a subcommand the table does not list.
@@ -75,6 +87,10 @@ func (f optionFinding) reason(rule string) string {
 	case "assigning expansion":
 		return f.word + " may expand to a variable assignment that the rule " + rule + " does not name" +
 			" (it would override the Makefile's variables)"
+	case "date operand":
+		return "the operand " + f.word + ", which may set the clock, is not named by the rule " + rule
+	case "argument file":
+		return "the argument file " + f.word + ", whose lines the program reads as options, is not named by the rule " + rule
 	case "output operand":
 		return "the file " + f.word + " that the command writes is not named by the rule " + rule
 	case "variable assignment":
@@ -127,16 +143,22 @@ type optionWalk struct {
 	ended   bool        // past a -- that ends the options
 	isValue bool        // the word is the value of the option before it
 	inner   bool        // in a command the program runs, judged on its own
+	// afterOption: the word before is an option with no value given in
+	// it, which may take the next word, -- included, as its value.
+	afterOption bool
 }
 
 // step judges ws[i]; judged is false for a word the rule names.
 func (o *optionWalk) step(ws []word, i int, judged bool) (optionFinding, bool) {
 	w := ws[i]
-	value := o.isValue
-	o.isValue = false
+	value, afterOption := o.isValue, o.afterOption
+	o.isValue, o.afterOption = false, false
 	if o.inner {
 		o.inner = !(w.literal() && (w.allow == ";" || w.allow == "+"))
 		return optionFinding{}, false
+	}
+	if f, bad := o.preparsed(w); bad && judged {
+		return f, true
 	}
 	if o.spec == nil && !o.ended && !value && len(w.allow) > 1 && w.allow[0] == '+' {
 		// some programs take options after + too (vim +cmd, less +!cmd):
@@ -147,10 +169,11 @@ func (o *optionWalk) step(ws []word, i int, judged bool) (optionFinding, bool) {
 		return optionFinding{}, false
 	}
 	switch {
-	case o.ended || !mayBeOption(w) || value && !(w.literal() && w.allow[0] == '-'):
+	case o.ended || !mayBeOption(w) || value && !(w.literal() && w.allow[0] == '-') && !severalWords(w):
 		// an operand, or the value of an option: a word that may expand
-		// to an option is harmless there, since the program reads it as a value
-		if f, bad := operandCode(o.name, w, judged); bad {
+		// to an option is harmless there, since the program reads it as
+		// one value, unless the shell may make several words of it
+		if f, bad := operandCode(o.name, w, judged, value); bad {
 			return f, true
 		}
 		if !o.ended && !value && !mayBeOption(w) {
@@ -158,9 +181,16 @@ func (o *optionWalk) step(ws []word, i int, judged bool) (optionFinding, bool) {
 		}
 	case w.literal() && w.allow == "--":
 		switch {
-		case o.passed || o.spec == nil: // handed on as it is, or a program forge does not know
+		case value || o.passed || o.spec == nil:
+			// the value of the option before (git grep -e -- -O...: the
+			// pattern is --), handed on as it is, or a program forge does
+			// not know
 		case o.spec.passes:
 			o.passed, o.spec = true, o.spec.after
+		case afterOption || o.spec.expressionPastDashes:
+			// the option before may take -- as its value, whatever the
+			// table says of it, and what follows as options; find reads
+			// its expression past --
 		default:
 			o.ended = true
 		}
@@ -171,12 +201,30 @@ func (o *optionWalk) step(ws []word, i int, judged bool) (optionFinding, bool) {
 	case w.literal() && w.allow == "-m" && o.spec.modules != nil && i+1 < len(ws) && ws[i+1].literal():
 		o.spec, o.inSub, o.isValue = o.spec.modules[ws[i+1].allow], true, true // python -m pytest
 	default:
+		if f, bad := operandCode(o.name, w, judged, value); bad && w.allow[0] != '-' && w.allow[0] != wild {
+			return f, true // build$X for make: an assignment as well as an option
+		}
 		ok, takesNext := o.spec.judge(w)
 		if !ok && judged {
 			return o.spec.named(w), true
 		}
 		o.isValue = takesNext
+		o.afterOption = !takesNext && w.allow[0] == '-' && strings.IndexByte(w.allow, '=') < 0
 		o.inner = w.literal() && slices.Contains(o.spec.runs, w.allow)
+	}
+	return optionFinding{}, false
+}
+
+// preparsed reports the word w when the program may read it as its
+// preparsed option (pytest -p) wherever it stands.
+func (o *optionWalk) preparsed(w word) (optionFinding, bool) {
+	switch {
+	case o.spec == nil || o.spec.preparse == "" && o.spec.argFiles == "":
+	case o.spec.argFiles != "" && strings.HasPrefix(w.allow, o.spec.argFiles):
+		return optionFinding{word: shown(w), kind: "argument file"}, true
+	case o.spec.preparse != "" && w.literal() && strings.HasPrefix(w.allow, o.spec.preparse),
+		!w.literal() && mayBeOption(w):
+		return optionNamed(w), true
 	}
 	return optionFinding{}, false
 }
@@ -235,10 +283,17 @@ func cutWild(s string) string {
 	return s
 }
 
+// severalWords reports whether the shell may make several words of w, a
+// later one of which may be an option: an unquoted $X, or a glob or brace
+// that may match a file named -x (* matches -toolexec=./x after a).
+func severalWords(w word) bool {
+	return (w.splits || w.expands) && mayBeOption(w)
+}
+
 // mayBeOption reports whether w is, or may expand to, a word that starts
-// with a dash: a literal option, or a word that starts with an expansion
+// with a dash: a literal option, a word that starts with an expansion
 // ($X, $(cmd)), a glob (*.go may match a file named -x.go) or a brace
-// ({-o,x}).
+// ({-o,x}), or one the shell may split (a$X with X=" -o y").
 func mayBeOption(w word) bool {
 	if w.allow == "" {
 		return false
@@ -246,7 +301,7 @@ func mayBeOption(w word) bool {
 	if w.allow[0] == '-' {
 		return len(w.allow) > 1
 	}
-	return w.allow[0] == wild || w.deny[0] == wild && w.allow[0] != '~' // ~ expands to a path
+	return w.splits || w.allow[0] == wild || w.deny[0] == wild && w.allow[0] != '~' // ~ expands to a path
 }
 
 // judge reports whether the option w (which may be an expansion) is
@@ -312,10 +367,11 @@ func (sp *optionSpec) judgeShort(a string) (ok, takesNext bool) {
 }
 
 // operandCode reports an operand that the program name reads as code or
-// as a file to write, which the rule did not name: make's VAR=value (and
-// VAR:=$(shell ...), VAR!=cmd) overrides the Makefile's variables, SHELL
-// among them; dd's of=FILE writes.
-func operandCode(name string, w word, judged bool) (optionFinding, bool) {
+// as a file to write, or that sets the clock, which the rule did not name:
+// make's VAR=value (and VAR:=$(shell ...), VAR!=cmd) overrides the
+// Makefile's variables, SHELL among them; dd's of=FILE writes; date's
+// MMDDhhmm sets the date. value: w is an option's value.
+func operandCode(name string, w word, judged, value bool) (optionFinding, bool) {
 	if !judged || w.allow == "" || w.deny == "" {
 		return optionFinding{}, false
 	}
@@ -331,6 +387,10 @@ func operandCode(name string, w word, judged bool) (optionFinding, bool) {
 	case "dd":
 		if strings.HasPrefix(w.allow, "of=") || !w.literal() {
 			return optionFinding{word: shown(w), kind: "operand"}, true
+		}
+	case "date":
+		if !value && !(w.literal() && w.allow[0] == '+') {
+			return optionFinding{word: shown(w), kind: "date operand"}, true
 		}
 	}
 	return optionFinding{}, false

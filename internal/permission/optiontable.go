@@ -29,14 +29,18 @@ func buildOptionTable() map[string]*optionSpec {
 		// not -i, which edits files in place, nor -f, which reads a
 		// script; the script itself is judged apart
 		"sed": {flags: "nErsuz", valued: "el", long: []string{"--quiet", "--silent", "--regexp-extended", "--separate",
-			"--unbuffered", "--null-data", "--posix", "--sandbox", "--debug", "--expression", "--line-length"}},
+			"--unbuffered", "--null-data", "--posix", "--sandbox", "--debug"}, longValued: []string{"--expression", "--line-length"}},
 		// not -f, -e, -i, -l or -E (gawk), which read or load programs
-		"awk": {valued: "Fv", long: []string{"--field-separator", "--assign"}},
+		"awk": {valued: "Fv", longValued: []string{"--field-separator", "--assign"}},
 		// not -s, which sets the clock, nor -f; +FORMAT is an operand
+		// (and an operand other than +FORMAT sets the clock too)
 		"date": {flags: "uR", valued: "dr", optValued: "I", long: []string{"--utc", "--universal", "--iso-8601",
-			"--rfc-3339", "--rfc-email", "--debug"}, longValued: []string{"--date", "--reference"}},
+			"--rfc-email", "--debug"}, longValued: []string{"--date", "--reference", "--rfc-3339"}},
 		// not -w, which rewrites the files
 		"gofmt": {oneDash: true, long: []string{"-l", "-d", "-s", "-e"}, longValued: []string{"-r"}},
+		// not macOS's -o and --output, which write the file they name
+		"base64": {flags: "dDi", valued: "wb", long: []string{"--decode", "--ignore-garbage"},
+			longValued: []string{"--wrap", "--break", "--input"}},
 		// what runs forge itself, but for its read-only commands, always asks
 		"forge": {flags: "vh"},
 	}
@@ -49,7 +53,7 @@ func buildOptionTable() map[string]*optionSpec {
 		"dirname", "realpath", "readlink", "stat", "du", "df", "true", "false", "whoami", "id", "uname", "grep",
 		"egrep", "fgrep", "diff", "cmp", "test", "[", "cd", "pushd", "popd", "cut", "tr", "uniq", "comm", "seq",
 		"which", "printenv", "nproc", "sleep", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "od",
-		"hexdump", "base64", "column", "fold", "expand", "unexpand", "rev", "paste", "join", "ps", "pgrep", "free",
+		"hexdump", "column", "fold", "expand", "unexpand", "rev", "paste", "join", "ps", "pgrep", "free",
 		"uptime", "locale", "tty", "whereis"} {
 		t[name] = harmless
 	}
@@ -83,7 +87,7 @@ func programSpec(prog string) *optionSpec {
 // --git-dir, --work-tree and --exec-path change what git reads and runs.
 func gitSpec() *optionSpec {
 	gitLog := &optionSpec{
-		flags: "0123456789pusMCBDRazwbrtmqWiEF", valued: "nSGLU",
+		flags: "0123456789pusMCBDRazwbrtmqWiEF", valued: "nSGL", optValued: "U",
 		long: []string{"--oneline", "--stat", "--shortstat", "--numstat", "--dirstat", "--summary", "--name-only",
 			"--name-status", "--graph", "--decorate", "--no-decorate", "--all", "--branches", "--tags", "--remotes",
 			"--format", "--pretty", "--abbrev-commit", "--no-abbrev-commit", "--abbrev", "--color", "--no-color",
@@ -113,36 +117,37 @@ func gitSpec() *optionSpec {
 				"--verbose", "--untracked-files", "--ignored", "--ignore-submodules", "--column", "--no-column",
 				"--ahead-behind", "--no-ahead-behind", "--renames", "--no-renames", "--find-renames", "--show-stash"}},
 			"branch": {flags: "avrlq", long: []string{"--list", "--all", "--remotes", "--verbose", "--show-current",
-				"--contains", "--no-contains", "--merged", "--no-merged", "--sort", "--points-at", "--format", "--color",
-				"--no-color", "--column", "--no-column", "--abbrev", "--quiet"}},
+				"--color", "--no-color", "--column", "--no-column", "--abbrev", "--quiet"},
+				longValued: []string{"--contains", "--no-contains", "--merged", "--no-merged", "--sort", "--points-at", "--format"}},
 			"blame": {flags: "lstfnecwMCp", valued: "L", long: []string{"--porcelain", "--line-porcelain",
-				"--show-email", "--show-name", "--show-number", "--date", "--root", "--show-stats", "--incremental"}},
+				"--show-email", "--show-name", "--show-number", "--root", "--show-stats", "--incremental"},
+				longValued: []string{"--date"}},
 			"grep": {flags: "nilvwcEFPhHorIqzapW", valued: "eABCm", long: []string{"--line-number", "--ignore-case",
 				"--invert-match", "--word-regexp", "--count", "--extended-regexp", "--fixed-strings", "--perl-regexp",
 				"--basic-regexp", "--files-with-matches", "--name-only", "--files-without-match", "--cached",
 				"--untracked", "--recurse-submodules", "--heading", "--break", "--show-function", "--function-context",
-				"--all-match", "--max-depth", "--color", "--no-color", "--full-name", "--and", "--or", "--not",
+				"--all-match", "--color", "--no-color", "--full-name", "--and", "--or", "--not",
 				"--only-matching", "--column", "--text", "--null", "--quiet"},
-				longValued: []string{"--max-count", "--context", "--after-context", "--before-context"}},
+				longValued: []string{"--max-count", "--context", "--after-context", "--before-context", "--max-depth"}},
 			"ls-files": {flags: "comdkstuvz", long: []string{"--cached", "--others", "--modified", "--deleted",
 				"--killed", "--stage", "--unmerged", "--exclude-standard", "--full-name", "--error-unmatch",
-				"--directory", "--no-empty-directory", "--ignored", "--exclude", "--abbrev", "--eol"}},
+				"--directory", "--no-empty-directory", "--ignored", "--abbrev", "--eol"}, longValued: []string{"--exclude"}},
 			"rev-parse": {flags: "q", long: []string{"--show-toplevel", "--abbrev-ref", "--short", "--verify",
 				"--git-dir", "--git-common-dir", "--absolute-git-dir", "--is-inside-work-tree", "--is-bare-repository",
-				"--show-prefix", "--show-cdup", "--symbolic-full-name", "--quiet", "--default"}},
+				"--show-prefix", "--show-cdup", "--symbolic-full-name", "--quiet"}, longValued: []string{"--default"}},
 			"shortlog": {flags: "nsec", long: []string{"--summary", "--numbered", "--email", "--committer", "--format"}},
 			"describe": {long: []string{"--tags", "--always", "--abbrev", "--long", "--dirty", "--all", "--exact-match",
-				"--contains", "--match", "--exclude", "--first-parent"}},
+				"--contains", "--first-parent"}, longValued: []string{"--match", "--exclude"}},
 			"remote": {flags: "v", long: []string{"--verbose"}},
-			"tag": {flags: "l", long: []string{"--list", "--sort", "--contains", "--no-contains", "--merged",
-				"--no-merged", "--points-at", "--format", "--column", "--no-column"}},
+			"tag": {flags: "l", long: []string{"--list", "--column", "--no-column"}, longValued: []string{"--sort",
+				"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format"}},
 			"stash": {flags: "pqu", valued: "m", long: []string{"--patch", "--stat", "--include-untracked",
 				"--keep-index", "--quiet", "--name-only"}, longValued: []string{"--message"}},
 			"add": {flags: "AuNvn", long: []string{"--all", "--update", "--intent-to-add", "--verbose", "--dry-run",
 				"--no-all", "--ignore-removal"}},
 			"commit": {flags: "aqvsn", valued: "m", long: []string{"--all", "--amend", "--no-edit", "--signoff",
 				"--quiet", "--verbose", "--allow-empty", "--allow-empty-message", "--no-verify", "--dry-run",
-				"--short", "--porcelain", "--fixup", "--squash"}, longValued: []string{"--message", "--author"}},
+				"--short", "--porcelain"}, longValued: []string{"--message", "--author", "--fixup", "--squash"}},
 			"checkout": {flags: "q", valued: "b", long: []string{"--track", "--no-track", "--detach", "--quiet"}},
 			"switch":   {flags: "q", valued: "c", long: []string{"--track", "--no-track", "--detach", "--quiet"}, longValued: []string{"--create"}},
 			"fetch": {flags: "aqvpPt", long: []string{"--all", "--prune", "--prune-tags", "--tags", "--no-tags",
@@ -154,8 +159,8 @@ func gitSpec() *optionSpec {
 			"cat-file": {flags: "ptse"},
 			// reads only: what writes the configuration always asks
 			"config": {flags: "lz", long: []string{"--get", "--get-all", "--get-regexp", "--list", "--show-origin",
-				"--show-scope", "--name-only", "--null", "--type", "--bool", "--int", "--path", "--default", "--global",
-				"--system", "--local"}},
+				"--show-scope", "--name-only", "--null", "--bool", "--int", "--path", "--global", "--system", "--local"},
+				longValued: []string{"--type", "--default"}},
 		},
 	}
 }
@@ -210,8 +215,10 @@ func cargoSpec() *optionSpec {
 				"--exact", "--quiet", "--show-output", "--list", "--color"}, longValued: []string{"--test-threads", "--skip"}}),
 			"build": cargoWith(nil), "check": cargoWith(nil), "run": cargoWith(nil), "bench": cargoWith(nil),
 			"doc": cargoWith(nil),
-			// lint levels only: not -C, which sets rustc's linker
-			"clippy": cargoWith(&optionSpec{valued: "DWAF", long: []string{"--deny", "--warn", "--allow", "--forbid"}}),
+			// lint levels only: not -C, which sets rustc's linker, nor
+			// rustc's @FILE, which reads more options from a file
+			"clippy": cargoWith(&optionSpec{valued: "DWAF", long: []string{"--deny", "--warn", "--allow", "--forbid"},
+				argFiles: "@"}),
 			"fmt": {flags: "qv", long: []string{"--all", "--check", "--quiet", "--verbose"}, passes: true,
 				after: &optionSpec{long: []string{"--check"}}},
 		},
@@ -248,8 +255,11 @@ func makeSpec() *optionSpec {
 // pytestSpec is the spec of pytest.
 func pytestSpec() *optionSpec {
 	return &optionSpec{
-		// not -c, -o, -p, -W, --rootdir, --confcutdir, --basetemp, --junitxml
-		flags: "qvsxl", valued: "kmnr",
+		// not -c, -o, -p, -W, --rootdir, --confcutdir, --basetemp, --junitxml;
+		// and -p asks wherever it stands, since pytest loads the plugins
+		// it names before it parses its options
+		// it; @FILE reads more arguments from a file
+		flags: "qvsxl", valued: "kmnr", preparse: "-p", argFiles: "@",
 		long: []string{"--verbose", "--quiet", "--exitfirst", "--lf", "--last-failed", "--ff", "--failed-first",
 			"--nf", "--new-first", "--sw", "--stepwise", "--co", "--collect-only", "--showlocals", "--no-header",
 			"--no-summary", "--disable-warnings", "--strict-markers", "--capture", "--runxfail", "--color",
@@ -263,7 +273,7 @@ func findSpec() *optionSpec {
 	return &optionSpec{
 		// not -delete, -fprint, -fprint0, -fprintf or -fls; what -exec runs
 		// is a command of its own, which a rule must allow
-		oneDash: true, runs: []string{"-exec", "-execdir", "-ok", "-okdir"},
+		oneDash: true, runs: []string{"-exec", "-execdir", "-ok", "-okdir"}, expressionPastDashes: true,
 		long: []string{"-exec", "-execdir", "-ok", "-okdir", "-print", "-print0", "-ls", "-prune", "-quit", "-not", "-and", "-or", "-a", "-o", "-true",
 			"-false", "-follow", "-depth", "-mount", "-xdev", "-noleaf", "-empty", "-readable", "-writable",
 			"-executable", "-nouser", "-nogroup", "-L", "-H", "-P", "-daystart", "-ignore_readdir_race"},
@@ -277,15 +287,16 @@ func findSpec() *optionSpec {
 // rgSpec is the spec of rg.
 func rgSpec() *optionSpec {
 	return &optionSpec{
-		// not --pre, --pre-glob
-		flags: "nilwvcFSuUzHNoxsL0IaqPb", valued: "egtTABCmMjdrE",
+		// not --pre, --pre-glob, nor -z, --search-zip, which run
+		// decompressors found in PATH on the files
+		flags: "nilwvcFSuUHNoxsL0IaqPb", valued: "egtTABCmMjdrE",
 		long: []string{"--hidden", "--no-ignore", "--files", "--json", "--vimgrep", "--count", "--count-matches",
 			"--fixed-strings", "--ignore-case", "--smart-case", "--case-sensitive", "--line-number", "--no-line-number",
 			"--files-with-matches", "--files-without-match", "--no-heading", "--heading", "--color", "--sort",
 			"--sortr", "--multiline", "--multiline-dotall", "--word-regexp", "--invert-match", "--only-matching",
 			"--type-list", "--follow", "--null", "--trim", "--stats", "--pcre2", "--column", "--with-filename",
 			"--no-filename", "--unrestricted", "--text", "--byte-offset", "--passthru", "--glob-case-insensitive",
-			"--crlf", "--no-config", "--search-zip", "--no-messages", "--quiet", "--no-ignore-vcs", "--max-columns-preview"},
+			"--crlf", "--no-config", "--no-messages", "--quiet", "--no-ignore-vcs", "--max-columns-preview"},
 		longValued: []string{"--type", "--type-not", "--glob", "--iglob", "--max-count", "--context", "--after-context",
 			"--before-context", "--max-depth", "--replace", "--max-columns", "--max-filesize", "--threads",
 			"--regexp", "--encoding", "--type-add"},
@@ -320,7 +331,8 @@ func xargsSpec() *optionSpec {
 	return &optionSpec{
 		// not -a, which reads the arguments from a file
 		flags: "0rtx", valued: "nIPdLEs",
-		long:       []string{"--null", "--no-run-if-empty", "--verbose", "--exit", "--replace", "--max-lines"},
-		longValued: []string{"--max-args", "--max-procs", "--delimiter", "--max-chars", "--eof"},
+		// --eof, --replace and --max-lines take a value only after =
+		long:       []string{"--null", "--no-run-if-empty", "--verbose", "--exit", "--replace", "--max-lines", "--eof"},
+		longValued: []string{"--max-args", "--max-procs", "--delimiter", "--max-chars"},
 	}
 }

@@ -122,8 +122,12 @@ func TestUnresolvedPathsAsk(t *testing.T) {
 			t.Errorf("yolo Decide(%q) = %s (%s), want allow", line, v.Decision, v.Reason)
 		}
 	}
-	if v := p.Decide(bash("cp x src/$(printf a).go")); v.Decision != Allow {
+	if v := p.Decide(bash(`cp x "src/$(printf a).go"`)); v.Decision != Allow {
 		t.Errorf("a word known to be under src: %s (%s), want allow", v.Decision, v.Reason)
+	}
+	// unquoted, the shell may split it into an option and other paths
+	if v := p.Decide(bash("cp x src/$(printf a).go")); v.Decision != Ask {
+		t.Errorf("a word the shell may split: %s (%s), want ask", v.Decision, v.Reason)
 	}
 }
 

@@ -87,9 +87,14 @@ func programWords(ws []word, short, long string) []programWord {
 	return out
 }
 
-// optionTakesValue reports whether the short option a of sed or awk takes
-// the next word as its value (-F, -v, -l, -f with nothing after them).
+// optionTakesValue reports whether the option a of sed or awk takes the
+// next word as its value (-F, -v, -l, -f with nothing after them, and
+// their long names), so that the word is not taken for the program.
 func optionTakesValue(a string) bool {
+	switch a {
+	case "--field-separator", "--assign", "--line-length", "--file":
+		return true
+	}
 	return len(a) == 2 && strings.IndexByte("Fvlf", a[1]) >= 0
 }
 

@@ -483,6 +483,7 @@ func joinWords(ws []word) word {
 	for _, w := range ws {
 		out.dynamic = out.dynamic || w.dynamic
 		out.expands = out.expands || w.expands
+		out.splits = out.splits || w.splits
 	}
 	return out
 }

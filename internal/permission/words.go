@@ -20,6 +20,10 @@ type word struct {
 	dynamic bool
 	// expands: the word has unquoted glob, brace or tilde characters.
 	expands bool
+	// splits: the shell may split the word into several (an unquoted $X
+	// or $(cmd), "$@"), so a part of it may be a word of its own: an
+	// option after a value (-run $T with T="x -o /tmp/y").
+	splits bool
 }
 
 // literal reports whether the word is known exactly before the shell runs.
@@ -93,15 +97,27 @@ func evalWord(w *syntax.Word) word {
 					doubleQuotedLit(&b, lit.Value)
 				} else {
 					b.expansion()
+					b.w.splits = b.w.splits || manyWords(inner)
 				}
 			}
 		case *syntax.ExtGlob:
 			b.expanding(p.Op.String() + p.Pattern.Value + ")")
 		default: // parameter, command, arithmetic and process substitutions
 			b.expansion()
+			b.w.splits = true
 		}
 	}
 	return b.word()
+}
+
+// manyWords reports whether the expansion p, inside double quotes, may
+// still make several words: "$@", "${a[@]}", "${!prefix@}".
+func manyWords(p syntax.WordPart) bool {
+	pe, ok := p.(*syntax.ParamExp)
+	if !ok {
+		return false
+	}
+	return pe.Param == nil || pe.Param.Value == "@" || pe.Index != nil || pe.Names != 0
 }
 
 // bracesAcross reports whether a word of several parts holds a brace
