@@ -31,6 +31,11 @@ func (a *App) protectedPaths() []string {
 		paths = append(paths, a.cfg.File)
 	}
 	paths = append(paths, a.gitConfig()...)
+	if home := a.getenv("HOME"); filepath.IsAbs(home) {
+		// Claude Code's user file, whose MCP servers forge starts (its
+		// ~/.claude directory is protected by name, as every .claude is).
+		paths = append(paths, filepath.Join(home, ".claude.json"))
+	}
 	code := slices.Concat(a.hookScripts(), a.pluginFiles(), a.mcpScripts())
 	paths = append(paths, code...)
 	paths = append(paths, codeBeside(code)...)

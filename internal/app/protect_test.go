@@ -89,7 +89,7 @@ func TestProtectedPaths(t *testing.T) {
 		filepath.Join(project, "sub", "lintkit.py"), filepath.Join(project, "sub", "lintkit"),
 		filepath.Join(project, "tools", "server.js"), filepath.Join(project, "mcp", "srv.py"), filepath.Join(project, "mcp", "srv"),
 		filepath.Join(project, "bin", "srv"),
-		filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git"),
+		filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git"), filepath.Join(home, ".claude.json"),
 	}
 	if !containsAll(got, want) {
 		t.Errorf("protectedPaths = %q\nwant it to hold %q", got, want)

@@ -16,6 +16,21 @@ import (
 // hooks, commands, agents), so it is always put to the person.
 const forgeDirName = ".forge"
 
+// Claude Code's project files, which forge reads as it reads .forge's:
+// settings with allow rules and hooks, commands, agents, skills, and the
+// MCP servers forge starts.
+const (
+	claudeDirName = ".claude"
+	claudeMCPName = ".mcp.json"
+)
+
+// projectSettings says path is under a directory of forge's or Claude
+// Code's project settings, or is a project's MCP file, in any case.
+func projectSettings(path string) bool {
+	return hasComponent(path, forgeDirName) || hasComponent(path, claudeDirName) ||
+		strings.EqualFold(filepath.Base(path), claudeMCPName)
+}
+
 // protectedEdit says c edits a path that must never be edited unasked
 // (under a .forge directory, a repository's .git/config or .git/hooks, or
 // one of the protected places such as the person's own forge
@@ -28,7 +43,7 @@ func (p *Policy) protectedEdit(c Call, s *subjects) bool {
 	}
 	for _, ps := range s.paths {
 		for _, f := range slices.Concat(ps.lexical, ps.physical) {
-			if hasComponent(f, forgeDirName) || gitControl(f) {
+			if projectSettings(f) || gitControl(f) {
 				return true
 			}
 			for _, d := range p.protected {
@@ -63,6 +78,8 @@ func protectedTargets(wd place, protected []place) []string {
 	for _, base := range []string{wd.lexical, wd.physical} {
 		for dir := base; ; {
 			out = appendNew(out, filepath.Join(dir, forgeDirName))
+			out = appendNew(out, filepath.Join(dir, claudeDirName))
+			out = appendNew(out, filepath.Join(dir, claudeMCPName))
 			out = appendNew(out, filepath.Join(dir, ".git"))
 			parent := filepath.Dir(dir)
 			if parent == dir {
@@ -420,7 +437,7 @@ func (p *Policy) linksToTarget(r pathRef) bool {
 			return true
 		}
 	}
-	return hasComponent(phys, forgeDirName) || gitControl(phys)
+	return projectSettings(phys) || gitControl(phys)
 }
 
 // physicalOf returns where the plain path r leads through symbolic links,

@@ -146,6 +146,29 @@ func TestProtectedGitEdits(t *testing.T) {
 	}
 }
 
+// Claude Code's project files are forge's settings too: an edit of them
+// (allow rules, hooks, MCP servers) asks in every mode, as .forge's does.
+func TestProtectedClaudeEdits(t *testing.T) {
+	fx := newProtectFixture(t)
+	p := fx.policy(t, ModeYolo, []string{"Edit", "Write"})
+	for _, path := range []string{".claude/settings.json", ".claude/settings.local.json", ".Claude/commands/x.md",
+		"sub/.claude/skills/s/SKILL.md", ".mcp.json", "sub/.MCP.json"} {
+		v := p.Decide(Call{Tool: "Write", Args: tools.Args{"file_path": path}, EditsFiles: true})
+		if v.Decision != Ask || !v.Protected {
+			t.Errorf("Write(%s) = %s (%s), want a protected question", path, v.Decision, v.Reason)
+		}
+	}
+	for _, line := range []string{"echo '{}' > .mcp.json", "cp evil.json .claude/settings.json"} {
+		v := p.Decide(Call{Tool: "Bash", Args: tools.Args{"command": line}})
+		if v.Decision != Ask || !v.Protected {
+			t.Errorf("Bash(%s) = %s (%s), want a protected question", line, v.Decision, v.Reason)
+		}
+	}
+	if v := p.Decide(Call{Tool: "Edit", Args: tools.Args{"file_path": "claude.md"}, EditsFiles: true}); v.Decision != Allow {
+		t.Errorf("Edit(.gitignore) = %s (%s), want allow", v.Decision, v.Reason)
+	}
+}
+
 func TestCouldName(t *testing.T) {
 	for _, tc := range []struct {
 		pattern, target string
