@@ -85,7 +85,9 @@ func TestExecutorBashOutputFile(t *testing.T) {
 			e, _ := newTestExecutor(t, cfg)
 			ec := testEC(t)
 			ec.MaxOutputSize = 2000
-			r := runJSON(t, e, ec, "Bash", `{"command":"`+c.command+`","timeout":1000}`)
+			// Four seconds: seq must finish printing before the timeout
+			// ends the sleep, also on a loaded machine.
+			r := runJSON(t, e, ec, "Bash", `{"command":"`+c.command+`","timeout":4000}`)
 			if r.Status != c.status {
 				t.Fatalf("%+v", r)
 			}
