@@ -52,7 +52,7 @@ func Init(args []string) int {
 	if err := confine(sp); err != nil {
 		return setupFailed(err)
 	}
-	env, err := network(sp.Proxy)
+	env, err := network(sp.Proxy, sp.ProxyDev, sp.ProxyIno)
 	if err != nil {
 		return setupFailed(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -74,5 +75,53 @@ func TestProxyThroughSandbox(t *testing.T) {
 	}
 	if refused, _, _ := strings.Cut(hint, "only the hosts"); strings.Contains(refused, "allowed.test") {
 		t.Errorf("Explain says an allowed host was refused: %q", hint)
+	}
+}
+
+// TestProxySocketCannotBeSwapped: the proxy's socket lies in a directory
+// commands may write in, and the relay that dials it runs outside their
+// filter on unix sockets. A command that puts a link, or a hard link, to
+// another daemon's socket in its place reaches nothing: the relay checks
+// the file forge made before it connects.
+func TestProxySocketCannotBeSwapped(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	f := newFixture(t, func(p *Policy) { p.AllowedHosts = []string{"allowed.test"} })
+	f.sb, _ = New(f.sb.Policy(), Options{TempDir: f.tmp})
+	t.Cleanup(func() { f.sb.Close() })
+	daemon := filepath.Join(f.tmp, "daemon.sock")
+	l, err := net.Listen("unix", daemon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	reached := make(chan string, 4)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			b := make([]byte, 64)
+			n, _ := c.Read(b)
+			reached <- string(b[:n])
+			c.Close()
+		}
+	}()
+	send := `import os, socket, urllib.parse
+u = urllib.parse.urlparse(os.environ["HTTP_PROXY"])
+s = socket.create_connection((u.hostname, u.port), timeout=3)
+s.sendall(b"HELLO-FROM-SANDBOX")
+try: print(s.recv(64))
+except Exception as e: print(e)`
+	for _, swap := range []string{"ln -s " + daemon + " $D/proxy.sock", "ln " + daemon + " $D/proxy.sock"} {
+		script := "D=$(ls -d " + f.tmp + "/forge-proxy-* | head -1); rm -f $D/proxy.sock; " + swap + "; python3 -c '" + send + "'"
+		out, _ := f.run(t, "/bin/sh", script)
+		select {
+		case got := <-reached:
+			t.Errorf("%s: the daemon outside got %q (output %q)", swap, got, out)
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
 }

@@ -215,11 +215,12 @@ type proxyHolder struct {
 	dial  func(ctx context.Context, network, addr string) (net.Conn, error)
 	dir   string
 
-	mu      sync.Mutex
-	p       *Proxy
-	sockDir string
-	addr    string // the proxy's loopback address (macOS)
-	err     error
+	mu       sync.Mutex
+	p        *Proxy
+	sockDir  string
+	dev, ino uint64 // the socket file's identity, for the relay's check
+	addr     string // the proxy's loopback address (macOS)
+	err      error
 }
 
 // socket returns the unix socket of the running proxy, starting it; ""
@@ -245,9 +246,22 @@ func (h *proxyHolder) socket() (string, error) {
 		h.err = fmt.Errorf("start the network proxy: %w", err)
 		return "", h.err
 	}
+	if h.dev, h.ino, err = fileIdentity(h.sockPath()); err != nil {
+		l.Close()
+		os.RemoveAll(dir)
+		h.err = fmt.Errorf("start the network proxy: %w", err)
+		return "", h.err
+	}
 	h.p = NewProxy(h.hosts, h.dial)
 	go h.p.Serve(l)
 	return h.sockPath(), nil
+}
+
+// identity is the device and inode of the running proxy's socket.
+func (h *proxyHolder) identity() (dev, ino uint64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.dev, h.ino
 }
 
 // tcp returns the loopback address of the running proxy, starting it

@@ -37,6 +37,11 @@ type spec struct {
 	HideFiles []string `json:"hide_files,omitempty"`
 	// Proxy is the unix socket of forge's proxy; "" means no network.
 	Proxy string `json:"proxy,omitempty"`
+	// ProxyDev and ProxyIno name the proxy's socket file as forge made it:
+	// the relay connects to nothing else, whatever a command puts at
+	// Proxy's path (a link or a hard link to another daemon's socket).
+	ProxyDev uint64 `json:"proxy_dev,omitempty"`
+	ProxyIno uint64 `json:"proxy_ino,omitempty"`
 	// Status is the descriptor on which to report the command's exit; 0
 	// for none.
 	Status int `json:"status,omitempty"`

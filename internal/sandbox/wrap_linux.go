@@ -35,6 +35,9 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, status *os.File) (func(), error) {
 		return nil, err
 	}
 	sp.Path, sp.Proxy = cmd.Path, sock
+	if sock != "" {
+		sp.ProxyDev, sp.ProxyIno = s.proxy.identity()
+	}
 	if status != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, status)
 		sp.Status = 2 + len(cmd.ExtraFiles)
