@@ -295,7 +295,7 @@ func (a *App) newHooks() (*hooks.Runner, error) {
 	}
 	return hooks.New(hs, hooks.Options{Dir: a.cfg.WorkingDir, ProjectDir: a.cfg.ProjectDir,
 		Env: append(proc.Environ(os.Environ(), a.cfg.PassEnv), a.configEnv()...), Shell: hookShell(),
-		Log: a.log.With().Str("component", "hooks").Logger(), Now: a.opts.Clock})
+		Log: a.log.With().Str("component", "hooks").Logger(), Now: a.opts.Clock, Verify: a.hookFiles().verify})
 }
 
 // configEnv is the configuration's env (Claude Code's settings) as

@@ -135,6 +135,10 @@ func (a *App) mcpScripts() []string {
 		}
 		argv := append([]string{s.Command}, s.Args...)
 		found := scripts.Argv(argv, a.place(dir, s.Env))
+		// A server started with npx (most are) would make the working
+		// directory's node_modules read-only, and every npm install in the
+		// sandbox fail; hooks, which run beside the agent's commands, keep it.
+		found = slices.DeleteFunc(found, func(p string) bool { return filepath.Base(p) == "node_modules" })
 		files = append(files, found...)
 		files = append(files, scripts.Loads(found, a.place(dir, s.Env))...)
 	}

@@ -64,6 +64,12 @@ func ProjectHash(dir, home string) (string, error) {
 		if within(p, root) || within(dir, p) {
 			continue // hashed above; or the whole project, which is not a script
 		}
+		if filepath.Base(p) == "node_modules" {
+			// Installed packages, not the project's own files: a pull does not
+			// change them, and they are too many to read whole.
+			fmt.Fprintf(h.h, "dependencies %q\n", p)
+			continue
+		}
 		err = h.path(p)
 	}
 	if err != nil {

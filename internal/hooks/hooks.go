@@ -91,6 +91,10 @@ type Options struct {
 	Log zerolog.Logger
 	// Now is the clock the times are measured with; nil means time.Now.
 	Now func() time.Time
+	// Verify, when set, is asked before each run of a hook: an error keeps
+	// the hook from running, and is its answer (a hook whose files changed
+	// behind the person's back must not run what is there now).
+	Verify func(Hook) error
 }
 
 // Runner runs the configured hooks. It is safe for concurrent use.
@@ -218,6 +222,11 @@ func (r *Runner) Run(ctx context.Context, in Input) Outcome {
 
 // runOne runs one hook and decodes its answer.
 func (r *Runner) runOne(ctx context.Context, h compiled, in Input, input []byte) Answer {
+	if r.opts.Verify != nil {
+		if err := r.opts.Verify(h.Hook); err != nil {
+			return Answer{Err: fmt.Errorf("not run: %w", err)}
+		}
+	}
 	start := r.opts.Now()
 	res := r.start(ctx, h.Hook, input)
 	took := r.opts.Now().Sub(start)

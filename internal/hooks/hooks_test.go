@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -340,5 +341,24 @@ func TestAnswerCut(t *testing.T) {
 	o := r.Run(context.Background(), Input{Event: UserPromptSubmit, Prompt: "hi"})
 	if len(o.Notes) != 1 || o.Notes[0].Text != "its context for the model was more than 1 MiB; the model gets the first 16 KB" {
 		t.Errorf("notes %+v", o.Notes)
+	}
+}
+
+// A hook that Verify refuses does not run: its answer is the reason, and
+// no process starts.
+func TestVerifyKeepsAHookFromRunning(t *testing.T) {
+	dir := t.TempDir()
+	h := Hook{Event: PreToolUse, Matcher: "Bash", Command: "touch ran"}
+	r, err := New([]Hook{h}, Options{Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")},
+		Verify: func(Hook) error { return errors.New("scripts/fmt.sh changed") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre := r.PreToolUse(context.Background(), Input{}, fakeTool{name: "Bash"}, tools.Args{"command": "ls"})
+	if len(pre.Notes) != 1 || !strings.Contains(pre.Notes[0].Text, "not run: scripts/fmt.sh changed") {
+		t.Errorf("notes %+v", pre.Notes)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+		t.Error("the hook ran")
 	}
 }

@@ -69,6 +69,12 @@ func (in interpreter) handler(f *finder, args []arg, stdin arg, st *state, depth
 		switch {
 		case slices.Contains(in.code, op.name):
 			given = true
+			if op.val.ok && st.dir != "" && slices.Equal(in.module, pythonInterpreter.module) {
+				// python -c 'import x' imports x from the directory it runs in.
+				for _, p := range pythonImports(st.dir, op.val.s) {
+					f.add(st, p)
+				}
+			}
 		case slices.Contains(in.module, op.name):
 			given = true
 			if op.val.ok {

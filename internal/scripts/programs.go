@@ -72,6 +72,8 @@ func program(name string) handler {
 		return denoRun
 	case "npm", "pnpm", "yarn":
 		return packageJSON
+	case "npx", "bunx", "pnpx":
+		return npx
 	case "poetry", "pipenv", "pdm", "hatch", "rye", "pixi":
 		return subcommand("run", opts{})
 	case "bundle":

@@ -182,10 +182,18 @@ func packageJSON(f *finder, args []arg, _ arg, st *state, _ int) ([]arg, *state)
 		}
 	}
 	ops := o.skip(args, on)
+	// Their scripts and exec run the programs of the node_modules there.
+	f.add(st, "node_modules")
 	if len(ops) > 0 && ops[0].ok && (ops[0].s == "exec" || ops[0].s == "x") {
 		return o.skip(ops[1:], on), st
 	}
 	f.add(st, "package.json")
+	return nil, st
+}
+
+// npx runs a package's program, the node_modules' of where it runs first.
+func npx(f *finder, args []arg, _ arg, st *state, _ int) ([]arg, *state) {
+	f.add(st, "node_modules")
 	return nil, st
 }
 
