@@ -138,11 +138,12 @@ func (p *Policy) credential(abs string) bool {
 // globs match outside the working directory.
 func (p *Policy) credentialForm(f string) bool {
 	for _, pl := range p.creds.places {
-		for _, loc := range []string{pl.lexical, pl.physical} {
-			if within(f, loc) || within(loc, f) && exists(loc) {
-				return true
-			}
+		if within(f, pl.lexical) || within(f, pl.physical) {
+			return true
 		}
+	}
+	if _, ok := p.heldCredential(f); ok {
+		return true
 	}
 	if len(p.creds.names) == 0 || within(f, p.wd.lexical) || within(f, p.wd.physical) {
 		return false

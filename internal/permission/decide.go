@@ -56,6 +56,11 @@ func (p *Policy) decide(c Call, s *subjects) Verdict {
 			"`, where credentials are kept (permissions.credentials): forge asks first in every mode but yolo; approve it once"
 		return Verdict{Decision: Ask, Reason: display(c) + rest, Why: "it" + rest}
 	}
+	if lp.holder != "" && p.Mode() != ModeYolo {
+		rest := " names `" + shorten(lp.holder) + "`, which holds " + p.spell(lp.held) +
+			": a program that reads it whole would read credentials (permissions.credentials); forge asks first in every mode but yolo; approve it once"
+		return Verdict{Decision: Ask, Reason: display(c) + rest, Why: "it" + rest}
+	}
 	v, unnamed := p.decideAllowed(c, s, readOnly)
 	switch {
 	case lp.unsure == "" || p.Mode() == ModeYolo:

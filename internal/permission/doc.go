@@ -124,8 +124,9 @@
 //
 //     Whatever the rules and the mode, a line naming forge's own settings,
 //     a protected place or a repository's .git/config or .git/hooks, or
-//     running forge trust, asks; a line naming a credential asks in every
-//     mode but yolo. Its words are matched as bash will expand them: the
+//     running forge trust, asks; a line naming a credential, or a
+//     directory holding one (grep -r KEY ~) unless its programs only list
+//     names (ls, cd, du, stat...), asks in every mode but yolo. Its words are matched as bash will expand them: the
 //     environment's variables (Config.Getenv), the line's own variables and
 //     loops, a cd before, .., //, globs with bash's rule for leading dots,
 //     links. A word forge cannot resolve ($(cmd), $1) that could name such

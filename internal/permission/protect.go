@@ -142,6 +142,9 @@ type lineProtection struct {
 	unsure string
 	// credential is a word that names a place where credentials are kept.
 	credential string
+	// holder is a word naming a directory above the credential place held,
+	// in a line whose programs may read it whole.
+	holder, held string
 }
 
 // protectedLine judges the shell line c runs: does it name forge's own
@@ -193,13 +196,31 @@ func (p *Policy) protectedLine(c Call, l *shellLine) lineProtection {
 			}
 		}
 	}
+	if lp.credential == "" && lp.holder == "" && !listsNamesOnly(l) {
+		lp = p.credentialHolder(lp, l)
+	}
+	return lp
+}
+
+// credentialHolder records in lp the first path word of l that names a
+// directory holding a credential place, or (a glob) may name one.
+func (p *Policy) credentialHolder(lp lineProtection, l *shellLine) lineProtection {
+	for _, r := range l.paths {
+		held, found, sure := p.holdsCredential(r)
+		switch {
+		case found && sure:
+			lp.holder, lp.held = r.word, held
+			return lp
+		case found && lp.unsure == "":
+			lp.unsure = r.word
+		}
+	}
 	return lp
 }
 
 // namesCredential reports whether the path word r could name a file in a
 // place where credentials are kept. A directory that holds one (grep -r
-// over ~) is not caught here: what a program does below a directory it is
-// given cannot be read from the line.
+// over ~) is credentialHolder's.
 func (p *Policy) namesCredential(r pathRef, dots bool) bool {
 	if len(p.creds.places) == 0 && len(p.creds.names) == 0 || r.option {
 		return false
