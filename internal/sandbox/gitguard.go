@@ -71,7 +71,7 @@ func (g *gitGuard) prepare(roots []string) ([]string, *gitWatch) {
 				if busy {
 					g.told = append(g.told, setAsideLine(root, p))
 				} else {
-					s.controls[p] = true
+					s.adopt(p)
 				}
 			}
 		}

@@ -48,18 +48,25 @@ func TestNewGitSetAside(t *testing.T) {
 	mkdir(t, f.project+"/existing")
 	marker := filepath.Join(f.outside, "FSMONITOR_RAN")
 	gitInit := "git init -q . && git config core.fsmonitor 'touch " + marker + "; false'"
+	// plant makes the current directory a repository by hand, its config
+	// naming it as its work tree; git status there, or in the project
+	// below it, then runs the fsmonitor.
+	plant := "echo 'ref: refs/heads/main' > HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = %s\\n\\tfsmonitor = touch " +
+		marker + "; false\\n' \"$PWD\" > config"
 	hasGit := exec.Command("git", "--version").Run() == nil
 	for _, tc := range []struct {
 		name, script, entry string
-		git                 bool
+		git, bare           bool
 	}{
-		{"git init in a new directory", "mkdir -p src && cd src && " + gitInit, "src/.git", true},
-		{"git init in an existing directory", "cd existing && " + gitInit, "existing/.git", true},
-		{"git init deep", "mkdir -p d/e/f && cd d/e/f && " + gitInit, "d/e/f/.git", true},
-		{"a bare repository", "git init -q --bare b.git", "b.git", true},
-		{"a gitdir file", "mkdir -p w && echo 'gitdir: " + f.tmp + "/evil' > w/.git", "w/.git", false},
-		{"a link", "mkdir -p l && ln -s " + f.tmp + "/evil l/.git", "l/.git", false},
-		{"made by a process left behind", "mkdir -p late; (sleep 0.2; mkdir -p late/.git/hooks) >/dev/null 2>&1 &", "late/.git", false},
+		{"git init in a new directory", "mkdir -p src && cd src && " + gitInit, "src/.git", true, false},
+		{"git init in an existing directory", "cd existing && " + gitInit, "existing/.git", true, false},
+		{"git init deep", "mkdir -p d/e/f && cd d/e/f && " + gitInit, "d/e/f/.git", true, false},
+		{"a bare repository", "git init -q --bare b.git", "b.git", true, true},
+		{"a gitdir file", "mkdir -p w && echo 'gitdir: " + f.tmp + "/evil' > w/.git", "w/.git", false, false},
+		{"a link", "mkdir -p l && ln -s " + f.tmp + "/evil l/.git", "l/.git", false, false},
+		{"made by a process left behind", "mkdir -p late; (sleep 0.2; mkdir -p late/.git/hooks) >/dev/null 2>&1 &", "late/.git", false, false},
+		{"linked objects and refs", "mkdir -p k/.o k/.r/heads && cd k && ln -s .o objects && ln -s .r refs && " + plant, "k", false, true},
+		{"the project made a repository", "mkdir objects refs refs/heads && " + plant, "", false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.git && !hasGit {
@@ -71,16 +78,20 @@ func TestNewGitSetAside(t *testing.T) {
 				t.Fatalf("exit %d: %q", code, out)
 			}
 			said := f.sb.Explain(out, f.project, start)
-			if !strings.Contains(said, "created a") || !strings.Contains(said, filepath.Join(f.project, tc.entry)) {
+			if !strings.Contains(said, "created a") || !strings.Contains(said, filepath.Join(f.project, tc.entry)+",") {
 				t.Errorf("the result says %q", said)
 			}
-			if _, err := os.Lstat(filepath.Join(f.project, tc.entry)); err == nil && tc.entry != "b.git" {
-				t.Errorf("%s is still there", tc.entry)
+			gone := filepath.Join(f.project, tc.entry)
+			if tc.bare {
+				gone = filepath.Join(gone, "HEAD")
+			}
+			if _, err := os.Lstat(gone); err == nil {
+				t.Errorf("%s is still there", gone)
 			}
 		})
 	}
 	if hasGit {
-		for _, d := range []string{"src", "existing", "d/e/f", "b.git"} {
+		for _, d := range []string{"src", "existing", "d/e/f", "b.git", "k", "."} {
 			exec.Command("git", "-C", filepath.Join(f.project, d), "status").Run()
 		}
 		if _, err := os.Stat(marker); err == nil {

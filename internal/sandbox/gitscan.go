@@ -14,7 +14,10 @@ import (
 // exist when a command starts read-only, and sets aside the ones a
 // command creates (gitGuard). A control entry is a .git (directory, the
 // file of a worktree, or a link), or a directory that is a bare
-// repository, which git uses when run inside it.
+// repository, which git uses when run inside it. A writable root itself
+// can be made a bare repository too: one that is not one when first
+// scanned is set aside when it becomes one; one that is stays writable,
+// since keeping it read-only would keep the whole root so.
 
 // maxScanDirs bounds the directories scanned under one writable root
 // before each command; a larger tree is scanned that far.
@@ -35,16 +38,32 @@ type gitScan struct {
 	dirs     map[string]bool
 	controls map[string]bool
 	complete bool // false when maxScanDirs stopped it
+	// rootGit: the root was a bare repository when scanned, or the
+	// person made it one (adopt); it is not in controls.
+	rootGit bool
 }
 
 // scanGit scans root, not following links nor entering control
 // directories or skipDirs.
 func scanGit(root string) *gitScan {
 	s := &gitScan{root: root, dirs: map[string]bool{}, controls: map[string]bool{}, complete: true}
+	if ents, err := readDir(root); err == nil {
+		s.rootGit = isGitDir(root, ents)
+	}
 	for _, c := range s.walk(root, maxScanDirs) {
 		s.controls[c] = true
 	}
 	return s
+}
+
+// adopt keeps the control entry p, found by changes, as the person's:
+// read-only from then on, or, the root, left as it is.
+func (s *gitScan) adopt(p string) {
+	if p == s.root {
+		s.rootGit = true
+		return
+	}
+	s.controls[p] = true
 }
 
 // walk scans dir and below into s.dirs, until s holds budget
@@ -64,7 +83,7 @@ func (s *gitScan) walk(dir string, budget int) []string {
 			continue
 		}
 		s.dirs[d] = true
-		if d != s.root && isGitDir(ents) {
+		if d != s.root && isGitDir(d, ents) {
 			found = append(found, d)
 			continue
 		}
@@ -101,7 +120,13 @@ func (s *gitScan) changes(t time.Time) []string {
 		if err != nil {
 			continue
 		}
-		if d != s.root && !s.controls[d] && isGitDir(ents) {
+		switch {
+		case d == s.root:
+			// Its HEAD is set aside; what else it holds is still looked at.
+			if !s.rootGit && isGitDir(d, ents) {
+				found = append(found, d)
+			}
+		case !s.controls[d] && isGitDir(d, ents):
 			found = append(found, d)
 			continue
 		}
@@ -138,19 +163,35 @@ func readDir(dir string) ([]fs.DirEntry, error) {
 	return f.ReadDir(-1)
 }
 
-// isGitDir says a directory's entries make it a repository git would use
+// isGitDir says the entries of dir make it a repository git would use
 // when run in it: HEAD, objects and refs.
-func isGitDir(ents []fs.DirEntry) bool {
+func isGitDir(dir string, ents []fs.DirEntry) bool {
 	var head, objects, refs bool
 	for _, e := range ents {
 		switch e.Name() {
 		case "HEAD":
 			head = !e.IsDir()
 		case "objects":
-			objects = e.IsDir()
+			objects = searchable(dir, e)
 		case "refs":
-			refs = e.IsDir()
+			refs = searchable(dir, e)
 		}
 	}
 	return head && objects && refs
+}
+
+// searchable says git would take the entry e of dir for a directory of
+// a repository: git only asks that it can search it, which a link
+// passes, and so does an executable file. A link counts whatever it
+// points to now, since its target can appear later without dir
+// changing; it is never followed.
+func searchable(dir string, e fs.DirEntry) bool {
+	switch {
+	case e.IsDir() || e.Type()&fs.ModeSymlink != 0:
+		return true
+	case e.Type().IsRegular():
+		fi, err := os.Lstat(filepath.Join(dir, e.Name()))
+		return err == nil && fi.Mode().Perm()&0o111 != 0
+	}
+	return false
 }

@@ -35,11 +35,26 @@ func bare(t *testing.T, dir string) {
 	write(t, filepath.Join(dir, "HEAD"), "ref: refs/heads/main\n")
 }
 
+// linkedBare makes dir a bare repository whose objects and refs are
+// links, to .o and .r, which git follows.
+func linkedBare(t *testing.T, dir string) {
+	t.Helper()
+	mkdir(t, filepath.Join(dir, ".o"))
+	mkdir(t, filepath.Join(dir, ".r"))
+	for link, to := range map[string]string{"objects": ".o", "refs": ".r"} {
+		if err := os.Symlink(to, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, filepath.Join(dir, "HEAD"), "ref: refs/heads/main\n")
+}
+
 // TestGitScan: the control entries that exist are found, wherever they
 // are; trees of dependencies are not entered.
 func TestGitScan(t *testing.T) {
 	b := gitTree(t, ".git/config", "src/lib/.git/config", "wt/.git", "deep/a/b/c/d/.git/HEAD", "node_modules/x/.git/config", "plain/file")
 	bare(t, filepath.Join(b, "fixtures/repo.git"))
+	linkedBare(t, filepath.Join(b, "fixtures/linked"))
 	s := scanGit(b)
 	var got []string
 	for c := range s.controls {
@@ -47,8 +62,8 @@ func TestGitScan(t *testing.T) {
 		got = append(got, r)
 	}
 	slices.Sort(got)
-	want := []string{".git", "deep/a/b/c/d/.git", "fixtures/repo.git", "src/lib/.git", "wt/.git"}
-	if !slices.Equal(got, want) || !s.complete {
+	want := []string{".git", "deep/a/b/c/d/.git", "fixtures/linked", "fixtures/repo.git", "src/lib/.git", "wt/.git"}
+	if !slices.Equal(got, want) || !s.complete || s.rootGit {
 		t.Errorf("controls %q (complete %v), want %q", got, s.complete, want)
 	}
 }
@@ -70,6 +85,29 @@ func TestGitChanges(t *testing.T) {
 		{"a link", func(t *testing.T, b string) { os.Symlink("/tmp/evil", b+"/old/.git") }, []string{"old/.git"}},
 		{"a bare repository in a new directory", func(t *testing.T, b string) { bare(t, b+"/r.git") }, []string{"r.git"}},
 		{"an existing directory made a bare repository", func(t *testing.T, b string) { bare(t, b+"/old/a") }, []string{"old/a"}},
+		{"linked objects and refs", func(t *testing.T, b string) { linkedBare(t, b+"/old/a") }, []string{"old/a"}},
+		{"links not yet pointing anywhere", func(t *testing.T, b string) {
+			os.Symlink("/nowhere/o", b+"/old/a/objects")
+			os.Symlink("/nowhere/r", b+"/old/a/refs")
+			write(t, b+"/old/a/HEAD", "ref: refs/heads/main\n")
+		}, []string{"old/a"}},
+		{"an executable file for objects", func(t *testing.T, b string) {
+			bare(t, b+"/old/a")
+			os.Remove(b + "/old/a/objects")
+			write(t, b+"/old/a/objects", "")
+			os.Chmod(b+"/old/a/objects", 0o755)
+		}, []string{"old/a"}},
+		{"the root made a bare repository", func(t *testing.T, b string) { bare(t, b) }, []string{"."}},
+		{"the root made one with links", func(t *testing.T, b string) { linkedBare(t, b) }, []string{"."}},
+		{"the root made one, and a repository in it", func(t *testing.T, b string) {
+			bare(t, b)
+			mkdir(t, b+"/old/b/.git")
+		}, []string{".", "old/b/.git"}},
+		{"plain files named objects and refs", func(t *testing.T, b string) {
+			for _, n := range []string{"HEAD", "objects", "refs"} {
+				write(t, b+"/old/a/"+n, "x")
+			}
+		}, nil},
 		{"a directory renamed into place", func(t *testing.T, b string) {
 			mkdir(t, b+"/old/tmp/.git")
 			os.Rename(b+"/old/tmp", b+"/moved")
@@ -107,28 +145,73 @@ func TestGitChanges(t *testing.T) {
 	}
 }
 
+// TestGitRootAlreadyBare: a root that is a bare repository when first
+// scanned stays as it is, writable: it is neither a control entry nor
+// set aside when it changes.
+func TestGitRootAlreadyBare(t *testing.T) {
+	b := gitTree(t, "src/")
+	bare(t, b)
+	past := time.Now().Add(-time.Hour)
+	for _, d := range []string{"src", "objects", "refs", ""} {
+		os.Chtimes(filepath.Join(b, d), past, past)
+	}
+	s := scanGit(b)
+	if !s.rootGit || len(s.controls) != 0 {
+		t.Fatalf("rootGit %v, controls %v", s.rootGit, s.controls)
+	}
+	start := time.Now()
+	write(t, b+"/config", "[core]\n")
+	mkdir(t, b+"/src/.git")
+	if got := s.changes(start); !slices.Equal(got, []string{b + "/src/.git"}) {
+		t.Errorf("found %q, want only src/.git", got)
+	}
+}
+
+// TestPrepareAdoptsRoot: a root the person makes a bare repository while
+// no sandboxed command runs is kept, and not made read-only.
+func TestPrepareAdoptsRoot(t *testing.T) {
+	b := gitTree(t, "src/")
+	past := time.Now().Add(-time.Hour)
+	for _, d := range []string{"src", ""} {
+		os.Chtimes(filepath.Join(b, d), past, past)
+	}
+	g := newGitGuard()
+	_, w := g.prepare([]string{b})
+	g.settle(w)
+	bare(t, b)
+	controls, w := g.prepare([]string{b})
+	g.settle(w)
+	if slices.Contains(controls, b) || !g.scans[b].rootGit || len(g.tell(time.Time{})) != 0 {
+		t.Errorf("controls %q, rootGit %v", controls, g.scans[b].rootGit)
+	}
+	if _, err := os.Lstat(b + "/HEAD"); err != nil {
+		t.Errorf("the person's HEAD was moved: %v", err)
+	}
+}
+
 // TestSetAside: what is set aside is out of git's sight and said so; a
 // second one gets a name of its own.
 func TestSetAside(t *testing.T) {
 	b := gitTree(t, "src/.git/config", "src/.git.forge-quarantine/", "w/.git")
 	bare(t, filepath.Join(b, "r.git"))
+	bare(t, b)
 	g := newGitGuard()
 	g.scans[b] = &gitScan{root: b, dirs: map[string]bool{b: true, b + "/src": true, b + "/w": true}, controls: map[string]bool{}}
 	w := &gitWatch{start: time.Now(), roots: []string{b}, done: make(chan struct{})}
 	g.running[w] = true
 	g.settle(w)
 	told := g.tell(time.Time{})
-	for _, p := range []string{"src/.git.forge-quarantine-2/config", "w/.git.forge-quarantine", "r.git/HEAD.forge-quarantine"} {
+	for _, p := range []string{"src/.git.forge-quarantine-2/config", "w/.git.forge-quarantine", "r.git/HEAD.forge-quarantine", "HEAD.forge-quarantine"} {
 		if _, err := os.Lstat(filepath.Join(b, p)); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
-	for _, p := range []string{"src/.git", "w/.git", "r.git/HEAD"} {
+	for _, p := range []string{"src/.git", "w/.git", "r.git/HEAD", "HEAD"} {
 		if _, err := os.Lstat(filepath.Join(b, p)); err == nil {
 			t.Errorf("%s is still there", p)
 		}
 	}
-	if len(told) != 3 || !strings.Contains(strings.Join(told, "\n"), "renamed "+b+"/src/.git to "+b+"/src/.git.forge-quarantine-2") {
+	if len(told) != 4 || !strings.Contains(strings.Join(told, "\n"), "renamed "+b+"/src/.git to "+b+"/src/.git.forge-quarantine-2") {
 		t.Errorf("told %q", told)
 	}
 	for _, line := range told {
