@@ -166,7 +166,7 @@ func readDir(dir string) ([]fs.DirEntry, error) {
 // isGitDir says the entries of dir make it a repository git would use
 // when run in it: HEAD, objects and refs.
 func isGitDir(dir string, ents []fs.DirEntry) bool {
-	var head, objects, refs bool
+	var head, objects, refs, common bool
 	for _, e := range ents {
 		switch e.Name() {
 		case "HEAD":
@@ -175,9 +175,13 @@ func isGitDir(dir string, ents []fs.DirEntry) bool {
 			objects = searchable(dir, e)
 		case "refs":
 			refs = searchable(dir, e)
+		case "commondir":
+			// A worktree's git directory: git looks for objects and refs,
+			// and the configuration, where the file points.
+			common = !e.IsDir()
 		}
 	}
-	return head && objects && refs
+	return head && (common || objects && refs)
 }
 
 // searchable says git would take the entry e of dir for a directory of

@@ -84,6 +84,11 @@ func TestGitChanges(t *testing.T) {
 		{"a gitdir file", func(t *testing.T, b string) { write(t, b+"/old/.git", "gitdir: /tmp/evil\n") }, []string{"old/.git"}},
 		{"a link", func(t *testing.T, b string) { os.Symlink("/tmp/evil", b+"/old/.git") }, []string{"old/.git"}},
 		{"a bare repository in a new directory", func(t *testing.T, b string) { bare(t, b+"/r.git") }, []string{"r.git"}},
+		{"a worktree's git directory: HEAD and a commondir", func(t *testing.T, b string) {
+			mkdir(t, b+"/wt")
+			write(t, b+"/wt/HEAD", "ref: refs/heads/main\n")
+			write(t, b+"/wt/commondir", "../old/.git.forge-quarantine\n")
+		}, []string{"wt"}},
 		{"an existing directory made a bare repository", func(t *testing.T, b string) { bare(t, b+"/old/a") }, []string{"old/a"}},
 		{"linked objects and refs", func(t *testing.T, b string) { linkedBare(t, b+"/old/a") }, []string{"old/a"}},
 		{"links not yet pointing anywhere", func(t *testing.T, b string) {
