@@ -288,7 +288,7 @@ func (a *App) newHooks() (*hooks.Runner, error) {
 	hs := make([]hooks.Hook, len(a.cfg.Hooks))
 	for i, h := range a.cfg.Hooks {
 		hs[i] = hooks.Hook{Event: hooks.Event(h.Event), Matcher: h.Matcher, Command: h.Command, Timeout: h.Timeout, Source: h.File,
-			Project: a.inProject(h.File) || a.inClaudeProject(h.File)}
+			Project: a.projectHook(h)}
 		if hs[i].Project {
 			hs[i].Dir = a.cfg.ProjectDir
 		}

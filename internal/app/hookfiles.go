@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/forgehq/forge/internal/hooks"
-	"github.com/forgehq/forge/internal/scripts"
 )
 
 // hookFiles are the files each hook's command runs and loads (its script,
@@ -32,13 +31,7 @@ type fileState struct {
 func (a *App) hookFiles() hookFiles {
 	hf := hookFiles{}
 	for _, h := range a.cfg.Hooks {
-		dir := a.cfg.WorkingDir
-		if a.inProject(h.File) || a.inClaudeProject(h.File) {
-			dir = a.cfg.ProjectDir
-		}
-		place := a.place(dir, nil)
-		found := scripts.Line(h.Command, place)
-		for _, p := range append(found, scripts.Loads(found, place)...) {
+		for _, p := range a.hookCode(h) {
 			hf[h.Command] = append(hf[h.Command], statFile(p))
 		}
 	}

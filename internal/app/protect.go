@@ -84,15 +84,27 @@ func (a *App) gitConfig() []string {
 func (a *App) hookScripts() []string {
 	var files []string
 	for _, h := range a.cfg.Hooks {
-		dir := a.cfg.WorkingDir
-		if a.inProject(h.File) {
-			dir = a.cfg.ProjectDir
-		}
-		found := scripts.Line(h.Command, a.place(dir, nil))
-		files = append(files, found...)
-		files = append(files, scripts.Loads(found, a.place(dir, nil))...)
+		files = append(files, a.hookCode(h)...)
 	}
 	return files
+}
+
+// projectHook says h comes from the project's settings (.forge or
+// Claude Code's), which run at the project's root.
+func (a *App) projectHook(h config.Hook) bool {
+	return a.inProject(h.File) || a.inClaudeProject(h.File)
+}
+
+// hookCode are the files h's command runs and what they load, taken from
+// the directory the hook runs in.
+func (a *App) hookCode(h config.Hook) []string {
+	dir := a.cfg.WorkingDir
+	if a.projectHook(h) {
+		dir = a.cfg.ProjectDir
+	}
+	place := a.place(dir, nil)
+	found := scripts.Line(h.Command, place)
+	return append(found, scripts.Loads(found, place)...)
 }
 
 // pluginFiles are the plugin directories, whose manifests say what runs
